@@ -1,0 +1,5 @@
+import sys
+
+from damepique.cli import main
+
+sys.exit(main())

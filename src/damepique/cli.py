@@ -1,0 +1,178 @@
+"""The ``damepique`` command: referee, random games, bench, arena, server.
+
+The referee commands (``replay``, ``legal``) print exactly one JSON object on
+standard output and exit 0 or 2, whatever the input: never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from damepique.engine import Match, Rules, RulesError, dump_match
+from damepique.engine.record import RecordError, load, referee_legal, referee_replay
+
+
+def _read_input(path: str) -> str | bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _referee(path: str, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
+    try:
+        try:
+            text = _read_input(path)
+        except OSError as e:
+            raise RecordError("bad_json", f"cannot read {path}: {e.strerror or e}") from None
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordError("bad_json", "the record is not UTF-8 text") from None
+        result = answer(load(text))
+    except RecordError as e:
+        _print_json(e.to_json())
+        return 2
+    except RecursionError:
+        _print_json({"error": "bad_json", "reason": "the record is nested too deeply"})
+        return 2
+    except Exception as e:
+        _print_json({"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}: {e}"})
+        return 2
+    _print_json(result)
+    return 0
+
+
+def _parse_rules(text: str | None) -> Rules:
+    if text is None:
+        return Rules()
+    from damepique.engine.rules import PRESETS
+
+    if text in PRESETS:
+        return PRESETS[text]
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise SystemExit(f"damepique: --rules is not JSON nor a preset name: {e}") from None
+    if isinstance(data, dict) and "preset" in data:
+        preset = data.pop("preset")
+        if preset not in PRESETS:
+            raise SystemExit(f"damepique: unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        base = PRESETS[preset].to_json()
+        base.update(data)
+        data = base
+    try:
+        return Rules.from_json(data)
+    except RulesError as e:
+        raise SystemExit(f"damepique: bad rules: {e.reason}") from None
+    except TypeError as e:
+        raise SystemExit(f"damepique: bad rules: {e}") from None
+
+
+def random_game(rules: Rules, seed: int) -> dict[str, Any]:
+    """A complete game of uniformly random legal passes and plays."""
+    rng = random.Random(seed)
+    match = Match(rules, rng)
+    while not match.over:
+        deal = match.next_deal()
+        for seat in deal.passing_seats:
+            hand = list(_cards(deal.hands[seat]))
+            deal.pass_cards(seat, rng.sample(hand, rules.pass_count))
+        while deal.phase == "play":
+            legal = deal.legal_cards()
+            deal.play(legal[rng.randrange(len(legal))])
+        if len(match.deals) > 10_000:  # pragma: no cover - a tie cannot last forever
+            break
+    return dump_match(match)
+
+
+def _cards(mask: int) -> tuple[int, ...]:
+    from damepique.engine import cards_of
+
+    return cards_of(mask)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="damepique", description="Hearts (Dame de pique): engine, bots, server."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="check a game record and print its scores as JSON")
+    p.add_argument("file", help="record file, or - for standard input")
+    p = sub.add_parser("legal", help="print what the seat to act may do at the end of a record")
+    p.add_argument("file", help="record file, or - for standard input")
+
+    p = sub.add_parser("random-game", help="write a complete random legal game record")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--rules", help="rules as JSON (or a preset name)")
+
+    p = sub.add_parser("bench", help="random legal play speed, side by side with OpenSpiel")
+    p.add_argument("--deals", type=int, default=20_000)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=1)
+
+    p = sub.add_parser("arena", help="pit bots against each other")
+    p.add_argument("--seats", required=True, help="comma-separated bot names, one per seat")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rules", help="rules as JSON (or a preset name)")
+    p.add_argument("--duplicate", action="store_true", help="play each deal once per rotation of the seats")
+    p.add_argument("--games", action="store_true", help="play whole games to the target")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-progress", action="store_true")
+
+    p = sub.add_parser("play", help="watch computer players play a game in the terminal")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--rules", help="rules as JSON (or a preset name)")
+    p.add_argument("--level", default="intermediate")
+
+    p = sub.add_parser("serve", help="run the web app")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None, help="SQLite file path or database URL")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+
+    args = parser.parse_args(argv)
+
+    if args.command == "replay":
+        return _referee(args.file, referee_replay)
+    if args.command == "legal":
+        return _referee(args.file, referee_legal)
+    if args.command == "random-game":
+        _print_json(random_game(_parse_rules(args.rules), args.seed))
+        return 0
+    if args.command == "bench":
+        from damepique.bench import run_bench
+
+        return run_bench(args.deals, args.seed, as_json=args.json)
+    if args.command == "arena":
+        from damepique.bots.arena import run_arena_cli
+
+        return run_arena_cli(args, _parse_rules(args.rules))
+    if args.command == "play":
+        from damepique.bots.arena import play_demo
+
+        return play_demo(_parse_rules(args.rules), args.seed, args.level)
+    if args.command == "serve":
+        from damepique.server.run import serve
+
+        return serve(host=args.host, port=args.port, db=args.db, open_browser=args.open)
+    parser.error(f"unknown command {args.command}")  # pragma: no cover
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

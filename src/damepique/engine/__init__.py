@@ -1,0 +1,87 @@
+"""damepique's rules engine: standard library only, typed.
+
+>>> import random
+>>> from damepique.engine import Deal, Rules
+>>> deal = Deal.shuffled(Rules(passing=False), random.Random(0))
+>>> event = deal.play("2C")
+>>> event.card == parse_card("2C")
+True
+"""
+
+from .cards import (
+    ALL_CARDS,
+    CARD_NAMES,
+    HEARTS_MASK,
+    JD,
+    QS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TWO_OF_CLUBS,
+    CardSet,
+    cards_of,
+    format_card,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from .deal import DONE, PASS, PLAY, Deal
+from .errors import (
+    CardError,
+    DealError,
+    HeartsError,
+    IllegalAction,
+    IllegalPass,
+    IllegalPlay,
+    RulesError,
+)
+from .events import DealResult, Passed, Played
+from .match import Match, winner_of
+from .record import FORMAT, RecordError, dump_match, referee_legal, referee_replay, replay
+from .rules import PRESET_NAMES, PRESETS, Rules
+from .views import View, direction_name, legal_mask_for, view_of
+
+__all__ = [
+    "ALL_CARDS",
+    "CARD_NAMES",
+    "DONE",
+    "FORMAT",
+    "HEARTS_MASK",
+    "JD",
+    "PASS",
+    "PLAY",
+    "PRESETS",
+    "PRESET_NAMES",
+    "QS",
+    "SUIT_MASKS",
+    "SUIT_NAMES",
+    "TWO_OF_CLUBS",
+    "CardError",
+    "CardSet",
+    "Deal",
+    "DealError",
+    "DealResult",
+    "HeartsError",
+    "IllegalAction",
+    "IllegalPass",
+    "IllegalPlay",
+    "Match",
+    "Passed",
+    "Played",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "View",
+    "cards_of",
+    "direction_name",
+    "dump_match",
+    "format_card",
+    "legal_mask_for",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+    "referee_legal",
+    "referee_replay",
+    "replay",
+    "view_of",
+    "winner_of",
+]

@@ -1,0 +1,63 @@
+"""Errors with fields, never strings to parse.
+
+Each error carries the ``kind`` of the spec (``bad_card``, ``bad_rules``,
+``bad_deal``, ``illegal_pass``, ``illegal_play``) and a ``reason`` a person
+understands; the referee turns them into its JSON answer.
+"""
+
+from __future__ import annotations
+
+
+class HeartsError(Exception):
+    """Base class of every error the engine raises."""
+
+    kind = "error"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class CardError(HeartsError, ValueError):
+    """Text that is not a card."""
+
+    kind = "bad_card"
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(reason)
+        self.text = text
+
+
+class RulesError(HeartsError, ValueError):
+    """An unknown rules key or a value out of range."""
+
+    kind = "bad_rules"
+
+    def __init__(self, reason: str, key: str | None = None) -> None:
+        super().__init__(reason)
+        self.key = key
+
+
+class DealError(HeartsError, ValueError):
+    """Hands that do not make a deal: wrong sizes, duplicate or missing cards."""
+
+    kind = "bad_deal"
+
+
+class IllegalAction(HeartsError):
+    """A pass or a play the rules refuse; nothing was changed."""
+
+    kind = "illegal_action"
+
+    def __init__(self, reason: str, seat: int | None = None, card: int | None = None) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.card = card
+
+
+class IllegalPass(IllegalAction):
+    kind = "illegal_pass"
+
+
+class IllegalPlay(IllegalAction):
+    kind = "illegal_play"

@@ -1,0 +1,263 @@
+"""What one seat may know, and nothing else.
+
+A ``View`` holds the seat's own hand, the cards it passed and to whom, the
+cards it received, and everything public: plays with who played them, tricks
+and their winners, hearts broken, points taken so far, voids shown by failing
+to follow, hand sizes, the kitty once the first trick has taken it. Two deals
+that differ only in cards this seat cannot know give equal views.
+
+Bots receive a View and nothing more; ``View.world`` rebuilds a full deal
+from hands *they* sampled, for search.
+
+>>> import random
+>>> deal = Deal.shuffled(Rules(), random.Random(2))
+>>> view = view_of(deal, 0)
+>>> view.hand == deal.hands[0], view.phase
+(True, 'pass')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARD_NAMES, HEARTS_MASK, SUIT_MASKS, cards_of
+from .deal import DONE, PASS, PLAY, Deal
+from .events import DealResult
+from .rules import Rules
+
+Trick = tuple[int, tuple[int, ...], int, int]
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's knowledge of a deal (and of the match totals before it)."""
+
+    rules: Rules
+    seat: int
+    number: int
+    phase: str
+    to_act: int | None
+    """The seat whose turn it is to play; in the pass phase, this seat while it
+    has not passed yet, else None."""
+    hand: int
+    dealt: int
+    pass_offset: int
+    passed: int | None
+    received: int | None
+    passed_seats: tuple[bool, ...]
+    plays: tuple[tuple[int, int], ...]
+    """(seat, card) of every card played, in order."""
+    trick: tuple[int, ...]
+    trick_leader: int
+    tricks: tuple[Trick, ...]
+    hearts_broken: bool
+    taken_points: tuple[int, ...]
+    jack_seat: int | None
+    voids: tuple[int, ...]
+    """Per seat, a mask of the suits (whole suit masks) it has shown void in."""
+    hand_sizes: tuple[int, ...]
+    kitty: int
+    """The kitty's cards once the first trick has taken them, else 0."""
+    lead_card: int | None
+    totals: tuple[int, ...] = field(default=())
+    result: DealResult | None = None
+
+    # -- derived -----------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def pass_target(self) -> int:
+        return (self.seat + self.pass_offset) % self.rules.players
+
+    @property
+    def pass_source(self) -> int:
+        return (self.seat - self.pass_offset) % self.rules.players
+
+    @property
+    def first_trick(self) -> bool:
+        return not self.tricks
+
+    @property
+    def played_mask(self) -> int:
+        m = 0
+        for _, c in self.plays:
+            m |= 1 << c
+        return m
+
+    def played_by(self, seat: int) -> int:
+        m = 0
+        for s, c in self.plays:
+            if s == seat:
+                m |= 1 << c
+        return m
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has not seen: in other hands or the hidden kitty."""
+        known = self.hand | self.played_mask | self.kitty
+        return self.rules.deck_cards & ~known
+
+    @property
+    def known_cards(self) -> dict[int, int]:
+        """Cards this seat knows to be in another hand: those it passed, not yet played."""
+        out: dict[int, int] = {}
+        if self.passed is not None and self.received is not None and self.pass_offset:
+            target = self.pass_target
+            out[target] = self.passed & ~self.played_by(target)
+        return out
+
+    def legal_mask(self) -> int:
+        """The cards this seat may play now (0 when it is not its turn to play)."""
+        if self.phase != PLAY or self.to_act != self.seat:
+            return 0
+        return legal_mask_for(
+            self.rules, self.hand, self.trick, not self.tricks, self.lead_card, self.hearts_broken
+        )
+
+    def legal_cards(self) -> tuple[int, ...]:
+        return cards_of(self.legal_mask())
+
+    def world(self, hands: Sequence[int], kitty: int = 0) -> Deal:
+        """A full deal at this point, from every seat's current hand (masks) and
+        the hidden kitty, as sampled by a bot; for search."""
+        rules = self.rules
+        if self.phase == PASS:
+            deal = Deal(rules, hands, kitty or self.kitty, self.number)
+            return deal
+        original = list(hands)
+        for s, c in self.plays:
+            original[s] |= 1 << c
+        deal = Deal(rules, original, kitty or self.kitty, self.number, skip_pass=True)
+        for _, c in self.plays:
+            deal.play_unchecked(c)
+        return deal
+
+    def to_json(self) -> dict[str, Any]:
+        """The view with cards as the record's strings, for the wire."""
+
+        def names(mask: int | None) -> list[str] | None:
+            return None if mask is None else [CARD_NAMES[c] for c in cards_of(mask)]
+
+        return {
+            "seat": self.seat,
+            "deal": self.number,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": names(self.hand),
+            "legal": names(self.legal_mask()),
+            "pass_direction": direction_name(self.pass_offset, self.rules.players),
+            "pass_to": self.pass_target if self.pass_offset else None,
+            "passed": names(self.passed),
+            "received": names(self.received),
+            "passed_seats": list(self.passed_seats),
+            "trick": [CARD_NAMES[c] for c in self.trick],
+            "trick_leader": self.trick_leader,
+            "tricks": [
+                {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
+                for ld, cs, w, p in self.tricks
+            ],
+            "hearts_broken": self.hearts_broken,
+            "taken_points": list(self.taken_points),
+            "hand_sizes": list(self.hand_sizes),
+            "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in self.voids],
+            "kitty": names(self.kitty),
+            "totals": list(self.totals),
+            "result": None
+            if self.result is None
+            else {"points": list(self.result.points), "moon": self.result.moon},
+        }
+
+
+def direction_name(offset: int, players: int) -> str:
+    o = offset % players
+    if o == 0:
+        return "none"
+    if o == 1:
+        return "left"
+    if o == players - 1:
+        return "right"
+    return "across"
+
+
+def legal_mask_for(
+    rules: Rules,
+    hand: int,
+    trick: Sequence[int],
+    first_trick: bool,
+    lead_card: int | None,
+    hearts_broken: bool,
+) -> int:
+    """The legal cards of ``hand`` in a position; ``Deal.legal_mask`` inlines the same rules."""
+    if trick:
+        follow = hand & SUIT_MASKS[trick[0] // 13]
+        if follow:
+            return follow
+        if first_trick and rules.no_points_first_trick:
+            safe = hand & ~rules.point_mask
+            if safe:
+                return safe
+        return hand
+    if lead_card is not None:
+        return 1 << lead_card
+    if first_trick and rules.no_points_first_trick:
+        safe = hand & ~rules.point_mask
+        if safe:
+            return safe
+    if not hearts_broken:
+        safe = hand & ~HEARTS_MASK
+        if safe:
+            return safe
+    return hand
+
+
+def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:
+    """What ``seat`` knows of ``deal``."""
+    n = deal.players
+    exchanged = deal.phase != PASS
+    passed = deal.passes[seat]
+    source = deal.pass_source(seat)
+    received = None
+    if exchanged and deal.pass_offset % n:
+        received = deal.passes[source]
+    if deal.phase == PASS:
+        to_act: int | None = seat if passed is None else None
+    elif deal.phase == PLAY:
+        to_act = deal.to_act
+    else:
+        to_act = None
+    played_count = [0] * n
+    for s in deal.seats:
+        played_count[s] += 1
+    hand_sizes = tuple(deal.rules.hand_size - played_count[s] for s in range(n))
+    return View(
+        rules=deal.rules,
+        seat=seat,
+        number=deal.number,
+        phase=deal.phase,
+        to_act=to_act,
+        # Before the exchange the passed cards are set aside, no longer in hand.
+        hand=deal.hands[seat] if exchanged or passed is None else deal.hands[seat] & ~passed,
+        dealt=deal.dealt[seat],
+        pass_offset=deal.pass_offset % n,
+        passed=passed,
+        received=received,
+        passed_seats=tuple(p is not None for p in deal.passes) if deal.pass_offset % n else (),
+        plays=tuple(zip(deal.seats, deal.plays, strict=True)),
+        trick=tuple(deal.trick),
+        trick_leader=deal.trick_leader if deal.trick else (deal.to_act if deal.phase == PLAY else -1),
+        tricks=tuple(deal.tricks),
+        hearts_broken=deal.hearts_broken,
+        taken_points=tuple(deal.taken_points),
+        jack_seat=deal.jack_seat,
+        voids=tuple(deal.voids),
+        hand_sizes=hand_sizes,
+        kitty=deal.kitty if deal.tricks_played else 0,
+        lead_card=deal.lead_card,
+        totals=tuple(totals),
+        result=deal.result() if deal.phase == DONE else None,
+    )
