@@ -1,0 +1,154 @@
+"""Messages between server processes: a broker chosen by URL.
+
+``memory://`` (the default) keeps everything in this process; ``redis://``
+uses Redis publish/subscribe so table events and lobby updates reach every
+process. Subscriptions survive a Redis restart: they reconnect and
+resubscribe by themselves (messages published while Redis was down are lost,
+which is why tables are rebuilt from the store, never from the broker).
+
+>>> broker_from_url("memory://").url
+'memory://'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Broker:
+    """Publish/subscribe on named channels; messages are strings."""
+
+    url: str
+
+    async def start(self) -> None:
+        """Connect (no-op for memory)."""
+
+    async def stop(self) -> None:
+        """Disconnect."""
+
+    async def publish(self, channel: str, message: str) -> None:
+        raise NotImplementedError
+
+    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[str]]:
+        """``async with broker.subscribe(ch) as messages: async for m in messages: ...``"""
+        raise NotImplementedError
+
+
+class MemoryBroker(Broker):
+    """One process: subscribers get their own queue per subscription."""
+
+    def __init__(self) -> None:
+        self.url = "memory://"
+        self._queues: dict[str, set[asyncio.Queue[str]]] = {}
+
+    async def publish(self, channel: str, message: str) -> None:
+        for queue in list(self._queues.get(channel, ())):
+            queue.put_nowait(message)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[str]]:
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        self._queues.setdefault(channel, set()).add(queue)
+
+        async def messages() -> AsyncIterator[str]:
+            while True:
+                yield await queue.get()
+
+        try:
+            yield messages()
+        finally:
+            subscribers = self._queues.get(channel)
+            if subscribers is not None:
+                subscribers.discard(queue)
+                if not subscribers:
+                    del self._queues[channel]
+
+
+class RedisBroker(Broker):
+    """Redis publish/subscribe through redis-py's asyncio client."""
+
+    RETRY_SECONDS = 0.2
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._redis: Any = None
+
+    async def start(self) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.from_url(self.url, decode_responses=True)
+
+    async def stop(self) -> None:
+        if self._redis is not None:
+            await self._redis.aclose()
+            self._redis = None
+
+    async def publish(self, channel: str, message: str) -> None:
+        """Publish, retrying while Redis is unreachable (a restart takes a moment)."""
+        import redis.exceptions
+
+        if self._redis is None:
+            await self.start()
+        while True:
+            try:
+                await self._redis.publish(channel, message)
+                return
+            except (redis.exceptions.ConnectionError, OSError) as e:
+                log.warning("redis publish on %s failed (%s); retrying", channel, e)
+                await asyncio.sleep(self.RETRY_SECONDS)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[str]]:
+        import redis.exceptions
+
+        if self._redis is None:
+            await self.start()
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        ready = asyncio.Event()
+
+        async def pump() -> None:
+            # Reconnects and resubscribes after a lost connection.
+            while True:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                try:
+                    await pubsub.subscribe(channel)
+                    ready.set()
+                    while True:
+                        msg = await pubsub.get_message(timeout=1.0)
+                        if msg is not None and msg.get("type") == "message":
+                            queue.put_nowait(msg["data"])
+                except (redis.exceptions.ConnectionError, OSError) as e:
+                    log.warning("redis subscription to %s lost (%s); reconnecting", channel, e)
+                    await asyncio.sleep(self.RETRY_SECONDS)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+
+        task = asyncio.create_task(pump())
+        await ready.wait()
+
+        async def messages() -> AsyncIterator[str]:
+            while True:
+                yield await queue.get()
+
+        try:
+            yield messages()
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def broker_from_url(url: str | None) -> Broker:
+    """``memory://`` (default) or ``redis://host:port/db``."""
+    if not url or url == "memory://":
+        return MemoryBroker()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBroker(url)
+    raise ValueError(f"unknown broker URL {url!r}: use memory:// or redis://host:port")

@@ -1,0 +1,134 @@
+"""Throwaway Redis and PostgreSQL servers on loopback, started by the tests.
+
+Where the binaries are missing the tests are skipped with a clear message,
+so pytest stays usable on a laptop; under CI (``CI`` set) they fail instead,
+since CI must install and run them.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _missing(what: str) -> None:
+    message = f"{what} is not installed (scripts/test installs it as root)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _wait_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+@dataclass
+class RedisServer:
+    port: int
+    dir: str
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        subprocess.run(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--daemonize", "yes",
+             "--dir", self.dir, "--save", "", "--appendonly", "no"],
+            check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        _wait_port(self.port)
+
+    def stop(self) -> None:
+        subprocess.run(
+            ["redis-cli", "-p", str(self.port), "shutdown", "nosave"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+        )  # fmt: skip
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) != 0:
+                    return
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    if shutil.which("redis-server") is None:
+        _missing("redis-server")
+    with tempfile.TemporaryDirectory() as d:
+        server = RedisServer(free_port(), d)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@dataclass
+class PostgresServer:
+    port: int
+    dir: str
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+
+def _pg_bin() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return str(Path(found[-1]).parent) if found else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    bindir = _pg_bin()
+    if bindir is None:
+        _missing("PostgreSQL server binaries")
+        return
+    root = os.geteuid() == 0
+    prefix = ["runuser", "-u", "postgres", "--"] if root else []
+    d = tempfile.mkdtemp(prefix="damepique-pg-")
+    if root:
+        shutil.chown(d, "postgres", "postgres")
+    data = os.path.join(d, "data")
+    port = free_port()
+    subprocess.run(
+        [*prefix, f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync"],
+        check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    opts = f"-p {port} -k {d} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [*prefix, f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w", "-l", f"{d}/log", "start"],
+        check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield PostgresServer(port, d)
+    finally:
+        subprocess.run(
+            [*prefix, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
+            check=False, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        shutil.rmtree(d, ignore_errors=True)
