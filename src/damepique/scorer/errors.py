@@ -1,0 +1,59 @@
+"""The score keeper's errors: fields to read, never strings to parse.
+
+Every refusal is a ``ScoreError`` with a ``kind`` (what sort of thing is
+wrong), the ``player`` it concerns (a seat index, or None), a ``code`` and
+``params`` for the sentence, and ``reason``, the English sentence.
+
+>>> err = ScoreError("bad_entry", "sum_short", {"total": 24, "expected": 26, "difference": 2})
+>>> err.kind, err.player, err.reason
+('bad_entry', None, 'the points add up to 24, a deal gives 26: 2 points are missing')
+>>> err.message("fr")
+'les points font 24 au total, une donne en distribue 26 : il manque 2 points'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .messages import render, render_all
+
+# The kinds of refusal.
+BAD_SHEET = "bad_sheet"  # names or rules of a new sheet
+BAD_ENTRY = "bad_entry"  # the points or the moon of one deal
+NO_SUCH_DEAL = "no_such_deal"
+GAME_OVER = "game_over"
+NOTHING_TO_UNDO = "nothing_to_undo"
+KINDS = (BAD_SHEET, BAD_ENTRY, NO_SUCH_DEAL, GAME_OVER, NOTHING_TO_UNDO)
+
+
+class ScoreError(ValueError):
+    """A sheet or a deal entry the score keeper refuses; nothing was changed."""
+
+    def __init__(
+        self, kind: str, code: str, params: Mapping[str, Any] | None = None, player: int | None = None
+    ) -> None:
+        self.kind = kind
+        self.code = code
+        self.params = dict(params or {})
+        self.player = player
+        self.reason = render(code, self.params, "en")
+        super().__init__(self.reason)
+
+    def message(self, lang: str = "en") -> str:
+        """The reason in ``lang`` ("en" or "fr")."""
+        return render(self.code, self.params, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the API sends back: the fields and the sentence in both languages."""
+        return {
+            "kind": self.kind,
+            "code": self.code,
+            "player": self.player,
+            "reason": self.reason,
+            "params": self.params,
+            "messages": render_all(self.code, self.params),
+        }
+
+    def __repr__(self) -> str:
+        return f"ScoreError({self.kind!r}, {self.code!r}, {self.params!r}, player={self.player!r})"
