@@ -1,0 +1,300 @@
+"""The sheet: names, rules, passes, running totals, end of game, edit/delete/undo, export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from damepique.engine import Rules
+from damepique.scorer import (
+    BAD_SHEET,
+    GAME_OVER,
+    NO_SUCH_DEAL,
+    NOTHING_TO_UNDO,
+    MoonEntry,
+    PointsEntry,
+    ScoreError,
+    Sheet,
+    SheetRules,
+    pass_direction,
+    render,
+    to_csv,
+    to_export_json,
+)
+from damepique.scorer.messages import CODES, LANGUAGES
+
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def sheet_error(*args, **kwargs) -> ScoreError:
+    with pytest.raises(ScoreError) as info:
+        Sheet(*args, **kwargs)
+    return info.value
+
+
+# -- a new sheet ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 7, 10])
+def test_sheet_needs_3_to_6_players(count):
+    err = sheet_error([f"P{i}" for i in range(count)])
+    assert err.kind == BAD_SHEET
+    assert err.reason == f"a sheet needs 3 to 6 players, not {count}"
+    assert err.message("fr") == f"une feuille compte de 3 à 6 joueurs, pas {count}"
+
+
+@pytest.mark.parametrize("count", [3, 4, 5, 6])
+def test_3_to_6_players_are_fine(count):
+    assert Sheet([f"P{i}" for i in range(count)]).players == count
+
+
+def test_names_are_trimmed_and_must_differ():
+    assert Sheet(["  Ann  Marie ", "Bob", "Cy"]).names == ["Ann Marie", "Bob", "Cy"]
+    err = sheet_error(["Ann", "ann", "Cy"])
+    assert (err.code, err.player) == ("player_name_twice", 1)
+    err = sheet_error(["Ann", "   ", "Cy"])
+    assert (err.code, err.player, err.reason) == ("player_name_empty", 1, "player 2 has no name")
+    assert sheet_error(["A" * 31, "Bob", "Cy"]).code == "player_name_long"
+    assert sheet_error([3, "Bob", "Cy"]).code == "player_name_empty"
+
+
+@pytest.mark.parametrize(
+    ("rules", "code"),
+    [
+        ({"target": 0}, "target_range"),
+        ({"target": 10**9}, "target_range"),
+        ({"target": "100"}, "rules_type"),
+        ({"target": True}, "rules_type"),
+        ({"moon": "sun"}, "moon_rule"),
+        ({"queen_points": 14}, "queen_points"),
+        ({"jack_of_diamonds": "yes"}, "rules_type"),
+        ({"jokers": True}, "rules_unknown"),
+    ],
+)
+def test_bad_rules(rules, code):
+    with pytest.raises(ScoreError) as info:
+        SheetRules.from_json(rules)
+    assert (info.value.kind, info.value.code) == (BAD_SHEET, code)
+    assert info.value.message("fr")
+
+
+def test_any_target_is_fine():
+    assert SheetRules(target=50).target == 50
+    assert SheetRules(target=73).target == 73
+    assert SheetRules.from_json(None) == SheetRules()
+
+
+# -- passing ------------------------------------------------------------------------------
+
+
+def test_pass_directions():
+    assert [pass_direction(4, n) for n in range(1, 9)] == ["left", "right", "across", "none"] * 2
+    for players in (3, 5, 6):
+        assert [pass_direction(players, n) for n in range(1, 7)] == ["left", "right", "none"] * 2
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pass_directions_match_the_engine(players):
+    rules = Rules(players=players)
+    assert [pass_direction(players, n) for n in range(1, 9)] == [rules.pass_direction(k) for k in range(8)]
+
+
+def test_sheet_shows_the_next_pass():
+    sheet = Sheet(FOUR)
+    passes = []
+    for _ in range(5):
+        passes.append(sheet.next_pass)
+        sheet.add(PointsEntry((6, 7, 13, 0)))
+    assert passes == ["left", "right", "across", "none", "left"]
+    assert [d["pass"] for d in sheet.view()["deals"]] == passes
+
+
+# -- totals, leader, end of game -----------------------------------------------------------
+
+
+def test_running_totals_and_leader():
+    sheet = Sheet(FOUR)
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    sheet.add(PointsEntry((10, 0, 3, 13)))
+    sheet.add(MoonEntry(1))
+    assert sheet.running_totals == [[5, 8, 13, 0], [15, 8, 16, 13], [41, 8, 42, 39]]
+    assert sheet.totals == [41, 8, 42, 39]
+    assert sheet.leaders == [1]
+    assert sheet.outcome.code == "playing"
+    assert render(sheet.outcome.code, sheet.outcome.params) == "Bob leads"
+
+
+def test_new_sheet_has_everyone_leading():
+    sheet = Sheet(FOUR)
+    assert sheet.totals == [0, 0, 0, 0]
+    assert sheet.leaders == [0, 1, 2, 3]
+    assert not sheet.outcome.over
+
+
+def test_game_ends_at_the_target_with_a_single_lowest_total():
+    sheet = Sheet(FOUR, SheetRules(target=50))
+    sheet.add(PointsEntry((13, 13, 0, 0)))
+    sheet.add(PointsEntry((13, 13, 0, 0)))
+    assert not sheet.outcome.over  # 26 each: nobody at 50
+    sheet.add(PointsEntry((24, 0, 2, 0)))  # Ann 50: at the target
+    outcome = sheet.outcome
+    assert sheet.totals == [50, 26, 2, 0]
+    assert (outcome.over, outcome.winner, outcome.code) == (True, 3, "winner")
+    assert render("winner", outcome.params) == "Dee wins with 0 points"
+    with pytest.raises(ScoreError) as info:
+        sheet.add(PointsEntry((26, 0, 0, 0)))
+    assert info.value.kind == GAME_OVER
+    assert "Dee" in info.value.reason
+
+
+def test_past_the_target_counts_too():
+    sheet = Sheet(["Ann", "Bob", "Cy"], SheetRules(target=20))
+    sheet.add(PointsEntry((25, 1, 0)))
+    assert sheet.outcome.over and sheet.outcome.winner == 2
+
+
+def test_tie_for_lowest_says_play_another_deal():
+    sheet = Sheet(FOUR, SheetRules(target=50))
+    sheet.add(PointsEntry((25, 1, 0, 0)))
+    sheet.add(PointsEntry((25, 1, 0, 0)))  # Ann 50, Cy and Dee tied at 0
+    outcome = sheet.outcome
+    assert (outcome.over, outcome.winner, outcome.tied, outcome.code) == (False, None, (2, 3), "tie")
+    assert render("tie", outcome.params) == "Cy and Dee are tied with 0 points: play another deal"
+    assert (
+        render("tie", outcome.params, "fr") == "Cy et Dee sont à égalité avec 0 point : jouez une autre donne"
+    )
+    sheet.add(PointsEntry((0, 0, 1, 25)))
+    assert sheet.outcome.winner == 2
+
+
+def test_moon_can_end_the_game():
+    sheet = Sheet(FOUR, SheetRules(target=50))
+    sheet.add(PointsEntry((13, 13, 0, 0)))
+    sheet.add(PointsEntry((13, 12, 1, 0)))
+    sheet.add(MoonEntry(2))
+    assert sheet.totals == [52, 51, 1, 26]
+    assert sheet.outcome.winner == 2
+
+
+# -- edit, delete, undo ------------------------------------------------------------------------
+
+
+def test_edit_delete_and_undo_each_change():
+    sheet = Sheet(FOUR)
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    sheet.add(PointsEntry((10, 0, 3, 13)))
+    sheet.edit(1, MoonEntry(3))
+    assert sheet.totals == [36, 26, 29, 13]
+    sheet.delete(2)
+    assert sheet.totals == [26, 26, 26, 0]
+    sheet.undo()  # the delete
+    assert sheet.totals == [36, 26, 29, 13]
+    sheet.undo()  # the edit
+    assert sheet.totals == [15, 8, 16, 13]
+    sheet.undo()  # the second entry
+    assert sheet.totals == [5, 8, 13, 0]
+    sheet.undo()
+    assert sheet.deals == []
+    with pytest.raises(ScoreError) as info:
+        sheet.undo()
+    assert info.value.kind == NOTHING_TO_UNDO
+
+
+def test_refused_edit_changes_nothing():
+    sheet = Sheet(FOUR)
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    with pytest.raises(ScoreError):
+        sheet.edit(1, PointsEntry((5, 8, 11, 0)))
+    assert sheet.totals == [5, 8, 13, 0]
+    assert len(sheet.history) == 1
+
+
+@pytest.mark.parametrize("number", [0, 3, -1, "1"])
+def test_no_such_deal(number):
+    sheet = Sheet(FOUR)
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    with pytest.raises(ScoreError) as info:
+        sheet.delete(number)
+    assert info.value.kind == NO_SUCH_DEAL
+
+
+def test_deleting_a_deal_can_reopen_a_finished_game():
+    sheet = Sheet(FOUR, SheetRules(target=30))
+    sheet.add(PointsEntry((26, 0, 0, 0)))
+    sheet.add(PointsEntry((0, 0, 0, 26)))
+    sheet.add(PointsEntry((4, 0, 0, 22)))
+    assert sheet.outcome.over
+    sheet.delete(3)
+    assert not sheet.outcome.over
+    sheet.add(PointsEntry((0, 13, 13, 0)))
+
+
+# -- storage and export --------------------------------------------------------------------------
+
+
+def test_json_round_trip_keeps_deals_and_history():
+    sheet = Sheet(FOUR, SheetRules(jack_of_diamonds=True, target=75))
+    sheet.add(PointsEntry((-7, 13, 10, 0)))
+    sheet.add(MoonEntry(2, jack=1))
+    sheet.edit(1, PointsEntry((3, 13, 10, -10)))
+    data = json.loads(json.dumps(sheet.to_json()))
+    again = Sheet.from_json(data)
+    assert again.totals == sheet.totals == [29, 29, 10, 16]
+    assert again.view() == sheet.view()
+    again.undo()
+    assert again.totals == [19, 29, 10, 26]
+
+
+def test_csv_export():
+    sheet = Sheet(["Ann", "=Bob", "Cy", "Dee"])
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    sheet.add(MoonEntry(3))
+    rows = list(csv.reader(io.StringIO(to_csv(sheet))))
+    assert rows == [
+        ["deal", "pass", "moon", "Ann", "'=Bob", "Cy", "Dee"],
+        ["1", "left", "", "5", "8", "13", "0"],
+        ["2", "right", "Dee", "26", "26", "26", "0"],
+        ["total", "", "", "31", "34", "39", "0"],
+    ]
+
+
+def test_json_export():
+    sheet = Sheet(FOUR)
+    sheet.add(PointsEntry((5, 8, 13, 0)))
+    data = to_export_json(sheet, title="x")
+    assert data["format"] == "damepique-sheet/1"
+    assert data["title"] == "x"
+    assert data["deals"][0]["totals"] == [5, 8, 13, 0]
+    assert data["totals"] == [5, 8, 13, 0]
+
+
+def test_every_message_has_both_languages():
+    sample = {
+        "count": 2,
+        "position": 1,
+        "name": "Ann",
+        "length": 40,
+        "limit": 30,
+        "key": "k",
+        "expected": "x",
+        "expected_fr": "x",
+        "value": 1,
+        "target": 0,
+        "players": ["Ann", "Bob"],
+        "player": "Ann",
+        "points": 3,
+        "total": 3,
+        "difference": 2,
+        "number": 3,
+        "winner": "Ann",
+        "detail": "x",
+    }
+    for code in CODES:
+        texts = {lang: render(code, sample, lang) for lang in LANGUAGES}
+        assert all(texts.values()), code
+        if code not in ("nothing_to_undo",):
+            assert texts["en"] != texts["fr"], code
