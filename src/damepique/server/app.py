@@ -1,0 +1,298 @@
+"""The web app: pages, a small JSON API and one WebSocket per player connection.
+
+``create_app`` wires the three seams (store, hub, table runners) and the
+score keeper's routes. The protocol is in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from damepique.engine import PRESETS, RecordError, Rules, RulesError
+from damepique.engine.record import load as load_record
+from damepique.engine.record import replay as replay_record
+from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS_CYCLES
+
+from . import scorer_api
+from .games import LEVELS, SPEEDS, Games, Pace
+from .hub import Hub
+from .protocol import VERSION, ProtocolError, error, parse
+from .replays import replay_data
+from .settings import database_url as make_url
+from .store import SqlStore, Store
+from .table import CommandError
+from .thinking import Thinker, resolve_level
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 2_000_000
+
+
+class Client:
+    """One WebSocket, with sends serialised (the reader and the bots both send)."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        import asyncio
+
+        self.ws = ws
+        self._lock = asyncio.Lock()
+        self.tokens = 200.0
+        self.stamp = time.monotonic()
+
+    async def send_text(self, data: str) -> None:
+        async with self._lock:
+            await self.ws.send_text(data)
+
+    def allow(self, rate: float = 50.0, burst: float = 200.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    store: Store | None = None,
+    hub: Hub | None = None,
+    thinker: Thinker | None = None,
+    pace: Pace | None = None,
+) -> FastAPI:
+    """The ASGI app. ``database_url`` defaults to the per-user SQLite file."""
+    url = database_url or make_url(None)
+    store = store or SqlStore(url)
+    hub = hub or Hub()
+    thinker = thinker or Thinker()
+    games = Games(store, hub, thinker, pace)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await store.init()
+        try:
+            yield
+        finally:
+            await games.close()
+            thinker.close()
+            await store.close()
+
+    app = FastAPI(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.games = games
+    app.state.store = store
+    app.state.hub = hub
+
+    # -- pages ---------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "protocol": VERSION}
+
+    # -- JSON API ------------------------------------------------------------------
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {
+            "presets": {name: r.to_json() for name, r in PRESETS.items()},
+            "defaults": Rules().to_json() | {"deck": 52, "pass_count": 3},
+            "choices": {
+                "players": [3, 4, 5],
+                "target": [100, 50],
+                "pass_cycle": list(PASS_CYCLES),
+                "moon": list(MOON_RULES),
+                "leftover": list(LEFTOVER_RULES),
+                "first_lead": list(FIRST_LEADS),
+                "deck": [52, 36],
+            },
+            "levels": list(LEVELS),
+            "levels_available": {lv: resolve_level(lv) for lv in LEVELS},
+            "speeds": list(SPEEDS),
+        }
+
+    @app.post("/api/games")
+    async def create_game(request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        if not isinstance(body, dict):
+            return _bad("bad_request", "send a JSON object")
+        try:
+            rules = _rules_from(body)
+            game_id, token, seat = await games.create_solo(
+                rules=rules,
+                level=str(body.get("level", "intermediate")),
+                speed=str(body.get("speed", "normal")),
+                name=str(body.get("name") or "You"),
+                owner=_player(request, body),
+            )
+        except RulesError as e:
+            return _bad("bad_rules", e.reason)
+        except CommandError as e:
+            return _bad(e.code, e.reason)
+        return JSONResponse({"game": game_id, "token": token, "seat": seat})
+
+    @app.get("/api/history")
+    async def history(request: Request) -> dict[str, Any]:
+        owner = _player(request, {})
+        rows = await store.games_of(owner) if owner else []
+        return {
+            "games": [
+                {
+                    "game": g.id,
+                    "finished": g.finished,
+                    "created": g.created,
+                    "players": [s["name"] for s in g.seats],
+                    "totals": g.totals,
+                    "winner": g.winner,
+                    "rules": g.rules,
+                    "level": g.options.get("level"),
+                }
+                for g in rows
+            ]
+        }
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> Response:
+        g = await store.get_game(game_id)
+        if g is None or g.record is None:
+            return _bad("not_found", "no finished game with this id", 404)
+        return Response(
+            json.dumps(g.record, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="damepique-{game_id}.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay_game(game_id: str) -> JSONResponse:
+        g = await store.get_game(game_id)
+        if g is None or g.record is None:
+            return _bad("not_found", "no finished game with this id", 404)
+        match = replay_record(g.record)
+        return JSONResponse(replay_data(match, g.record.get("players")) | {"game": game_id})
+
+    @app.post("/api/replay")
+    async def replay_upload(request: Request) -> JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return _bad("too_large", "a record larger than 2 MB", 413)
+        try:
+            data = load_record(raw)
+            match = replay_record(data)
+        except RecordError as e:
+            return JSONResponse(e.to_json() | {"code": e.kind}, status_code=400)
+        players = data.get("players") if isinstance(data.get("players"), list) else None
+        return JSONResponse(replay_data(match, players))
+
+    # -- the WebSocket -----------------------------------------------------------------
+
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        client = Client(ws)
+        joined: tuple[Any, int] | None = None
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None and message.get("bytes") is not None:
+                    text = message["bytes"]
+                ref = None
+                try:
+                    if not client.allow():
+                        raise ProtocolError("rate_limited", "too many messages; slow down")
+                    msg = parse(text)
+                    ref = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
+                    kind = msg["type"]
+                    if kind == "ping":
+                        await client.send_text(json.dumps({"v": VERSION, "type": "pong", "ref": ref}))
+                        continue
+                    if kind == "join":
+                        found = await games.join(msg.get("token"))
+                        if found is None:
+                            raise ProtocolError("unknown_token", "no game for this token")
+                        if joined is not None:
+                            hub.detach(joined[0].id, client)
+                        joined = found
+                        runner, seat = found
+                        hub.attach(runner.id, client, seat)
+                        await hub.send(client, runner.state(seat, ack=ref))
+                        continue
+                    if joined is None:
+                        raise ProtocolError("not_joined", "send a join message with your token first")
+                    runner, seat = joined
+                    if runner.broken:
+                        fresh = await games.get(runner.id)
+                        if fresh is None:
+                            raise ProtocolError("unavailable", "this game is unavailable")
+                        hub.detach(runner.id, client)
+                        joined = (fresh, seat)
+                        runner = fresh
+                        hub.attach(runner.id, client, seat)
+                    if kind in ("pass", "play"):
+                        await runner.command(seat, msg)
+                    elif kind == "advice":
+                        await hub.send(client, await runner.advice(seat) | {"ref": ref})
+                    elif kind == "review":
+                        await hub.send(client, await runner.review(seat, msg.get("deal")) | {"ref": ref})
+                except ProtocolError as e:
+                    await hub.send(client, error(e.code, e.reason, ref))
+                except CommandError as e:
+                    await hub.send(client, error(e.code, e.reason, ref))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if joined is not None:
+                hub.detach(joined[0].id, client)
+                games.release(joined[0])
+
+    scorer_api.install(app, url)
+    return app
+
+
+async def _json_body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return None
+    try:
+        return json.loads(raw or b"{}")
+    except ValueError:
+        return None
+
+
+def _player(request: Request, body: dict[str, Any]) -> str | None:
+    p = request.headers.get("x-player") or body.get("player")
+    if isinstance(p, str) and 8 <= len(p) <= 64:
+        return p
+    return None
+
+
+def _rules_from(body: dict[str, Any]) -> Rules:
+    preset = body.get("preset")
+    base: dict[str, Any] = {}
+    if preset is not None:
+        if preset not in PRESETS:
+            raise RulesError(f"unknown preset {str(preset)[:40]!r}")
+        base = PRESETS[preset].to_json()
+    extra = body.get("rules") or {}
+    if not isinstance(extra, dict):
+        raise RulesError("rules must be an object")
+    return Rules.from_json(base | extra)
+
+
+def _bad(code: str, reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": code, "code": code, "reason": reason}, status_code=status)

@@ -1,0 +1,350 @@
+"""Running games: one runner per table, the registry that loads them.
+
+A ``Runner`` is the only writer of its table: every command (a person's or a
+bot's) takes the table's lock, is applied by the ``Table``, written by the
+``Store``, and only then acknowledged and broadcast through the ``Hub``.
+Bots are driven by a task per table that thinks in an executor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, view_of
+
+from .codes import new_token
+from .hub import Hub
+from .protocol import VERSION
+from .store import GameRow, Store
+from .table import CommandError, Seat, Table
+from .thinking import Thinker, resolve_level
+
+log = logging.getLogger("damepique.server")
+
+LEVELS = ("beginner", "intermediate", "expert")
+SPEEDS = ("normal", "fast")
+# Bots sit clockwise from the person (seat 0, south); the page translates these names.
+BOT_NAMES = {
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "North-West", "North-East", "East"),
+}
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds a bot waits at ``normal`` speed (``fast`` never waits)."""
+
+    play: float = 0.8
+    after_trick: float = 1.6
+    pass_: float = 0.4
+
+
+def public_event(event: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
+    """What ``seat`` may know of a stored event: never the hands dealt, and a
+    pass's cards only for the seat that passed them."""
+    if event is None:
+        return None
+    kind = event["type"]
+    if kind == "deal":
+        return {"type": "deal", "number": event["number"]}
+    if kind == "pass":
+        out = {"type": "pass", "seat": event["seat"], "complete": event["complete"]}
+        if event["seat"] == seat:
+            out["cards"] = list(event["cards"])
+        return out
+    return dict(event)
+
+
+class Runner:
+    def __init__(self, game: GameRow, table: Table, store: Store, hub: Hub, thinker: Thinker, pace: Pace):
+        self.game = game
+        self.id = game.id
+        self.table = table
+        self.store = store
+        self.hub = hub
+        self.thinker = thinker
+        self.pace = pace
+        self.lock = asyncio.Lock()
+        self.broken = False
+        self._bots: asyncio.Task[None] | None = None
+        self._finished_stored = game.finished is not None
+
+    @property
+    def speed(self) -> str:
+        return str(self.game.options.get("speed", "normal"))
+
+    # -- messages ----------------------------------------------------------------
+
+    def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
+        t = self.table
+        match = t.match
+        msg: dict[str, Any] = {
+            "v": VERSION,
+            "type": "state",
+            "game": self.id,
+            "seat": seat,
+            "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
+            "rules": t.rules.to_json(),
+            "speed": self.speed,
+            "level": self.game.options.get("level"),
+            "view": t.view(seat),
+            "results": t.results(),
+            "totals": match.totals,
+            "over": match.over,
+            "winner": match.winner,
+            "event": public_event(event, seat),
+        }
+        if ack is not None:
+            msg["ack"] = ack
+        return msg
+
+    # -- commands ----------------------------------------------------------------
+
+    async def command(self, seat: int, msg: dict[str, Any]) -> None:
+        """Apply a person's ``pass`` or ``play``; raises CommandError (nothing changed)."""
+        async with self.lock:
+            if self.broken:
+                raise CommandError("unavailable", "the game is being reloaded; try again")
+            if msg["type"] == "pass":
+                event = self.table.pass_cards(seat, msg.get("cards"))
+            else:
+                event = self.table.play(seat, msg.get("card"))
+            await self._commit([event], ack_seat=seat, ack=msg.get("id", True))
+        self.kick()
+
+    async def _commit(self, new: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+        """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
+        try:
+            base = len(self.table.log) - len(new)
+            for i, e in enumerate(new):
+                await self.store.append(self.id, base + i, e)
+            for e in new:
+                await self.hub.broadcast(
+                    self.id, lambda s, e=e: self.state(s, e, ack if s == ack_seat else None)
+                )
+            dealt = self.table.start()
+            if dealt:
+                await self.store.append(self.id, len(self.table.log) - 1, dealt[0])
+                await self.hub.broadcast(self.id, lambda s: self.state(s, dealt[0]))
+            if self.table.over and not self._finished_stored:
+                m = self.table.match
+                await self.store.finish(self.id, m.totals, m.winner, self.table.record())
+                self._finished_stored = True
+        except Exception:
+            # Memory and store may disagree now: stop; the registry reloads from the store.
+            self.broken = True
+            raise
+
+    async def start(self) -> None:
+        async with self.lock:
+            dealt = self.table.start()
+            if dealt:
+                await self._commit(dealt)
+        self.kick()
+
+    # -- bots --------------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Start the bot task if a bot must act and none is running."""
+        if (self._bots is None or self._bots.done()) and self._bot_seats():
+            self._bots = asyncio.create_task(self._drive_bots())
+
+    def _bot_seats(self) -> list[int]:
+        return [s for s in self.table.waiting_on() if self.table.seats[s].kind == "bot"]
+
+    async def _drive_bots(self) -> None:
+        while not self.broken:
+            seats = self._bot_seats()
+            if not seats:
+                return
+            seat = seats[0]
+            deal = self.table.deal
+            assert deal is not None
+            if self.speed == "normal":
+                if deal.phase == PASS:
+                    delay = self.pace.pass_
+                elif not deal.trick and deal.tricks:
+                    delay = self.pace.after_trick
+                else:
+                    delay = self.pace.play
+                await asyncio.sleep(delay)
+            view = self.table.view_object(seat)
+            level = self.table.seats[seat].level or "random"
+            seed = hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
+            try:
+                kind, choice = await self.thinker.decide(level, view, seed)
+            except Exception:
+                log.exception("bot %s failed in game %s", level, self.id)
+                return
+            async with self.lock:
+                if self.broken:
+                    return
+                try:
+                    if kind == "pass":
+                        event = self.table.pass_cards(seat, [CARD_NAMES[c] for c in choice])
+                    else:
+                        event = self.table.play(seat, CARD_NAMES[choice])
+                except CommandError:
+                    continue  # the position changed while it thought: think again
+                try:
+                    await self._commit([event])
+                except Exception:
+                    log.exception("store failed in game %s", self.id)
+                    return
+
+    async def stop(self) -> None:
+        if self._bots is not None:
+            self._bots.cancel()
+            with contextlib.suppress(BaseException):
+                await self._bots
+
+    # -- training ------------------------------------------------------------------
+
+    async def advice(self, seat: int) -> dict[str, Any]:
+        t = self.table
+        if seat not in t.waiting_on():
+            raise CommandError("not_your_turn", "advice is given when it is your turn")
+        view = t.view_object(seat)
+        deal = t.deal
+        assert deal is not None
+        options = await self.thinker.advise(view)
+        return {
+            "v": VERSION,
+            "type": "advice",
+            "deal": deal.number,
+            "phase": deal.phase,
+            "play": len(deal.plays),
+            "options": options,
+        }
+
+    async def review(self, seat: int, number: object) -> dict[str, Any]:
+        deals = self.table.match.deals
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(deals):
+            raise CommandError("bad_deal", "no such deal")
+        done = deals[number]
+        if done.phase != DONE:
+            raise CommandError("bad_deal", "the deal is not finished")
+        rules = self.table.rules
+        deal = Deal(rules, done.dealt, done.kitty, done.number)
+        if deal.phase == PASS:
+            for s, p in enumerate(done.passes):
+                assert p is not None
+                deal.pass_cards(s, p)
+        totals = self.table.totals_before(done)
+        expert = resolve_level("expert")
+        items = []
+        for i, (who, card) in enumerate(zip(done.seats, done.plays, strict=True)):
+            if who == seat:
+                view = view_of(deal, seat, totals)
+                _, best = await self.thinker.decide("expert", view, i)
+                if best != card:
+                    cost = None
+                    advice = await self.thinker.advise(view)
+                    scores = {tuple(a["cards"]): a["score"] for a in advice}
+                    mine, theirs = scores.get((CARD_NAMES[card],)), scores.get((CARD_NAMES[best],))
+                    if mine is not None and theirs is not None:
+                        cost = round(mine - theirs, 2)
+                    items.append(
+                        {
+                            "trick": i // rules.players,
+                            "play": i,
+                            "played": CARD_NAMES[card],
+                            "expert": CARD_NAMES[best],
+                            "cost": cost,
+                            "trick_cards": [CARD_NAMES[c] for c in done.tricks[i // rules.players][1]],
+                        }
+                    )
+            deal.play(card)
+        return {"v": VERSION, "type": "review", "deal": number, "expert": expert, "items": items}
+
+
+class Games:
+    """The registry: creates games, finds a seat by token, loads games after a restart."""
+
+    def __init__(self, store: Store, hub: Hub, thinker: Thinker, pace: Pace | None = None) -> None:
+        self.store = store
+        self.hub = hub
+        self.thinker = thinker
+        self.pace = pace or Pace()
+        self.runners: dict[str, Runner] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def create_solo(
+        self,
+        *,
+        rules: Rules,
+        level: str = "intermediate",
+        speed: str = "normal",
+        name: str = "You",
+        owner: str | None = None,
+    ) -> tuple[str, str, int]:
+        """A table with one person (seat 0) and bots elsewhere; returns (game id, seat token, seat)."""
+        if level not in LEVELS and level != "random":
+            raise CommandError("bad_level", f"level must be one of {', '.join(LEVELS)}")
+        if speed not in SPEEDS:
+            raise CommandError("bad_speed", "speed must be normal or fast")
+        names = BOT_NAMES[rules.players]
+        seats = [Seat("human", name[:24] or "You", None, owner)]
+        seats += [Seat("bot", n, level) for n in names]
+        token = new_token()
+        game = GameRow(
+            id=secrets.token_hex(8),
+            owner=owner,
+            rules=rules.to_json(),
+            seats=[s.to_json() for s in seats],
+            seed=secrets.randbits(31),
+            options={"level": level, "speed": speed, "kind": "solo"},
+        )
+        await self.store.create_game(game, {token: 0})
+        runner = Runner(game, Table(rules, seats, game.seed), self.store, self.hub, self.thinker, self.pace)
+        self.runners[game.id] = runner
+        await runner.start()
+        return game.id, token, 0
+
+    async def get(self, game_id: str) -> Runner | None:
+        runner = self.runners.get(game_id)
+        if runner is not None and not runner.broken:
+            return runner
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            runner = self.runners.get(game_id)
+            if runner is not None and not runner.broken:
+                return runner
+            loaded = await self.store.load_game(game_id)
+            if loaded is None:
+                return None
+            game, events = loaded
+            rules = Rules.from_json(game.rules)
+            seats = [Seat.from_json(s) for s in game.seats]
+            table = Table.replay(rules, seats, game.seed, events)
+            runner = Runner(game, table, self.store, self.hub, self.thinker, self.pace)
+            self.runners[game_id] = runner
+        # A deal that ended just before a crash may not have its successor yet.
+        await runner.start()
+        return runner
+
+    async def join(self, token: object) -> tuple[Runner, int] | None:
+        if not isinstance(token, str) or not 8 <= len(token) <= 128:
+            return None
+        found = await self.store.find_seat(token)
+        if found is None:
+            return None
+        game_id, seat = found
+        runner = await self.get(game_id)
+        return None if runner is None else (runner, seat)
+
+    def release(self, runner: Runner) -> None:
+        """Forget a finished game nobody watches (it stays in the store)."""
+        if runner.table.over and self.hub.connections(runner.id) == 0:
+            self.runners.pop(runner.id, None)
+            self._loading.pop(runner.id, None)
+
+    async def close(self) -> None:
+        for r in list(self.runners.values()):
+            await r.stop()

@@ -1,0 +1,26 @@
+"""``damepique serve``: the app on uvicorn."""
+
+from __future__ import annotations
+
+import threading
+import webbrowser
+
+from .settings import database_url
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, open_browser: bool = False
+) -> int:
+    """Run the server until interrupted; returns the exit status."""
+    import uvicorn
+
+    from .app import create_app
+
+    url = database_url(db)
+    app = create_app(database_url=url)
+    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    print(f"damepique: playing at {address}  (database: {url})", flush=True)
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, (address,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024 * 1024)
+    return 0

@@ -1,0 +1,126 @@
+"""Bots think off the event loop.
+
+Cheap levels run in a small thread pool; ``expert`` (and the training advice,
+which runs the expert's search) run in a process pool, so one long decision
+never stalls the other tables. Levels that are not installed yet fall back to
+the next weaker one that is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from damepique.bots import get_bot
+from damepique.engine import View
+
+FALLBACK = {"expert": "intermediate", "intermediate": "beginner", "beginner": "random"}
+HEAVY = {"expert"}
+
+
+def resolve_level(level: str) -> str:
+    """The level actually available for ``level`` (``expert`` may fall back)."""
+    name = level
+    while True:
+        try:
+            get_bot(name)
+            return name
+        except KeyError:
+            if name not in FALLBACK:
+                return "random"
+            name = FALLBACK[name]
+
+
+_BOTS: dict[str, Any] = {}
+
+
+def _bot(level: str) -> Any:
+    bot = _BOTS.get(level)
+    if bot is None:
+        bot = _BOTS[level] = get_bot(resolve_level(level))
+    return bot
+
+
+def decide(level: str, view: View, seed: int) -> tuple[str, Any]:
+    """``("pass", cards)`` or ``("play", card)`` for ``view``; runs in a worker."""
+    bot = _bot(level)
+    rng = random.Random(seed)
+    if view.phase == "pass":
+        return "pass", tuple(bot.choose_pass(view, rng))
+    return "play", bot.choose_play(view, rng)
+
+
+def advise(view: View) -> list[dict[str, Any]]:
+    """Advice for every legal option, as JSON-ready dicts; runs in a worker.
+
+    Uses ``damepique.bots.advice.advise`` when it is installed; otherwise
+    every legal card with the reason ``"no_advice"`` and the card the best
+    available bot would choose marked best.
+    """
+    from damepique.engine import CARD_NAMES, cards_of
+
+    try:
+        from damepique.bots.advice import advise as bot_advise  # type: ignore[import-not-found]
+    except ImportError:
+        bot_advise = None
+    if bot_advise is not None:
+        out = []
+        for a in bot_advise(view):
+            out.append(
+                {
+                    "cards": [CARD_NAMES[c] for c in a.cards],
+                    "score": round(float(a.score), 3),
+                    "stderr": round(float(a.stderr), 3),
+                    "reason": a.reason,
+                    "best": bool(a.best),
+                    "mistake": bool(a.mistake),
+                }
+            )
+        return out
+    _, choice = decide("expert", view, 0)
+    chosen = set(choice) if isinstance(choice, tuple) else {choice}
+    options = cards_of(view.hand if view.phase == "pass" else view.legal_mask())
+    return [
+        {
+            "cards": [CARD_NAMES[c]],
+            "score": None,
+            "stderr": None,
+            "reason": "no_advice",
+            "best": c in chosen,
+            "mistake": False,
+        }
+        for c in options
+    ]
+
+
+class Thinker:
+    """Runs decisions in executors; ``close()`` shuts them down."""
+
+    def __init__(self, threads: int = 2, processes: int | None = None) -> None:
+        self.threads: Executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bot")
+        self._processes = processes
+        self._pool: Executor | None = None
+
+    def _heavy(self) -> Executor:
+        if self._pool is None:
+            workers = self._processes or max(1, (os.cpu_count() or 2) - 1)
+            self._pool = ProcessPoolExecutor(max_workers=workers)
+        return self._pool
+
+    async def decide(self, level: str, view: View, seed: int) -> tuple[str, Any]:
+        loop = asyncio.get_running_loop()
+        pool = self._heavy() if resolve_level(level) in HEAVY else self.threads
+        return await loop.run_in_executor(pool, decide, level, view, seed)
+
+    async def advise(self, view: View) -> list[dict[str, Any]]:
+        loop = asyncio.get_running_loop()
+        pool = self._heavy() if resolve_level("expert") in HEAVY else self.threads
+        return await loop.run_in_executor(pool, advise, view)
+
+    def close(self) -> None:
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

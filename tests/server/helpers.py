@@ -1,0 +1,66 @@
+"""Shared helpers for the protocol tests: a solo game driven over the WebSocket."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+
+def new_game(client: Any, **body: Any) -> dict[str, Any]:
+    body.setdefault("speed", "fast")
+    body.setdefault("level", "beginner")
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def my_turn(state: dict[str, Any]) -> str | None:
+    """'pass' or 'play' when the seat must act in this state, else None."""
+    view = state.get("view")
+    if not view or state.get("over"):
+        return None
+    if view["to_act"] != state["seat"]:
+        return None
+    return "pass" if view["phase"] == "pass" else "play"
+
+
+def recv_state(ws: Any, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The next state message (errors raise)."""
+    while True:
+        msg = json.loads(ws.receive_text())
+        if log is not None:
+            log.append(msg)
+        if msg["type"] == "error":
+            raise AssertionError(msg)
+        if msg["type"] == "state":
+            return msg
+
+
+def play_out(
+    ws: Any,
+    state: dict[str, Any],
+    rng: random.Random,
+    log: list[dict[str, Any]] | None = None,
+    stop: Any = None,
+) -> dict[str, Any]:
+    """Play random legal cards (and passes) until the game is over or ``stop(state)``."""
+    n = 0
+    while not state["over"]:
+        if stop is not None and stop(state):
+            return state
+        turn = my_turn(state)
+        n += 1
+        if turn == "pass":
+            cards = rng.sample(state["view"]["hand"], state["rules"].get("pass_count", 3))
+            ws.send_text(json.dumps({"type": "pass", "cards": cards, "id": n}))
+        elif turn == "play":
+            ws.send_text(json.dumps({"type": "play", "card": rng.choice(state["view"]["legal"]), "id": n}))
+        else:
+            state = recv_state(ws, log)
+            continue
+        # States already on their way still show the old position: wait for the ack.
+        state = recv_state(ws, log)
+        while state.get("ack") != n:
+            state = recv_state(ws, log)
+    return state
