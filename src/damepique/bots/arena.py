@@ -1,0 +1,396 @@
+"""The arena: bots against bots, with honest statistics; and a terminal demo.
+
+``damepique arena --seats expert,intermediate,intermediate,intermediate
+--deals 500 --seed 1 --duplicate --jobs 2`` plays deal after deal and reports,
+per bot name, mean points per deal, payoff (the mean of the others' points
+minus its own) with a 95% confidence interval, and moons made and conceded.
+
+- Deal ``d`` is shuffled from a generator seeded by ``(seed, d)``; the bot in
+  seat ``s`` gets a generator seeded by ``(seed, d, s)``: two versions of a bot
+  in the same seat see identical situations.
+- ``--duplicate`` plays each deal once per rotation of the seats, so every bot
+  plays every hand; the confidence interval is then computed over deals
+  (each deal's payoff averaged over its rotations), which is what makes
+  duplicate comparisons tight.
+- ``--games`` plays whole games to the target (``--deals`` then counts games)
+  and adds the share of games won.
+- Seats named ``openspiel-ismcts:SIMS`` or ``openspiel-mcts:SIMS`` play
+  OpenSpiel's own bots (``bots.openspiel``), single deals under OpenSpiel's
+  rules.
+
+>>> rows = run_arena(["intermediate", "random", "random", "random"], deals=4, seed=1)
+>>> [r["name"] for r in rows], rows[0]["deals"]
+(['intermediate', 'random'], 4)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Match, Rules, cards_of, direction_name, view_of
+
+from .base import Bot
+from .registry import get_bot
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """One deal played: which entry (index in ``--seats``) sat where, the points."""
+
+    base: int
+    """The deal's (or game's) index: rotations of one deal share it."""
+    entries: tuple[int, ...]
+    """``entries[seat]``: the index in the seats list of the bot in that seat."""
+    points: tuple[int, ...]
+    moon: int | None
+    game_winner: int | None = None
+    """For whole games: the seat that won (only on the game's last deal)."""
+
+
+def _seed(*parts: object) -> str:
+    return ":".join(str(p) for p in parts)
+
+
+_BOTS: dict[str, Bot] = {}
+
+
+def _bot(name: str) -> Bot:
+    bot = _BOTS.get(name)
+    if bot is None:
+        bot = get_bot(name)
+        _BOTS[name] = bot
+    return bot
+
+
+def play_deal(
+    deal: Deal,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    totals: Sequence[int] = (),
+    on_trick: Any = None,
+) -> Deal:
+    """Play ``deal`` to its end, each seat by its bot, each bot from its own view."""
+    n = deal.players
+    if deal.phase == PASS:
+        for s in range(n):
+            cards = bots[s].choose_pass(view_of(deal, s, totals), rngs[s])
+            deal.pass_cards(s, cards)
+    while deal.phase != DONE:
+        s = deal.to_act
+        card = bots[s].choose_play(view_of(deal, s, totals), rngs[s])
+        event = deal.play(card, s)
+        if on_trick is not None and event.trick_winner is not None:
+            on_trick(deal)
+    return deal
+
+
+def _rotations(n: int, duplicate: bool) -> range:
+    return range(n if duplicate else 1)
+
+
+def _run_task(task: tuple[list[str], Rules, int, int, bool, bool]) -> list[DealOutcome]:
+    names, rules, seed, base, duplicate, games = task
+    n = rules.players
+    if any(name.startswith("openspiel-") for name in names):
+        from .openspiel import play_openspiel_deal
+
+        out = []
+        for r in _rotations(n, duplicate):
+            entries = tuple((s - r) % n for s in range(n))
+            points, moon = play_openspiel_deal([names[e] for e in entries], seed, base)
+            out.append(DealOutcome(base, entries, points, moon))
+        return out
+    out = []
+    for r in _rotations(n, duplicate):
+        entries = tuple((s - r) % n for s in range(n))
+        bots = [_bot(names[e]) for e in entries]
+        if not games:
+            deal = Deal.shuffled(rules, random.Random(_seed(seed, base)), base)
+            rngs = [random.Random(_seed(seed, base, s, "bot")) for s in range(n)]
+            play_deal(deal, bots, rngs)
+            res = deal.result()
+            out.append(DealOutcome(base, entries, res.points, res.moon))
+            continue
+        match = Match(rules)
+        k = 0
+        while not match.over:
+            deal = Deal.shuffled(rules, random.Random(_seed(seed, base, k)), k)
+            match.deals.append(deal)
+            rngs = [random.Random(_seed(seed, base, k, s, "bot")) for s in range(n)]
+            totals = match.totals
+            play_deal(deal, bots, rngs, totals)
+            res = deal.result()
+            winner = match.winner if match.over else None
+            out.append(DealOutcome(base, entries, res.points, res.moon, winner))
+            k += 1
+            if k > 500:  # pragma: no cover - a tie cannot last this long
+                break
+    return out
+
+
+def iter_outcomes(
+    names: Sequence[str],
+    rules: Rules,
+    deals: int,
+    seed: int,
+    duplicate: bool = False,
+    games: bool = False,
+    jobs: int = 1,
+) -> Iterator[list[DealOutcome]]:
+    """Each deal's (or game's) outcomes, rotations together, in any order."""
+    if len(names) != rules.players:
+        raise ValueError(f"{len(names)} seats given for {rules.players} players")
+    tasks = [(list(names), rules, seed, d, duplicate, games) for d in range(deals)]
+    if jobs <= 1:
+        for t in tasks:
+            yield _run_task(t)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap_unordered(_run_task, tasks, chunksize=1)
+
+
+def summarize(
+    names: Sequence[str], results: list[list[DealOutcome]], games: bool = False
+) -> list[dict[str, Any]]:
+    """Per bot name: the report's fields (see the module docstring)."""
+    order: list[str] = []
+    for name in names:
+        if name not in order:
+            order.append(name)
+    rows = []
+    n = len(names)
+    game_count = len(results)
+    for name in order:
+        count = 0
+        pts = 0.0
+        pay_total = 0.0
+        made = 0
+        conceded = 0
+        per_base: list[float] = []
+        won = 0
+        for group in results:
+            base_pay = 0.0
+            base_count = 0
+            for o in group:
+                for seat, e in enumerate(o.entries):
+                    if names[e] != name:
+                        continue
+                    own = o.points[seat]
+                    pay = (sum(o.points) - own) / (n - 1) - own
+                    count += 1
+                    pts += own
+                    pay_total += pay
+                    base_pay += pay
+                    base_count += 1
+                    if o.moon is not None:
+                        if o.moon == seat:
+                            made += 1
+                        else:
+                            conceded += 1
+                    if o.game_winner == seat:
+                        won += 1
+            if base_count:
+                per_base.append(base_pay / base_count)
+        payoff = pay_total / count if count else 0.0
+        k = len(per_base)
+        if k > 1:
+            m = sum(per_base) / k
+            sd = math.sqrt(sum((x - m) ** 2 for x in per_base) / (k - 1))
+            half = 1.96 * sd / math.sqrt(k)
+        else:
+            half = float("inf") if k else 0.0
+        row: dict[str, Any] = {
+            "name": name,
+            "deals": count,
+            "mean_points": round(pts / count, 4) if count else 0.0,
+            "payoff": round(payoff, 4),
+            "payoff_ci95": [round(payoff - half, 4), round(payoff + half, 4)],
+            "moons_made": made,
+            "moons_conceded": conceded,
+        }
+        if games:
+            rotations = max(len({o.entries for o in g}) for g in results) if results else 1
+            row["games_won_share"] = round(won / (game_count * rotations), 4) if game_count else 0.0
+        rows.append(row)
+    return rows
+
+
+def run_arena(
+    names: Sequence[str],
+    deals: int,
+    seed: int,
+    rules: Rules | None = None,
+    duplicate: bool = False,
+    games: bool = False,
+    jobs: int = 1,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """Play and summarize; the library form of ``damepique arena``."""
+    rules = rules or Rules()
+    if any(name.startswith("openspiel-") for name in names):
+        from .openspiel import openspiel_rules
+
+        rules = openspiel_rules()
+        if games:
+            raise ValueError("OpenSpiel seats play single deals only (no --games)")
+    results: list[list[DealOutcome]] = []
+    bar = _Progress(deals, "games" if games else "deals") if progress else None
+    for group in iter_outcomes(names, rules, deals, seed, duplicate, games, jobs):
+        results.append(group)
+        if bar:
+            bar.update(len(results))
+    if bar:
+        bar.close()
+    results.sort(key=lambda g: g[0].base)
+    return summarize(names, results, games)
+
+
+class _Progress:
+    """A one-line progress bar on standard error."""
+
+    def __init__(self, total: int, unit: str) -> None:
+        self.total = total
+        self.unit = unit
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5 and done < self.total:
+            return
+        self.last = now
+        frac = done / self.total if self.total else 1.0
+        width = 30
+        filled = int(frac * width)
+        elapsed = now - self.start
+        eta = elapsed / done * (self.total - done) if done else 0.0
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit}"
+            f"  {elapsed:6.0f}s elapsed, ~{eta:.0f}s left "
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    head = (
+        f"{'bot':<28} {'deals':>7} {'points':>8} {'payoff':>8}  {'95% CI':<18} {'moons':>6} {'conceded':>9}"
+    )
+    if rows and "games_won_share" in rows[0]:
+        head += f" {'won':>6}"
+    lines = [head]
+    for r in rows:
+        lo, hi = r["payoff_ci95"]
+        line = (
+            f"{r['name']:<28} {r['deals']:>7} {r['mean_points']:>8.2f} {r['payoff']:>+8.2f}  "
+            f"[{lo:+.2f}, {hi:+.2f}]{'':<4} {r['moons_made']:>6} {r['moons_conceded']:>9}"
+        )
+        if "games_won_share" in r:
+            line += f" {r['games_won_share']:>6.1%}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def run_arena_cli(args: Any, rules: Rules) -> int:
+    """``damepique arena``: ``args`` has seats, deals, seed, duplicate, games,
+    jobs, json, no_progress."""
+    names = [s.strip() for s in args.seats.split(",") if s.strip()]
+    try:
+        for name in names:
+            if not name.startswith("openspiel-"):
+                get_bot(name)
+        if len(names) != rules.players and not any(n.startswith("openspiel-") for n in names):
+            raise ValueError(f"{len(names)} seats given, the rules have {rules.players} players")
+    except (KeyError, ValueError) as e:
+        print(f"damepique arena: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    progress = not args.no_progress and args.deals >= 20
+    try:
+        rows = run_arena(
+            names,
+            args.deals,
+            args.seed,
+            rules,
+            duplicate=args.duplicate,
+            games=args.games,
+            jobs=max(1, args.jobs),
+            progress=progress,
+        )
+    except (ImportError, ValueError) as e:
+        print(f"damepique arena: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"bots": rows}))
+    else:
+        print(format_table(rows))
+    return 0
+
+
+# -- the terminal demo ------------------------------------------------------------------
+
+
+def play_demo(rules: Rules, seed: int | None, level: str) -> int:
+    """``damepique play``: computer players of ``level`` play a game, trick by trick."""
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    try:
+        bots = [get_bot(level) for _ in range(rules.players)]
+    except KeyError as e:
+        print(f"damepique play: {e.args[0]}", file=sys.stderr)
+        return 2
+    n = rules.players
+    print(f"A game of Hearts to {rules.target}, {n} players at level {level} (seed {seed}).")
+    match = Match(rules)
+    k = 0
+    while not match.over:
+        deal = Deal.shuffled(rules, random.Random(_seed(seed, k)), k)
+        match.deals.append(deal)
+        print(f"\n=== Deal {k + 1}: passing {direction_name(deal.pass_offset, n)} ===")
+        for s in range(n):
+            print(f"  seat {s}: {_hand_text(deal.hands[s])}")
+        rngs = [random.Random(_seed(seed, k, s)) for s in range(n)]
+        totals = match.totals
+
+        def show_trick(d: Deal) -> None:
+            leader, cards, winner, points = d.tricks[-1]
+            played = "  ".join(f"{(leader + i) % n}:{CARD_NAMES[c]}" for i, c in enumerate(cards))
+            tail = f", {points} point{'s' if points != 1 else ''}" if points else ""
+            print(f"  trick {len(d.tricks):>2}: {played}  -> seat {winner}{tail}")
+
+        if deal.phase == PASS:
+            for s in range(n):
+                cards = bots[s].choose_pass(view_of(deal, s, totals), rngs[s])
+                deal.pass_cards(s, cards)
+                names = " ".join(CARD_NAMES[c] for c in sorted(cards))
+                print(f"  seat {s} passes {names} to seat {deal.pass_target(s)}")
+        play_deal(deal, bots, rngs, totals, on_trick=show_trick)
+        res = deal.result()
+        moon = f"  seat {res.moon} shot the moon!" if res.moon is not None else ""
+        print(f"  points: {list(res.points)}{moon}")
+        print(f"  totals: {match.totals}")
+        k += 1
+    print(f"\nSeat {match.winner} wins with {min(match.totals)} points.")
+    return 0
+
+
+def _hand_text(mask: int) -> str:
+    parts = []
+    for s in (3, 2, 1, 0):
+        cards = [CARD_NAMES[c] for c in reversed(cards_of(mask)) if c // 13 == s]
+        if cards:
+            parts.append(" ".join(cards))
+    return "  ".join(parts)

@@ -1,0 +1,192 @@
+"""What a seat can infer about the hidden cards, and hands sampled to match.
+
+From a ``View`` only: the unseen cards go to the other seats (at their current
+hand sizes) and to the hidden kitty, subject to
+
+- voids shown by failing to follow suit;
+- the cards this seat passed, which its pass target still holds unless played;
+- the lead card of the first trick, held by the seat to lead it, and (with a
+  kitty) the lower clubs, which must then lie in the kitty;
+- the first-trick and heart-lead rules: a seat that discarded a point card on
+  the first trick held nothing else, and a seat that led a heart before hearts
+  were broken held only hearts.
+
+``sample_world`` deals the unseen cards at random under these constraints
+(most constrained card first, each to a seat drawn in proportion to its free
+room; a matching repairs the rare dead end), so every sample is a deal that
+could really be the one being played.
+
+>>> import random
+>>> from damepique.engine import Deal, Rules, view_of
+>>> deal = Deal.shuffled(Rules(passing=False), random.Random(5))
+>>> view = view_of(deal, 1)
+>>> hands, kitty = sample_world(view, Knowledge.of(view), random.Random(0))
+>>> hands[1] == view.hand and sum(h.bit_count() for h in hands)
+52
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from damepique.engine import HEARTS_MASK, PASS, QS, SUIT_MASKS, View, cards_of
+
+_CLUBS = SUIT_MASKS[0]
+_ALL = (1 << 52) - 1
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """Constraints on the hidden cards, seat by seat (index ``players`` is the
+    hidden kitty)."""
+
+    sizes: tuple[int, ...]
+    """Cards each slot holds now (0 for this seat: its hand is known)."""
+    forbidden: tuple[int, ...]
+    """Per slot, cards it cannot hold."""
+    required: tuple[int, ...]
+    """Per slot, unseen cards it must hold."""
+    pool: int
+    """Unseen cards not already placed by ``required``."""
+
+    @classmethod
+    def of(cls, view: View) -> Knowledge:
+        rules = view.rules
+        n = rules.players
+        me = view.seat
+        unseen = view.unseen
+        slots = n + 1
+        sizes = [0] * slots
+        forbidden = [0] * slots
+        required = [0] * slots
+        kitty_hidden = rules.kitty_size if (view.kitty == 0 and rules.kitty_size) else 0
+        if view.phase == PASS:
+            for s in range(n):
+                if s != me:
+                    sizes[s] = rules.hand_size
+        else:
+            for s in range(n):
+                if s != me:
+                    sizes[s] = view.hand_sizes[s]
+        sizes[n] = kitty_hidden
+        if view.phase != PASS:
+            for s in range(n):
+                forbidden[s] |= view.voids[s]
+            for s, mask in view.known_cards.items():
+                required[s] |= mask & unseen
+            _infer_from_plays(view, forbidden)
+            lead = view.lead_card
+            if lead is not None and view.to_act is not None and unseen >> lead & 1:
+                required[view.to_act] |= 1 << lead
+            first_lead = _first_lead(view)
+            if kitty_hidden and first_lead is not None and rules.first_lead == "two_of_clubs":
+                lower = unseen & _CLUBS & ((1 << first_lead) - 1)
+                required[n] |= lower
+                for s in range(n):
+                    forbidden[s] |= _CLUBS & ((1 << first_lead) - 1)
+        forbidden[me] = _ALL
+        forbidden[n] &= 0  # the kitty can hold anything unseen
+        placed = 0
+        for m in required:
+            placed |= m
+        return cls(tuple(sizes), tuple(forbidden), tuple(required), unseen & ~placed)
+
+
+def _first_lead(view: View) -> int | None:
+    """The card that leads (or led) the first trick under the two-of-clubs rule."""
+    if view.plays:
+        first = view.plays[0][1]
+        return first if first // 13 == 0 else None
+    return view.lead_card
+
+
+def _infer_from_plays(view: View, forbidden: list[int]) -> None:
+    rules = view.rules
+    n = rules.players
+    broken = not rules.must_break_hearts
+    point_mask = rules.point_mask
+    led = 0
+    for i, (seat, c) in enumerate(view.plays):
+        pos = i % n
+        trick_no = i // n
+        if pos == 0:
+            led = SUIT_MASKS[c // 13]
+            if trick_no == 0 and rules.no_points_first_trick and point_mask >> c & 1:
+                forbidden[seat] |= ~point_mask & _ALL
+            elif HEARTS_MASK >> c & 1 and not broken:
+                forbidden[seat] |= ~HEARTS_MASK & _ALL
+        elif not led >> c & 1 and trick_no == 0 and rules.no_points_first_trick and point_mask >> c & 1:
+            forbidden[seat] |= ~point_mask & _ALL
+        if HEARTS_MASK >> c & 1 or (c == QS and rules.queen_breaks_hearts):
+            broken = True
+
+
+def sample_world(view: View, know: Knowledge, rng: random.Random) -> tuple[list[int], int]:
+    """Every seat's current hand (this seat's own as it is) and the hidden kitty."""
+    n = view.rules.players
+    slots = n + 1
+    hands = list(know.required)
+    room = [know.sizes[i] - know.required[i].bit_count() for i in range(slots)]
+    cards = list(cards_of(know.pool))
+    forbidden = know.forbidden
+    allowed = [[i for i in range(slots) if not forbidden[i] >> c & 1] for c in cards]
+    order = list(range(len(cards)))
+    for _attempt in range(20):
+        rng.shuffle(order)
+        order.sort(key=lambda k: len(allowed[k]))
+        out = hands[:]
+        free = room[:]
+        ok = True
+        for k in order:
+            opts = allowed[k]
+            total = 0
+            for i in opts:
+                total += free[i]
+            if total <= 0:
+                ok = False
+                break
+            pick = rng.randrange(total)
+            for i in opts:
+                pick -= free[i]
+                if pick < 0:
+                    break
+            out[i] |= 1 << cards[k]
+            free[i] -= 1
+        if ok:
+            out[view.seat] = view.hand
+            return out[:n], out[n]
+    out = _matching(cards, allowed, room, hands, rng)
+    out[view.seat] = view.hand
+    return out[:n], out[n]
+
+
+def _matching(
+    cards: list[int], allowed: list[list[int]], room: list[int], hands: list[int], rng: random.Random
+) -> list[int]:
+    """Cards to slots with capacities by augmenting paths: finds a placement
+    whenever one exists (the constraints of a real deal always admit one)."""
+    owner: dict[tuple[int, int], int] = {}
+    slots_of: list[tuple[int, int]] = [(i, j) for i in range(len(room)) for j in range(max(room[i], 0))]
+    rng.shuffle(slots_of)
+    assign: dict[int, tuple[int, int]] = {}
+
+    def try_place(k: int, seen: set[tuple[int, int]]) -> bool:
+        for slot in slots_of:
+            if slot[0] not in allowed[k] or slot in seen:
+                continue
+            seen.add(slot)
+            other = owner.get(slot)
+            if other is None or try_place(other, seen):
+                owner[slot] = k
+                assign[k] = slot
+                return True
+        return False
+
+    for k in range(len(cards)):
+        if not try_place(k, set()):
+            raise ValueError("no deal matches what this seat knows")  # pragma: no cover
+    out = hands[:]
+    for k, (i, _) in assign.items():
+        out[i] |= 1 << cards[k]
+    return out

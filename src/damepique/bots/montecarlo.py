@@ -1,0 +1,335 @@
+"""The ``expert`` level: determinized Monte Carlo over hands it cannot see.
+
+For each decision it deals the unseen cards at random, consistently with all
+the seat knows (``knowledge``), then plays every candidate card in every such
+world and finishes the deal with the fast play-out policy (``playout``). The
+card with the best mean outcome over the same worlds is played (paired
+comparison: the worlds are shared, so differences are measured with little
+noise).
+
+- The outcome is the payoff (own points minus the mean of the others'), so a
+  moon conceded costs what it really costs; with the match totals in the view
+  (a game to a target), an outcome that ends the game adds a placement term.
+- When the seat can still take every point card, the same worlds are also
+  played with this seat running for the moon; it shoots when that is better.
+- Cards that are equivalent (adjacent once the cards between them are in hand
+  or played, same points) are evaluated once.
+- Passing: a handful of candidate passes (the rule-based pass and variants)
+  are each played out from the start over sampled deals, the other seats
+  passing by rule.
+
+The budget is a number of play-outs per decision (deterministic for a given
+view and generator); ``budget_ms`` bounds wall time instead, at the cost of
+determinism.
+
+>>> import random
+>>> from damepique.engine import Deal, Rules, view_of
+>>> deal = Deal.shuffled(Rules(passing=False), random.Random(8))
+>>> bot = ExpertBot(playouts=60)
+>>> deal.play(bot.choose_play(view_of(deal, deal.to_act), random.Random(1))).card
+0
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from damepique.engine import PASS, SUIT_MASKS, Deal, View, cards_of
+
+from .heuristic import danger_scores, pass_from_hand
+from .knowledge import Knowledge, sample_world
+from .playout import Policy, playout
+
+DEFAULT_PLAYOUTS = 1200
+"""Play-outs per decision by default: tuned so that p95 stays under 250 ms on
+one core of the reference machine (see benchmarks/README.md)."""
+
+
+@dataclass
+class CardStats:
+    """Outcomes of one candidate over the sampled worlds."""
+
+    card: int
+    utility: list[float] = field(default_factory=list)
+    points: list[float] = field(default_factory=list)
+    moons: int = 0
+    """Worlds where this seat shot the moon."""
+    conceded: int = 0
+    """Worlds where another seat shot the moon."""
+    mode: str = "normal"
+
+    @property
+    def mean(self) -> float:
+        return sum(self.utility) / len(self.utility) if self.utility else 0.0
+
+    @property
+    def mean_points(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else 0.0
+
+
+def _stderr(xs: list[float]) -> float:
+    k = len(xs)
+    if k < 2:
+        return 0.0
+    m = sum(xs) / k
+    var = sum((x - m) ** 2 for x in xs) / (k - 1)
+    return math.sqrt(var / k)
+
+
+def paired_stderr(a: list[float], b: list[float]) -> float:
+    """Standard error of mean(a) - mean(b) over the same worlds."""
+    return _stderr([x - y for x, y in zip(a, b, strict=False)])
+
+
+def utility(view: View, points: tuple[int, ...]) -> float:
+    """What the seat minimizes: its payoff loss, plus placement when the deal
+    ends the game (totals known)."""
+    n = len(points)
+    me = view.seat
+    own = points[me]
+    u = own - (sum(points) - own) / (n - 1)
+    totals = view.totals
+    if len(totals) == n:
+        new = [t + p for t, p in zip(totals, points, strict=True)]
+        if max(new) >= view.rules.target:
+            mine = new[me]
+            rank = 0.0
+            for s in range(n):
+                if s != me:
+                    if new[s] < mine:
+                        rank += 1.0
+                    elif new[s] == mine:
+                        rank += 0.5
+            u += 30.0 * rank
+    return u
+
+
+def equivalence_classes(view: View, legal: int) -> list[list[int]]:
+    """Legal cards grouped when no unseen card lies between them and they are
+    worth the same points: playing one or another changes nothing."""
+    unseen = view.unseen
+    pts = view.rules.card_points
+    groups: list[list[int]] = []
+    for s in range(4):
+        prev = -1
+        for c in cards_of(legal & SUIT_MASKS[s]):
+            if prev >= 0 and pts[c] == pts[prev]:
+                between = unseen & ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
+                if not between:
+                    groups[-1].append(c)
+                    prev = c
+                    continue
+            groups.append([c])
+            prev = c
+    return groups
+
+
+def moon_open(view: View) -> bool:
+    """This seat alone may still take every point card."""
+    rules = view.rules
+    if not rules.has_moon or rules.moon_points <= 0:
+        return False
+    me = view.seat
+    return all(p == 0 for s, p in enumerate(view.taken_points) if s != me)
+
+
+def moon_hopeful(view: View) -> bool:
+    """Worth simulating a moon run: open, and points taken already or a hand
+    full of high cards."""
+    if not moon_open(view):
+        return False
+    if view.taken_points[view.seat] > 0:
+        return True
+    hand = view.hand
+    low = 0 if view.rules.deck == 52 else 4
+    high = 0
+    for c in cards_of(hand):
+        if c % 13 >= 10:
+            high += 1
+    # A quarter of the hand in queens, kings and aces, and the top hearts.
+    hearts = hand & SUIT_MASKS[2]
+    top_hearts = (hearts >> (26 + 9 + low // 4)).bit_count() if hearts else 0
+    return high >= max(4, hand.bit_count() // 3) and top_hearts >= 1
+
+
+def evaluate_play(
+    view: View,
+    rng: random.Random,
+    playouts: int = DEFAULT_PLAYOUTS,
+    budget_ms: float | None = None,
+    min_worlds: int = 8,
+    max_worlds: int = 400,
+) -> tuple[dict[int, CardStats], list[list[int]], str]:
+    """Per representative card, its outcomes; the equivalence classes; and the
+    mode (``"normal"`` or ``"shoot"``) whose best card is best."""
+    legal = view.legal_mask()
+    groups = equivalence_classes(view, legal)
+    reps = [g[0] for g in groups]
+    modes = ["normal", "shoot"] if moon_hopeful(view) else ["normal"]
+    pol = Policy.of(view.rules)
+    know = Knowledge.of(view)
+    me = view.seat
+    per_world = len(reps) * len(modes)
+    worlds = max(min_worlds, min(max_worlds, playouts // max(per_world, 1)))
+    stats: dict[str, dict[int, CardStats]] = {m: {c: CardStats(c, mode=m) for c in reps} for m in modes}
+    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+    done = 0
+    while True:
+        if deadline is None:
+            if done >= worlds:
+                break
+        elif done >= min_worlds and (time.perf_counter() >= deadline or done >= max_worlds):
+            break
+        hands, kitty = sample_world(view, know, rng)
+        world = view.world(hands, kitty)
+        for m in modes:
+            shooter = me if m == "shoot" else -1
+            table = stats[m]
+            for c in reps:
+                d = world.copy()
+                d.play_unchecked(c)
+                playout(d, pol, shooter)
+                res = d.result()
+                st = table[c]
+                st.utility.append(utility(view, res.points))
+                st.points.append(res.points[me])
+                if res.moon is not None:
+                    if res.moon == me:
+                        st.moons += 1
+                    else:
+                        st.conceded += 1
+        done += 1
+    best_mode = "normal"
+    if "shoot" in stats:
+        bn = min(s.mean for s in stats["normal"].values())
+        bs = min(s.mean for s in stats["shoot"].values())
+        if bs < bn - 0.5:
+            best_mode = "shoot"
+    return stats[best_mode], groups, best_mode
+
+
+def choose_from(stats: dict[int, CardStats], groups: list[list[int]]) -> int:
+    best = min(stats.values(), key=lambda s: (s.mean, s.card))
+    return best.card
+
+
+# -- passing -----------------------------------------------------------------------
+
+
+def candidate_passes(view: View, limit: int = 6) -> list[tuple[int, ...]]:
+    """The rule-based pass and the best-scored variants of it."""
+    rules = view.rules
+    count = rules.pass_count
+    hand = view.hand
+    base = pass_from_hand(rules, hand)
+    out: list[tuple[int, ...]] = [tuple(base)]
+    scores = danger_scores(rules, hand)
+    top = sorted(scores, key=lambda c: (-scores[c], c))[: count + 3]
+    combos = sorted(
+        combinations(sorted(top), count),
+        key=lambda cs: (-sum(scores[c] for c in cs), cs),
+    )
+    for cs in combos:
+        if cs not in out:
+            out.append(cs)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def evaluate_pass(
+    view: View,
+    rng: random.Random,
+    candidates: list[tuple[int, ...]],
+    playouts: int = DEFAULT_PLAYOUTS,
+    budget_ms: float | None = None,
+    min_worlds: int = 8,
+) -> dict[tuple[int, ...], CardStats]:
+    """Outcomes of each candidate pass over deals sampled from this seat's hand."""
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    pol = Policy.of(rules)
+    know = Knowledge.of(view)
+    worlds = max(min_worlds, playouts // max(len(candidates), 1))
+    stats = {cs: CardStats(cs[0]) for cs in candidates}
+    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+    done = 0
+    while True:
+        if deadline is None:
+            if done >= worlds:
+                break
+        elif done >= min_worlds and time.perf_counter() >= deadline:
+            break
+        hands, kitty = sample_world(view, know, rng)
+        others = {s: pass_from_hand(rules, hands[s]) for s in range(n) if s != me}
+        base = Deal(rules, hands, kitty, view.number)
+        for cs in candidates:
+            d = base.copy()
+            for s in range(n):
+                d.pass_cards(s, cs if s == me else others[s])
+            playout(d, pol)
+            res = d.result()
+            st = stats[cs]
+            st.utility.append(utility(view, res.points))
+            st.points.append(res.points[me])
+            if res.moon is not None:
+                if res.moon == me:
+                    st.moons += 1
+                else:
+                    st.conceded += 1
+        done += 1
+    return stats
+
+
+class ExpertBot:
+    """Determinized Monte Carlo; see the module's docstring.
+
+    ``playouts``: play-outs per decision (the deterministic default budget);
+    ``budget_ms``: a wall-time budget instead (not deterministic).
+    """
+
+    name = "expert"
+
+    def __init__(self, playouts: int = DEFAULT_PLAYOUTS, budget_ms: float | None = None) -> None:
+        self.playouts = playouts
+        self.budget_ms = budget_ms
+
+    @classmethod
+    def from_options(cls, text: str) -> ExpertBot:
+        """``"playouts=400"`` or ``"budget_ms=500"`` (comma-separated)."""
+        kwargs: dict[str, float | int] = {}
+        for part in text.split(","):
+            key, _, value = part.partition("=")
+            key = key.strip()
+            if key in ("playouts", "samples"):
+                kwargs["playouts"] = int(value)
+            elif key == "budget_ms":
+                kwargs["budget_ms"] = float(value)
+            else:
+                raise KeyError(f"unknown expert option {key!r} (playouts=N, budget_ms=MS)")
+        bot = cls(**kwargs)  # type: ignore[arg-type]
+        bot.name = "expert:" + text
+        return bot
+
+    def choose_pass(self, view: View, rng: random.Random) -> tuple[int, ...]:
+        assert view.phase == PASS
+        cands = candidate_passes(view)
+        if len(cands) == 1:
+            return cands[0]
+        stats = evaluate_pass(view, rng, cands, self.playouts, self.budget_ms)
+        best = min(cands, key=lambda cs: (stats[cs].mean, cands.index(cs)))
+        return tuple(sorted(best))
+
+    def choose_play(self, view: View, rng: random.Random) -> int:
+        legal = view.legal_mask()
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        stats, groups, _ = evaluate_play(view, rng, self.playouts, self.budget_ms)
+        if len(groups) == 1:
+            return groups[0][0]
+        return choose_from(stats, groups)
