@@ -21,7 +21,16 @@ from .deal import (
     score_entry,
     seat_of,
 )
-from .errors import BAD_ENTRY, BAD_SHEET, GAME_OVER, KINDS, NO_SUCH_DEAL, NOTHING_TO_UNDO, ScoreError
+from .errors import (
+    BAD_ENTRY,
+    BAD_SHEET,
+    GAME_OVER,
+    KINDS,
+    NO_SUCH_DEAL,
+    NO_SUCH_SHEET,
+    NOTHING_TO_UNDO,
+    ScoreError,
+)
 from .export import FORMAT, to_csv, to_export_json
 from .messages import LANGUAGES, render, render_all
 from .passing import MAX_PLAYERS, MIN_PLAYERS, pass_cycle, pass_direction
@@ -39,6 +48,7 @@ __all__ = [
     "MIN_PLAYERS",
     "NOTHING_TO_UNDO",
     "NO_SUCH_DEAL",
+    "NO_SUCH_SHEET",
     "Change",
     "Entry",
     "MoonEntry",

@@ -24,7 +24,8 @@ BAD_ENTRY = "bad_entry"  # the points or the moon of one deal
 NO_SUCH_DEAL = "no_such_deal"
 GAME_OVER = "game_over"
 NOTHING_TO_UNDO = "nothing_to_undo"
-KINDS = (BAD_SHEET, BAD_ENTRY, NO_SUCH_DEAL, GAME_OVER, NOTHING_TO_UNDO)
+NO_SUCH_SHEET = "no_such_sheet"  # raised where sheets are stored, not by a sheet
+KINDS = (BAD_SHEET, BAD_ENTRY, NO_SUCH_DEAL, GAME_OVER, NOTHING_TO_UNDO, NO_SUCH_SHEET)
 
 
 class ScoreError(ValueError):

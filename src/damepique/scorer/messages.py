@@ -85,6 +85,7 @@ _EN: dict[str, Callable[[Params], str]] = {
     ),
     "game_over": lambda p: f"the game is over: {p['winner']} won. Edit or delete a deal to go on",
     "nothing_to_undo": lambda p: "nothing to undo",
+    "no_such_sheet": lambda p: "there is no sheet at this address (check the link)",
     "bad_sheet_data": lambda p: f"the stored sheet is damaged: {p['detail']}",
     # Outcome of the game, for the pages and exports.
     "winner": lambda p: f"{p['player']} wins with {_points_en(p['total'])}",
@@ -157,6 +158,7 @@ _FR: dict[str, Callable[[Params], str]] = {
         f"la partie est finie : {p['winner']} a gagné. Modifiez ou supprimez une donne pour continuer"
     ),
     "nothing_to_undo": lambda p: "rien à annuler",
+    "no_such_sheet": lambda p: "aucune feuille à cette adresse (vérifiez le lien)",
     "bad_sheet_data": lambda p: f"la feuille enregistrée est abîmée : {p['detail']}",
     "winner": lambda p: f"{p['player']} gagne avec {_points_fr(p['total'])}",
     "tie": lambda p: (

@@ -1,14 +1,548 @@
-"""The score keeper's JSON API and pages (owned by the score-keeper work).
+"""The score keeper's JSON API, its storage, live updates and pages.
 
-``install(app, database_url)`` adds the routes under ``/api/sheets`` and the
-pages under ``/scorer`` to the web app; ``create_app`` calls it.
+``install(app, database_url)`` adds, to the web app:
+
+- ``/api/sheets...``: create a sheet, enter, edit and delete deals, undo,
+  export CSV and JSON (``docs/scorer.md``). A sheet has two ids: ``id``, which
+  lets its holder change it, and ``read_id``, for the read-only shared link.
+- ``/api/sheets/shared/{read_id}/live``: a WebSocket that sends the sheet on
+  connect and again after every change.
+- ``/scorer/``: the pages (static files from ``web/scorer``).
+
+Sheets are kept in their own table (``scorer_sheets``) through their own
+SQLAlchemy async engine on the app's database URL (SQLite in WAL mode by
+default), created when the app starts or on first use. A change is a
+read-modify-write guarded by a version number, so two phones entering at once
+never lose a deal.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import contextlib
+import json
+import secrets
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, event, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool, StaticPool
+
+from damepique.scorer import (
+    BAD_ENTRY,
+    BAD_SHEET,
+    GAME_OVER,
+    NO_SUCH_DEAL,
+    NO_SUCH_SHEET,
+    NOTHING_TO_UNDO,
+    ScoreError,
+    Sheet,
+    SheetRules,
+    entry_from_json,
+    to_csv,
+    to_export_json,
+)
+
+PAGES = Path(__file__).resolve().parent.parent / "web" / "scorer"
+PREFIX = "/api/sheets"
+PAGE_PREFIX = "/scorer"
+RETRIES = 5
+
+_STATUS = {
+    BAD_SHEET: 422,
+    BAD_ENTRY: 422,
+    NO_SUCH_DEAL: 404,
+    NO_SUCH_SHEET: 404,
+    GAME_OVER: 409,
+    NOTHING_TO_UNDO: 409,
+}
+
+# -- storage ---------------------------------------------------------------------------------
+
+metadata = MetaData()
+sheets_table = Table(
+    "scorer_sheets",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("read_id", String(40), nullable=False, unique=True, index=True),
+    Column("data", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
+
+
+class StoredSheet:
+    """A sheet with its ids, version and dates as stored."""
+
+    def __init__(
+        self, id: str, read_id: str, sheet: Sheet, version: int, created_at: str, updated_at: str
+    ) -> None:
+        self.id = id
+        self.read_id = read_id
+        self.sheet = sheet
+        self.version = version
+        self.created_at = created_at
+        self.updated_at = updated_at
+
+    def view(self, editor: bool) -> dict[str, Any]:
+        """The sheet as the API sends it; only an editor gets the id that changes it."""
+        out: dict[str, Any] = {"id": self.id if editor else None, "read_id": self.read_id}
+        out |= self.sheet.view()
+        if not editor:
+            out["can_undo"] = False
+        out |= {
+            "editable": editor,
+            "version": self.version,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "links": _links(self, editor),
+        }
+        return out
+
+
+def _links(s: StoredSheet, editor: bool) -> dict[str, str]:
+    base = f"{PREFIX}/{s.id}" if editor else f"{PREFIX}/shared/{s.read_id}"
+    links = {
+        "share": f"{PAGE_PREFIX}/?view={s.read_id}",
+        "api": base,
+        "csv": f"{base}/export.csv",
+        "json": f"{base}/export.json",
+        "live": f"{PREFIX}/shared/{s.read_id}/live",
+    }
+    if editor:
+        links["edit"] = f"{PAGE_PREFIX}/?id={s.id}"
+    return links
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL lets the live readers and the writer work at once; busy_timeout waits
+    # for another process's write instead of failing.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def _engine_for(url: str) -> AsyncEngine:
+    if url.startswith("sqlite://"):
+        url = "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        if ":memory:" in url or url.endswith("://"):
+            kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+        else:
+            # A SQLite connection is cheap to open, and one per request never
+            # outlives the event loop that opened it.
+            kwargs = {"poolclass": NullPool}
+    engine = create_async_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+class Watchers:
+    """The live connections of each shared sheet, in this process."""
+
+    def __init__(self) -> None:
+        self._queues: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]]] = {}
+
+    def watch(self, read_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]:
+        item = (asyncio.get_running_loop(), asyncio.Queue[str](maxsize=16))
+        self._queues.setdefault(read_id, set()).add(item)
+        return item
+
+    def unwatch(self, read_id: str, item: tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]) -> None:
+        watchers = self._queues.get(read_id)
+        if watchers is not None:
+            watchers.discard(item)
+            if not watchers:
+                del self._queues[read_id]
+
+    def count(self, read_id: str) -> int:
+        return len(self._queues.get(read_id, ()))
+
+    def publish(self, read_id: str, text: str) -> None:
+        for loop, queue in list(self._queues.get(read_id, ())):
+            loop.call_soon_threadsafe(_offer, queue, text)
+
+
+def _offer(queue: asyncio.Queue[str], text: str) -> None:
+    # A reader too slow to keep up only needs the newest sheet.
+    while queue.full():
+        queue.get_nowait()
+    queue.put_nowait(text)
+
+
+class SheetStore:
+    """Sheets in the ``scorer_sheets`` table."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = _engine_for(url)
+        self.watchers = Watchers()
+        self._ready = False
+
+    async def init(self) -> None:
+        if self._ready:
+            return
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+        self._ready = True
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def create(self, sheet: Sheet) -> StoredSheet:
+        await self.init()
+        now = _now()
+        stored = StoredSheet(secrets.token_urlsafe(12), secrets.token_urlsafe(12), sheet, 1, now, now)
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(sheets_table).values(
+                    id=stored.id,
+                    read_id=stored.read_id,
+                    data=json.dumps(sheet.to_json(), ensure_ascii=False),
+                    version=1,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+        return stored
+
+    async def get(self, sheet_id: str, shared: bool = False) -> StoredSheet:
+        await self.init()
+        column = sheets_table.c.read_id if shared else sheets_table.c.id
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(sheets_table).where(column == sheet_id))).first()
+        if row is None:
+            raise ScoreError(NO_SUCH_SHEET, "no_such_sheet")
+        try:
+            sheet = Sheet.from_json(json.loads(row.data))
+        except (ScoreError, KeyError, TypeError, ValueError) as e:
+            raise ScoreError(BAD_SHEET, "bad_sheet_data", {"detail": str(e)}) from e
+        return StoredSheet(row.id, row.read_id, sheet, row.version, row.created_at, row.updated_at)
+
+    async def change(self, sheet_id: str, apply: Callable[[Sheet], object]) -> StoredSheet:
+        """Apply ``apply`` to the newest sheet and save it, again if someone saved in between."""
+        for _ in range(RETRIES):
+            stored = await self.get(sheet_id)
+            apply(stored.sheet)  # raises ScoreError before anything is written
+            now = _now()
+            async with self.engine.begin() as conn:
+                result = await conn.execute(
+                    update(sheets_table)
+                    .where(sheets_table.c.id == sheet_id, sheets_table.c.version == stored.version)
+                    .values(
+                        data=json.dumps(stored.sheet.to_json(), ensure_ascii=False),
+                        version=stored.version + 1,
+                        updated_at=now,
+                    )
+                )
+            if result.rowcount == 1:
+                stored.version += 1
+                stored.updated_at = now
+                message = {"type": "sheet", "sheet": stored.view(editor=False)}
+                self.watchers.publish(stored.read_id, json.dumps(message, ensure_ascii=False))
+                return stored
+        raise RuntimeError("the sheet keeps changing; try again")
+
+
+# -- the API's shapes ---------------------------------------------------------------------------
+
+
+class RulesIn(BaseModel):
+    """The sheet's rules; every key may be left out for its default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    target: StrictInt = Field(100, description="The game ends after a deal that takes someone here")
+    moon: Literal["others", "self", "off"] = Field(
+        "others", description="others: +26 to each other player; self: -26 for the shooter"
+    )
+    jack_of_diamonds: StrictBool = Field(False, description="The J♦ takes 10 points off")
+    queen_points: StrictInt = Field(13, description="The Q♠ is worth 13 or 12")
+    black_maria: StrictBool = Field(False, description="K♠ 10 and A♠ 7 score too")
+
+
+class SheetIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    players: list[str] = Field(
+        ...,
+        max_length=64,
+        description="3 to 6 names, in seating order",
+        examples=[["Ann", "Bob", "Cy", "Dee"]],
+    )
+    rules: RulesIn = Field(default_factory=RulesIn)
+
+
+class EntryIn(BaseModel):
+    """A deal: each player's points in order, or who shot the moon (a position from 0 or a name)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    points: list[StrictInt] | None = Field(None, max_length=64, examples=[[5, 8, 13, 0]])
+    moon: StrictInt | str | None = Field(None, description="The player who shot the moon")
+    jack: StrictInt | str | None = Field(
+        None, description="With the J♦: who took it (the shooter if left out)"
+    )
+
+
+class DealOut(BaseModel):
+    number: int
+    pass_: str = Field(alias="pass")
+    entry: dict[str, Any]
+    points: list[int]
+    moon: int | None
+    jack: int | None
+    totals: list[int]
+
+
+class NextDealOut(BaseModel):
+    number: int
+    pass_: str = Field(alias="pass")
+
+
+class StatusOut(BaseModel):
+    code: Literal["playing", "winner", "tie"]
+    params: dict[str, Any]
+    messages: dict[str, str]
+
+
+class SheetOut(BaseModel):
+    """A sheet with its totals and outcome. ``id`` is null on the shared, read-only view."""
+
+    id: str | None
+    read_id: str
+    players: list[str]
+    rules: RulesIn
+    deal_total: int
+    moon_points: int
+    deals: list[DealOut]
+    totals: list[int]
+    leaders: list[int]
+    next_deal: NextDealOut
+    over: bool
+    winner: int | None
+    tied: list[int]
+    status: StatusOut
+    can_undo: bool
+    editable: bool
+    version: int
+    created_at: str
+    updated_at: str
+    links: dict[str, str]
+
+
+class ErrorBody(BaseModel):
+    kind: str
+    code: str
+    player: int | None
+    reason: str
+    params: dict[str, Any]
+    messages: dict[str, str]
+
+
+class ErrorOut(BaseModel):
+    detail: str
+    error: ErrorBody
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "No such sheet or deal"},
+    409: {"model": ErrorOut, "description": "The game is over, or nothing to undo"},
+    422: {"description": "A refused sheet or entry (ErrorOut), or a body of the wrong shape"},
+}
+
+
+def _refusal(err: ScoreError) -> JSONResponse:
+    return JSONResponse(
+        {"detail": err.reason, "error": err.to_json()}, status_code=_STATUS.get(err.kind, 400)
+    )
+
+
+def _entry(sheet: Sheet, body: EntryIn) -> Any:
+    return entry_from_json(body.model_dump(), sheet.names)
+
+
+def _export(stored: StoredSheet, fmt: str) -> Response:
+    stamp = stored.created_at[:10]
+    if fmt == "csv":
+        return Response(
+            to_csv(stored.sheet),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="damepique-sheet-{stamp}.csv"'},
+        )
+    data = to_export_json(stored.sheet, created_at=stored.created_at, updated_at=stored.updated_at)
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="damepique-sheet-{stamp}.json"'},
+    )
+
+
+SheetId = Annotated[str, PathParam(max_length=40, description="The sheet's id (the one that edits it)")]
+ReadId = Annotated[str, PathParam(max_length=40, description="The sheet's read-only id")]
+DealNumber = Annotated[int, PathParam(description="The deal's number, the first is 1")]
+
+
+def make_router(store: SheetStore) -> APIRouter:
+    """The ``/api/sheets`` routes on ``store``."""
+    router = APIRouter(prefix=PREFIX, tags=["score keeper"], responses=_ERRORS)
+
+    # The shared routes come first: "shared" is never a sheet id.
+
+    @router.get("/shared/{read_id}", response_model=SheetOut, summary="A sheet, read-only")
+    async def get_shared(read_id: ReadId) -> Any:
+        try:
+            return (await store.get(read_id, shared=True)).view(editor=False)
+        except ScoreError as e:
+            return _refusal(e)
+
+    @router.get("/shared/{read_id}/export.{fmt}", summary="Export a shared sheet as CSV or JSON")
+    async def export_shared(read_id: ReadId, fmt: Literal["csv", "json"]) -> Response:
+        try:
+            return _export(await store.get(read_id, shared=True), fmt)
+        except ScoreError as e:
+            return _refusal(e)
+
+    @router.websocket("/shared/{read_id}/live")
+    async def live(ws: WebSocket, read_id: str) -> None:
+        """Send the sheet now, then after each change, until the reader goes."""
+        await ws.accept()
+        try:
+            stored = await store.get(read_id, shared=True)
+        except ScoreError as e:
+            await ws.send_text(json.dumps({"type": "error", "error": e.to_json()}))
+            await ws.close(code=4404)
+            return
+        item = store.watchers.watch(read_id)
+        first = {"type": "sheet", "sheet": stored.view(editor=False)}
+        queue = item[1]
+
+        async def forward() -> None:
+            while True:
+                await ws.send_text(await queue.get())
+
+        sender = asyncio.create_task(forward())
+        try:
+            await ws.send_text(json.dumps(first, ensure_ascii=False))
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            store.watchers.unwatch(read_id, item)
+
+    @router.post(
+        "", response_model=SheetOut, status_code=201, summary="Start a sheet: 3 to 6 players and the rules"
+    )
+    async def create_sheet(body: SheetIn) -> Any:
+        try:
+            sheet = Sheet(body.players, SheetRules.from_json(body.rules.model_dump()))
+            stored = await store.create(sheet)
+        except ScoreError as e:
+            return _refusal(e)
+        return JSONResponse(stored.view(editor=True), status_code=201)
+
+    @router.get("/{sheet_id}", response_model=SheetOut, summary="A sheet, with its totals and outcome")
+    async def get_sheet(sheet_id: SheetId) -> Any:
+        try:
+            return (await store.get(sheet_id)).view(editor=True)
+        except ScoreError as e:
+            return _refusal(e)
+
+    @router.post(
+        "/{sheet_id}/deals",
+        response_model=SheetOut,
+        status_code=201,
+        summary="Enter the next deal: each player's points, or who shot the moon",
+    )
+    async def add_deal(sheet_id: SheetId, body: EntryIn) -> Any:
+        try:
+            stored = await store.change(sheet_id, lambda sheet: sheet.add(_entry(sheet, body)))
+        except ScoreError as e:
+            return _refusal(e)
+        return JSONResponse(stored.view(editor=True), status_code=201)
+
+    @router.put("/{sheet_id}/deals/{number}", response_model=SheetOut, summary="Correct a past deal")
+    async def edit_deal(sheet_id: SheetId, number: DealNumber, body: EntryIn) -> Any:
+        try:
+            stored = await store.change(sheet_id, lambda sheet: sheet.edit(number, _entry(sheet, body)))
+        except ScoreError as e:
+            return _refusal(e)
+        return stored.view(editor=True)
+
+    @router.delete("/{sheet_id}/deals/{number}", response_model=SheetOut, summary="Delete a past deal")
+    async def delete_deal(sheet_id: SheetId, number: DealNumber) -> Any:
+        try:
+            stored = await store.change(sheet_id, lambda sheet: sheet.delete(number))
+        except ScoreError as e:
+            return _refusal(e)
+        return stored.view(editor=True)
+
+    @router.post("/{sheet_id}/undo", response_model=SheetOut, summary="Undo the last change")
+    async def undo(sheet_id: SheetId) -> Any:
+        try:
+            stored = await store.change(sheet_id, lambda sheet: sheet.undo())
+        except ScoreError as e:
+            return _refusal(e)
+        return stored.view(editor=True)
+
+    @router.get("/{sheet_id}/export.{fmt}", summary="Export a sheet as CSV or JSON")
+    async def export(sheet_id: SheetId, fmt: Literal["csv", "json"]) -> Response:
+        try:
+            return _export(await store.get(sheet_id), fmt)
+        except ScoreError as e:
+            return _refusal(e)
+
+    return router
 
 
 def install(app: Any, database_url: str) -> None:
-    """Add the score keeper to ``app`` (placeholder until the score keeper lands)."""
-    del app, database_url
+    """Add the score keeper's API and pages to ``app``; its table is created on startup.
+
+    >>> from fastapi import FastAPI
+    >>> app = FastAPI()
+    >>> install(app, "sqlite+aiosqlite:///:memory:")
+    >>> any(getattr(r, "path", "") == "/api/sheets" for r in app.routes)
+    True
+    """
+    store = SheetStore(database_url)
+    app.state.sheets = store
+    app.include_router(make_router(store))
+    app.mount(PAGE_PREFIX, StaticFiles(directory=PAGES, html=True), name="scorer")
+
+    outer = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app_: FastAPI) -> AsyncIterator[Any]:
+        await store.init()
+        try:
+            async with outer(app_) as state:
+                yield state
+        finally:
+            await store.close()
+
+    app.router.lifespan_context = lifespan
+
+
+__all__ = ["SheetStore", "install", "make_router"]
