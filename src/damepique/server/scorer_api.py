@@ -54,7 +54,7 @@ from damepique.scorer import (
 PAGES = Path(__file__).resolve().parent.parent / "web" / "scorer"
 PREFIX = "/api/sheets"
 PAGE_PREFIX = "/scorer"
-RETRIES = 5
+RETRIES = 20
 
 _STATUS = {
     BAD_SHEET: 422,
@@ -194,6 +194,7 @@ class SheetStore:
         self.engine = _engine_for(url)
         self.watchers = Watchers()
         self._ready = False
+        self._locks: dict[tuple[int, str], tuple[asyncio.Lock, int]] = {}
 
     async def init(self) -> None:
         if self._ready:
@@ -236,8 +237,26 @@ class SheetStore:
         return StoredSheet(row.id, row.read_id, sheet, row.version, row.created_at, row.updated_at)
 
     async def change(self, sheet_id: str, apply: Callable[[Sheet], object]) -> StoredSheet:
-        """Apply ``apply`` to the newest sheet and save it, again if someone saved in between."""
-        for _ in range(RETRIES):
+        """Apply ``apply`` to the newest sheet and save it, one change at a time per sheet."""
+        key = (id(asyncio.get_running_loop()), sheet_id)
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                return await self._change(sheet_id, apply)
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    async def _change(self, sheet_id: str, apply: Callable[[Sheet], object]) -> StoredSheet:
+        # The lock orders changes within this process; the version catches another
+        # process (a second worker) saving in between, and then we start again.
+        for attempt in range(RETRIES):
+            if attempt:
+                await asyncio.sleep(0.01 * attempt)
             stored = await self.get(sheet_id)
             apply(stored.sheet)  # raises ScoreError before anything is written
             now = _now()
