@@ -8,6 +8,19 @@ understands; the referee turns them into its JSON answer.
 from __future__ import annotations
 
 
+def short_repr(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for reasons that echo input.
+
+    >>> short_repr("x" * 100, 10)
+    "'xxxxxx..."
+    """
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class HeartsError(Exception):
     """Base class of every error the engine raises."""
 
@@ -39,9 +52,16 @@ class RulesError(HeartsError, ValueError):
 
 
 class DealError(HeartsError, ValueError):
-    """Hands that do not make a deal: wrong sizes, duplicate or missing cards."""
+    """Hands that do not make a deal: wrong sizes, duplicate or missing cards.
+
+    ``seat`` and ``card`` name the hand and the card at fault where there is one."""
 
     kind = "bad_deal"
+
+    def __init__(self, reason: str, seat: int | None = None, card: int | None = None) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.card = card
 
 
 class IllegalAction(HeartsError):

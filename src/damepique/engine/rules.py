@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import AS, HEARTS, JD, KS, QS, RANKS, SUITS, card, rank_of, suit_of
-from .errors import RulesError
+from .cards import AS, HEARTS, HEARTS_MASK, JD, KS, QS, RANKS, SUITS, card, rank_of, suit_of
+from .errors import RulesError, short_repr
 
 LEFT, RIGHT, ACROSS, HOLD = "left", "right", "across", "none"
 PASS_CYCLES = ("standard", "left", "right", "across")
@@ -82,6 +82,15 @@ class Rules:
     point_mask: int = field(init=False, repr=False, compare=False)
     moon_points: int = field(init=False, repr=False, compare=False)
     deal_total: int = field(init=False, repr=False, compare=False)
+    first_trick_mask: int = field(init=False, repr=False, compare=False)
+    """Cards refused on the first trick while the hand holds anything else:
+    the point cards and QS (0 without ``no_points_first_trick``)."""
+    breaks_mask: int = field(init=False, repr=False, compare=False)
+    """Cards whose play breaks hearts: the hearts, and QS with ``queen_breaks_hearts``."""
+    positive_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``card_points`` without the J♦'s bonus: what a trick's points add up."""
+    deck_list: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The cards dealt (hands and kitty), ascending: what a shuffle permutes."""
 
     def __post_init__(self) -> None:
         self._validate()
@@ -110,6 +119,9 @@ class Rules:
         moon_points = sum(points[c] for c in range(52) if in_play >> c & 1 and points[c] > 0)
         moon_points += self.last_trick_points
         jack = -10 if self.jack_of_diamonds and in_play >> JD & 1 else 0
+        first_trick_mask = point_mask | 1 << QS if self.no_points_first_trick else 0
+        breaks_mask = HEARTS_MASK | (1 << QS if self.queen_breaks_hearts else 0)
+        dealt = deck_mask & ~leftover_cards if self.leftover == "remove" else deck_mask
         derived = {
             "deck_mask": deck_mask,
             "removed_mask": leftover_cards if self.leftover == "remove" else 0,
@@ -119,6 +131,10 @@ class Rules:
             "point_mask": point_mask,
             "moon_points": moon_points,
             "deal_total": moon_points + jack,
+            "first_trick_mask": first_trick_mask & deck_mask,
+            "breaks_mask": breaks_mask & deck_mask,
+            "positive_points": tuple(max(p, 0) for p in points),
+            "deck_list": tuple(c for c in range(52) if dealt >> c & 1),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -128,36 +144,39 @@ class Rules:
             value = getattr(self, key)
             ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
             if not ok:
-                raise RulesError(f"{key} must be {_TYPE_WORDS[kind]}, not {value!r}", key)
+                raise RulesError(f"{key} must be {_TYPE_WORDS[kind]}, not {short_repr(value)}", key)
 
         for f in dataclasses.fields(self):
             if f.init:
                 check_type(f.name, _FIELD_TYPES[f.name])
         if self.players not in (3, 4, 5):
-            raise RulesError(f"players must be 3, 4 or 5, not {self.players}", "players")
+            raise RulesError(f"players must be 3, 4 or 5, not {short_repr(self.players)}", "players")
         if not 1 <= self.target <= 10_000:
-            raise RulesError(f"target must be between 1 and 10000, not {self.target}", "target")
+            raise RulesError(f"target must be between 1 and 10000, not {short_repr(self.target)}", "target")
         _check_choice("pass_cycle", self.pass_cycle, PASS_CYCLES)
+        if self.pass_cycle != "standard" and not self.passing:
+            raise RulesError(f"pass_cycle {self.pass_cycle!r} needs passing true", "pass_cycle")
         if self.pass_cycle == "across" and self.players != 4:
             raise RulesError("passing across needs four players", "pass_cycle")
         _check_choice("moon", self.moon, MOON_RULES)
         _check_choice("leftover", self.leftover, LEFTOVER_RULES)
         _check_choice("first_lead", self.first_lead, FIRST_LEADS)
         if self.deck not in DECKS:
-            raise RulesError(f"deck must be 52 or 36, not {self.deck}", "deck")
+            raise RulesError(f"deck must be 52 or 36, not {short_repr(self.deck)}", "deck")
         if not 0 <= self.queen_points <= 100:
             raise RulesError(
-                f"queen_points must be between 0 and 100, not {self.queen_points}", "queen_points"
+                f"queen_points must be between 0 and 100, not {short_repr(self.queen_points)}", "queen_points"
             )
         if not 0 <= self.last_trick_points <= 100:
             raise RulesError(
-                f"last_trick_points must be between 0 and 100, not {self.last_trick_points}",
+                f"last_trick_points must be between 0 and 100, not {short_repr(self.last_trick_points)}",
                 "last_trick_points",
             )
         hand = self.deck // self.players
         if not 1 <= self.pass_count < hand:
             raise RulesError(
-                f"pass_count must be between 1 and {hand - 1}, not {self.pass_count}", "pass_count"
+                f"pass_count must be between 1 and {hand - 1}, not {short_repr(self.pass_count)}",
+                "pass_count",
             )
 
     # -- passing -----------------------------------------------------------
@@ -215,7 +234,7 @@ class Rules:
             raise RulesError(f"rules must be an object, not {_json_type(data)}")
         for key in data:
             if key not in _FIELD_TYPES:
-                raise RulesError(f"unknown rules key {key!r}", str(key))
+                raise RulesError(f"unknown rules key {short_repr(key)}", str(key)[:40])
         return cls(**data)
 
     def to_json(self) -> dict[str, Any]:
@@ -266,7 +285,7 @@ _TYPE_WORDS = {int: "a whole number", bool: "true or false", str: "a string"}
 def _check_choice(key: str, value: str, choices: tuple[str, ...]) -> None:
     if value not in choices:
         words = ", ".join(repr(c) for c in choices)
-        raise RulesError(f"{key} must be one of {words}, not {value!r}", key)
+        raise RulesError(f"{key} must be one of {words}, not {short_repr(value)}", key)
 
 
 def _json_type(value: object) -> str:
