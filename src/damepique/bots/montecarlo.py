@@ -162,7 +162,7 @@ def evaluate_play(
     playouts: int = DEFAULT_PLAYOUTS,
     budget_ms: float | None = None,
     min_worlds: int = 8,
-    max_worlds: int = 400,
+    max_worlds: int = 300,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best."""
@@ -173,8 +173,13 @@ def evaluate_play(
     pol = Policy.of(view.rules)
     know = Knowledge.of(view)
     me = view.seat
-    per_world = len(reps) * len(modes)
-    worlds = max(min_worlds, min(max_worlds, playouts // max(per_world, 1)))
+    # The budget counts card plays: a full play-out is about 52 of them, and
+    # a world costs its sampling besides, so late decisions get more worlds.
+    remaining = sum(view.hand_sizes)
+    per_world = len(reps) * len(modes) * remaining + 24
+    worlds = max(min_worlds, min(max_worlds, playouts * 52 // per_world))
+    template: Deal | None = None
+    hidden_kitty = view.rules.kitty_size > 0 and not view.kitty
     stats: dict[str, dict[int, CardStats]] = {m: {c: CardStats(c, mode=m) for c in reps} for m in modes}
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     done = 0
@@ -185,7 +190,16 @@ def evaluate_play(
         elif done >= min_worlds and (time.perf_counter() >= deadline or done >= max_worlds):
             break
         hands, kitty = sample_world(view, know, rng)
-        world = view.world(hands, kitty)
+        if template is None:
+            template = view.world(hands, kitty)
+            world = template
+        else:
+            # Same public state, other hidden cards: swap the hands in rather
+            # than replaying every play.
+            world = template.copy()
+            world.hands = list(hands)
+            if hidden_kitty:
+                world.kitty = kitty
         for m in modes:
             shooter = me if m == "shoot" else -1
             table = stats[m]
@@ -255,7 +269,7 @@ def evaluate_pass(
     me = view.seat
     pol = Policy.of(rules)
     know = Knowledge.of(view)
-    worlds = max(min_worlds, playouts // max(len(candidates), 1))
+    worlds = max(min_worlds, playouts * 52 // (len(candidates) * 52 + 40))
     stats = {cs: CardStats(cs[0]) for cs in candidates}
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     done = 0
