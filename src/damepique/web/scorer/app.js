@@ -1,0 +1,600 @@
+// The score keeper's page: a new sheet (no query), a sheet to keep (?id=...)
+// or a shared, read-only sheet (?view=...). It speaks /api/sheets.
+
+import { COLOURS, totalsChart } from "./chart.js";
+import { LANGS, pickLang, saveLang, translator } from "./i18n.js";
+
+const API = "/api/sheets";
+const RECENT_KEY = "damepique.scorer.sheets";
+
+const params = new URLSearchParams(location.search);
+const state = {
+  lang: pickLang(),
+  sheetId: params.get("id"),
+  readId: params.get("view"),
+  sheet: null,
+  draft: [],
+  editing: null, // the number of the deal being corrected
+  jack: "", // with the J♦: who took it on a moon ("" = the shooter)
+  error: null,
+  notice: null,
+  live: false,
+  busy: false,
+  newPlayers: ["", "", "", ""],
+};
+let t = translator(state.lang);
+const app = document.getElementById("app");
+
+// -- small helpers ------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function message(body) {
+  if (body && body.error && body.error.messages) return body.error.messages[state.lang] || body.error.reason;
+  if (body && Array.isArray(body.detail)) {
+    const d = body.detail[0] || {};
+    const where = (d.loc || []).filter((p) => p !== "body").join(" ");
+    return t("badInput", { detail: `${where}: ${d.msg}` });
+  }
+  if (body && typeof body.detail === "string") return body.detail;
+  return t("network");
+}
+
+async function call(method, path, body) {
+  try {
+    const response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => null);
+    return { ok: response.ok, status: response.status, data };
+  } catch {
+    return { ok: false, status: 0, data: null };
+  }
+}
+
+function passWords(direction) {
+  return t(`pass_${direction}`);
+}
+
+const PASS_ARROWS = { left: "←", right: "→", across: "↑", none: "·" };
+
+function rulesSummary(sheet) {
+  const r = sheet.rules;
+  const parts = [t("rulesSummary", { target: r.target })];
+  const n = sheet.moon_points;
+  parts.push(
+    r.moon === "others"
+      ? t("summaryMoonOthers", { n })
+      : r.moon === "self"
+        ? t("summaryMoonSelf", { n })
+        : t("summaryMoonOff"),
+  );
+  if (r.jack_of_diamonds) parts.push(t("summaryJack"));
+  if (r.queen_points !== 13) parts.push(t("summaryQueen", { n: r.queen_points }));
+  if (r.black_maria) parts.push(t("summaryBM"));
+  return parts.join(" · ");
+}
+
+function recentSheets() {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(sheet) {
+  const list = recentSheets().filter((s) => s.id !== sheet.id);
+  list.unshift({ id: sheet.id, players: sheet.players, created_at: sheet.created_at });
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 20)));
+  } catch {
+    // Nothing to do: the list is a convenience.
+  }
+}
+
+// -- language -----------------------------------------------------------------------------
+
+function setLang(lang) {
+  state.lang = lang;
+  saveLang(lang);
+  t = translator(lang);
+  render();
+}
+
+function renderHeader() {
+  document.documentElement.lang = state.lang;
+  document.title = `${t("title")} · damepique`;
+  const header = document.getElementById("bar");
+  header.replaceChildren(
+    h("a", { class: "home", href: "/" }, h("span", { "aria-hidden": "true" }, "♠ "), "damepique"),
+    h("a", { class: "title", href: "/scorer/" }, t("title")),
+    h(
+      "div",
+      { class: "lang", role: "group", "aria-label": t("language") },
+      LANGS.map((lang) =>
+        h(
+          "button",
+          {
+            type: "button",
+            lang,
+            "aria-pressed": String(lang === state.lang),
+            onclick: () => setLang(lang),
+          },
+          lang.toUpperCase(),
+        ),
+      ),
+    ),
+  );
+}
+
+// -- a new sheet ----------------------------------------------------------------------------
+
+function renderNew() {
+  const players = state.newPlayers;
+  const form = h("form", { class: "card new-sheet", novalidate: true, onsubmit: createSheet });
+  const list = h("ol", { class: "names" });
+  players.forEach((name, i) => {
+    const input = h("input", {
+      id: `player-${i}`,
+      name: `player-${i}`,
+      value: name,
+      maxlength: 30,
+      autocomplete: "off",
+      required: true,
+      oninput: (e) => {
+        players[i] = e.target.value;
+      },
+    });
+    list.append(
+      h(
+        "li",
+        {},
+        h("label", { for: `player-${i}` }, t("playerN", { n: i + 1 })),
+        input,
+        players.length > 3
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "icon",
+                "aria-label": t("removePlayer", { name: name || t("playerN", { n: i + 1 }) }),
+                onclick: () => {
+                  players.splice(i, 1);
+                  render();
+                },
+              },
+              "✕",
+            )
+          : null,
+      ),
+    );
+  });
+  form.append(
+    h("h2", {}, t("newSheet")),
+    h("fieldset", {}, h("legend", {}, t("players")), h("p", { class: "hint" }, t("playersHint")), list,
+      players.length < 6
+        ? h("button", { type: "button", class: "secondary", onclick: () => { players.push(""); render(); } },
+            `+ ${t("addPlayer")}`)
+        : null),
+  );
+  const target = h("div", { class: "field" },
+    h("span", { class: "label", id: "target-label" }, t("target")),
+    h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "target-label" },
+      ...[100, 50].map((v) =>
+        h("label", { class: "choice" },
+          h("input", { type: "radio", name: "target", value: v, checked: v === 100 }), ` ${v}`)),
+      h("label", { class: "choice" },
+        h("input", { type: "radio", name: "target", value: "other" }), ` ${t("targetOther")} `,
+        h("input", {
+          type: "number", name: "target-other", class: "short", min: 1, max: 10000, step: 1,
+          "aria-label": `${t("target")} (${t("targetOther")})`,
+          oninput: (e) => { e.target.form.querySelector('input[name="target"][value="other"]').checked = true; },
+        })),
+    ),
+  );
+  const moon = h("div", { class: "field" },
+    h("span", { class: "label", id: "moon-label" }, t("moonRule")),
+    h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "moon-label" },
+      [["others", t("moonOthers", { n: 26 })], ["self", t("moonSelf", { n: 26 })], ["off", t("moonOff")]].map(
+        ([v, text]) => h("label", { class: "choice" },
+          h("input", { type: "radio", name: "moon", value: v, checked: v === "others" }), ` ${text}`)),
+    ),
+  );
+  const queen = h("div", { class: "field" },
+    h("label", { class: "label", for: "queen" }, t("queen")),
+    h("select", { id: "queen", name: "queen" }, h("option", { value: 13 }, "13"), h("option", { value: 12 }, "12")),
+  );
+  form.append(
+    h("fieldset", {}, h("legend", {}, t("rules")), target, moon, queen,
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "jack" }), ` ${t("jack")}`),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "black_maria" }), ` ${t("blackMaria")}`)),
+    errorBox(),
+    h("button", { type: "submit", class: "primary", disabled: state.busy }, t("create")),
+  );
+  const recent = recentSheets();
+  const recentBox = h("section", { class: "card recent" }, h("h2", {}, t("yourSheets")),
+    recent.length
+      ? h("ul", {}, recent.map((s) => h("li", {},
+          h("a", { href: `/scorer/?id=${encodeURIComponent(s.id)}` }, s.players.join(", ")),
+          h("span", { class: "muted" }, ` · ${new Date(s.created_at).toLocaleDateString(state.lang)}`))))
+      : h("p", { class: "muted" }, t("noSheets")));
+  app.replaceChildren(h("p", { class: "tagline" }, t("tagline")), form, recentBox);
+}
+
+async function createSheet(event) {
+  event.preventDefault();
+  const form = event.target;
+  const data = new FormData(form);
+  let target = data.get("target");
+  if (target === "other") target = data.get("target-other");
+  const number = Number(target);
+  const body = {
+    players: state.newPlayers.map((n) => n.trim()),
+    rules: {
+      target: Number.isInteger(number) && String(target).trim() !== "" ? number : target,
+      moon: data.get("moon"),
+      jack_of_diamonds: data.get("jack") === "on",
+      queen_points: Number(data.get("queen")),
+      black_maria: data.get("black_maria") === "on",
+    },
+  };
+  state.busy = true;
+  const r = await call("POST", API, body);
+  state.busy = false;
+  if (!r.ok) {
+    state.error = message(r.data);
+    render();
+    return;
+  }
+  remember(r.data);
+  history.pushState(null, "", `/scorer/?id=${encodeURIComponent(r.data.id)}`);
+  state.sheetId = r.data.id;
+  state.error = null;
+  setSheet(r.data);
+  connectLive();
+}
+
+// -- a sheet ------------------------------------------------------------------------------------
+
+function errorBox() {
+  return h("p", { class: "error", role: "alert", id: "entry-error" }, state.error || "");
+}
+
+function setSheet(sheet) {
+  const grew = !state.sheet || state.sheet.players.length !== sheet.players.length;
+  state.sheet = sheet;
+  if (grew || state.draft.length !== sheet.players.length) state.draft = sheet.players.map(() => "");
+  render();
+}
+
+function statusBanner(sheet) {
+  const text = sheet.status.messages[state.lang] || sheet.status.messages.en;
+  if (sheet.over) {
+    return h("div", { class: "banner win", role: "status", "data-testid": "status" },
+      h("strong", {}, `★ ${t("wonBanner", { name: sheet.players[sheet.winner] })}`),
+      h("span", {}, `${t("gameOver")} · ${text}`));
+  }
+  if (sheet.status.code === "tie") {
+    return h("div", { class: "banner tie", role: "status", "data-testid": "status" },
+      h("strong", {}, `${t("tie")} — `), h("span", {}, text));
+  }
+  return h("div", { class: "banner", role: "status", "data-testid": "status" }, h("span", {}, text));
+}
+
+function sumOfDraft() {
+  return state.draft.reduce((s, v) => s + (v === "" || Number.isNaN(Number(v)) ? 0 : Number(v)), 0);
+}
+
+function renderEntry(sheet) {
+  const editing = state.editing;
+  const number = editing ?? sheet.next_deal.number;
+  const direction = editing ? sheet.deals[editing - 1].pass : sheet.next_deal.pass;
+  const heading = editing
+    ? t("editing", { n: editing })
+    : `${t("dealN", { n: number })} · ${passWords(direction)}`;
+  const sum = h("span", { class: "sum", "data-testid": "sum" },
+    t("sumNow", { sum: sumOfDraft(), total: sheet.deal_total }));
+  const negatives = sheet.rules.jack_of_diamonds;
+  const inputs = h("div", { class: "points" },
+    sheet.players.map((name, seat) =>
+      h("label", { class: "point", style: `--c:${COLOURS[seat % COLOURS.length]}` },
+        h("span", { class: "name" }, name),
+        h("input", {
+          type: "number",
+          step: 1,
+          inputmode: negatives ? undefined : "numeric",
+          name: `points-${seat}`,
+          value: state.draft[seat],
+          placeholder: "0",
+          oninput: (e) => {
+            state.draft[seat] = e.target.value;
+            sum.textContent = t("sumNow", { sum: sumOfDraft(), total: sheet.deal_total });
+          },
+        }))));
+  const form = h("form", { class: "entry-form", novalidate: true, onsubmit: saveDeal },
+    inputs,
+    h("p", { class: "hint" }, t("dealGives", { n: sheet.deal_total }), " ",
+      negatives ? t("jackHint") : null, " ", sum),
+    errorBox(),
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "primary", disabled: state.busy },
+        editing ? t("saveEdit", { n: editing }) : t("save")),
+      editing ? h("button", { type: "button", class: "secondary", onclick: stopEditing }, t("cancel")) : null));
+  const section = h("section", { class: "card entry", "aria-labelledby": "entry-title" },
+    h("h2", { id: "entry-title" }, heading), form);
+  if (sheet.rules.moon !== "off") {
+    const moon = h("div", { class: "moon" }, h("p", { class: "hint" }, t("orMoon")));
+    if (sheet.rules.jack_of_diamonds) {
+      moon.append(h("label", { class: "jack" }, `${t("jackTakenBy")} `,
+        h("select", { onchange: (e) => { state.jack = e.target.value; } },
+          h("option", { value: "", selected: state.jack === "" }, t("theShooter")),
+          sheet.players.map((name, seat) =>
+            h("option", { value: seat, selected: state.jack === String(seat) }, name)))));
+    }
+    moon.append(h("div", { class: "moon-buttons" }, sheet.players.map((name, seat) =>
+      h("button", { type: "button", class: "moon-button", disabled: state.busy,
+        style: `--c:${COLOURS[seat % COLOURS.length]}`, onclick: () => saveMoon(seat) },
+        h("span", { class: "moon-icon", "aria-hidden": "true" }, "☾"), t("moonBy", { name })))));
+    section.append(moon);
+  }
+  return section;
+}
+
+function renderTable(sheet, editable) {
+  const head = h("tr", {}, h("th", { scope: "col" }, t("deal")),
+    h("th", { scope: "col", class: "pass" }, t("pass")),
+    sheet.players.map((name, seat) => h("th", { scope: "col", style: `--c:${COLOURS[seat % COLOURS.length]}` },
+      h("span", { class: "swatch", "aria-hidden": "true" }), name)),
+    editable ? h("th", { scope: "col", class: "no-print" }, h("span", { class: "visually-hidden" }, t("edit"))) : null);
+  const body = h("tbody", {}, sheet.deals.map((deal) =>
+    h("tr", { class: deal.number === state.editing ? "editing" : "" },
+      h("th", { scope: "row" }, deal.number),
+      h("td", { class: "pass", title: passWords(deal.pass) }, PASS_ARROWS[deal.pass]),
+      deal.points.map((p, seat) => h("td", {},
+        h("span", { class: "pts" }, p),
+        deal.moon === seat ? h("span", { class: "tag", title: t("moonTag") }, "☾", h("span", { class: "tag-word" }, ` ${t("moonTag")}`)) : null,
+        h("span", { class: "run" }, deal.totals[seat]))),
+      editable
+        ? h("td", { class: "no-print" }, h("div", { class: "row-actions" },
+            h("button", { type: "button", class: "small", "aria-label": t("editDeal", { n: deal.number }),
+              onclick: () => startEditing(deal) }, "✎"),
+            h("button", { type: "button", class: "small danger", "aria-label": t("deleteDeal", { n: deal.number }),
+              onclick: () => deleteDeal(deal.number) }, "✕")))
+        : null)));
+  const foot = h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("total")),
+    sheet.totals.map((total, seat) => h("td", {
+      class: sheet.leaders.includes(seat) ? "leader" : "",
+      "data-testid": `total-${seat}`,
+    }, total)),
+    editable ? h("td", { class: "no-print" }) : null);
+  return h("div", { class: "table-wrap" },
+    h("table", { class: "sheet-table" }, h("thead", {}, head), body, h("tfoot", {}, foot)));
+}
+
+function renderSheet() {
+  const sheet = state.sheet;
+  const editable = Boolean(sheet.editable);
+  const parts = [];
+  parts.push(h("div", { class: "sheet-head" },
+    h("h1", {}, sheet.players.join(" · ")),
+    h("p", { class: "muted" }, rulesSummary(sheet)),
+    !editable ? h("p", { class: "readonly" }, t("readOnly"), " ",
+      h("span", { class: `live ${state.live ? "on" : "off"}` }, state.live ? t("live") : t("offline"))) : null));
+  parts.push(statusBanner(sheet));
+  if (editable && !sheet.over) parts.push(renderEntry(sheet));
+  else if (editable && state.editing) parts.push(renderEntry(sheet));
+  const table = h("section", { class: "card", "aria-label": t("title") }, renderTable(sheet, editable));
+  if (!sheet.over) {
+    table.append(h("p", { class: "muted next" },
+      t("nextPass", { n: sheet.next_deal.number, pass: passWords(sheet.next_deal.pass) })));
+  }
+  if (editable) {
+    table.append(h("div", { class: "actions no-print" },
+      h("button", { type: "button", class: "secondary", disabled: !sheet.can_undo || state.busy, onclick: undo },
+        `↶ ${t("undo")}`)));
+    if (sheet.over) table.append(errorBox());
+  }
+  parts.push(table);
+  if (sheet.deals.length) {
+    parts.push(h("section", { class: "card chart-card" }, h("h2", {}, t("chart")), totalsChart(sheet, t),
+      h("ul", { class: "legend" }, sheet.players.map((name, seat) =>
+        h("li", { style: `--c:${COLOURS[seat % COLOURS.length]}` }, h("span", { class: "swatch" }), name)))));
+  }
+  const shareUrl = new URL(sheet.links.share, location.href).href;
+  parts.push(h("section", { class: "card share no-print" },
+    h("h2", {}, editable ? t("share") : t("exportTitle")),
+    editable ? h("p", { class: "hint" }, t("shareHint")) : null,
+    editable ? h("div", { class: "copy" },
+      h("input", { readonly: true, value: shareUrl, "aria-label": t("share"), id: "share-link",
+        onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "secondary", onclick: copyLink }, t("copy"))) : null,
+    state.notice ? h("p", { class: "notice", role: "status" }, state.notice) : null,
+    h("p", { class: "exports" }, t("exportLabel"), " ",
+      h("a", { href: sheet.links.csv, download: "" }, "CSV"), " · ",
+      h("a", { href: sheet.links.json, download: "" }, "JSON"), " · ",
+      h("button", { type: "button", class: "link", onclick: () => window.print() }, t("print"))),
+    h("p", {}, h("a", { href: "/scorer/" }, `+ ${t("newSheet")}`))));
+  app.replaceChildren(...parts);
+}
+
+function render() {
+  renderHeader();
+  if (state.sheet) renderSheet();
+  else if (state.sheetId || state.readId) {
+    app.replaceChildren(state.error ? h("p", { class: "error", role: "alert" }, state.error)
+      : h("p", { class: "muted" }, t("loading")),
+    h("p", {}, h("a", { href: "/scorer/" }, `+ ${t("newSheet")}`)));
+  } else renderNew();
+}
+
+// -- changes ----------------------------------------------------------------------------------
+
+async function change(method, path, body) {
+  state.busy = true;
+  const r = await call(method, path, body);
+  state.busy = false;
+  if (r.ok) {
+    state.error = null;
+    state.notice = null;
+    setSheet(r.data);
+    return true;
+  }
+  state.error = message(r.data);
+  render();
+  const box = document.getElementById("entry-error");
+  if (box) box.scrollIntoView({ block: "nearest" });
+  return false;
+}
+
+function entryPath() {
+  return state.editing
+    ? `${API}/${encodeURIComponent(state.sheetId)}/deals/${state.editing}`
+    : `${API}/${encodeURIComponent(state.sheetId)}/deals`;
+}
+
+async function saveDeal(event) {
+  event.preventDefault();
+  const points = state.draft.map((v) => (String(v).trim() === "" ? 0 : Number(v)));
+  const method = state.editing ? "PUT" : "POST";
+  if (await change(method, entryPath(), { points })) {
+    state.draft = state.sheet.players.map(() => "");
+    state.editing = null;
+    render();
+  }
+}
+
+async function saveMoon(seat) {
+  const body = { moon: seat };
+  if (state.sheet.rules.jack_of_diamonds && state.jack !== "") body.jack = Number(state.jack);
+  const method = state.editing ? "PUT" : "POST";
+  if (await change(method, entryPath(), body)) {
+    state.draft = state.sheet.players.map(() => "");
+    state.editing = null;
+    state.jack = "";
+    render();
+  }
+}
+
+function startEditing(deal) {
+  state.editing = deal.number;
+  state.error = null;
+  if (deal.entry.points) state.draft = deal.entry.points.map(String);
+  else state.draft = state.sheet.players.map(() => "");
+  state.jack = deal.entry.jack === null || deal.entry.jack === undefined ? "" : String(deal.entry.jack);
+  render();
+  document.getElementById("entry-title")?.scrollIntoView({ block: "start" });
+}
+
+function stopEditing() {
+  state.editing = null;
+  state.error = null;
+  state.draft = state.sheet.players.map(() => "");
+  render();
+}
+
+async function deleteDeal(number) {
+  if (!window.confirm(t("confirmDelete", { n: number }))) return;
+  if (state.editing === number) state.editing = null;
+  await change("DELETE", `${API}/${encodeURIComponent(state.sheetId)}/deals/${number}`);
+}
+
+async function undo() {
+  state.editing = null;
+  await change("POST", `${API}/${encodeURIComponent(state.sheetId)}/undo`);
+}
+
+async function copyLink() {
+  const input = document.getElementById("share-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand?.("copy");
+  }
+  state.notice = t("copied");
+  render();
+}
+
+// -- loading and live updates -----------------------------------------------------------------------
+
+let socket = null;
+let retry = 0;
+
+function connectLive() {
+  const readId = state.readId || (state.sheet && state.sheet.read_id);
+  if (!readId) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}${API}/shared/${encodeURIComponent(readId)}/live`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    state.live = true;
+    if (state.sheet && !state.sheet.editable) render();
+  });
+  socket.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type !== "sheet") return;
+    if (state.sheet && state.sheet.editable) {
+      // Another phone changed the sheet: keep our id and our links.
+      if (msg.sheet.version > state.sheet.version) refresh();
+    } else {
+      state.error = null;
+      setSheet(msg.sheet);
+    }
+  });
+  socket.addEventListener("close", () => {
+    state.live = false;
+    if (state.sheet && !state.sheet.editable) render();
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connectLive, 500 * 2 ** retry);
+  });
+}
+
+async function refresh() {
+  const r = await call("GET", `${API}/${encodeURIComponent(state.sheetId)}`);
+  if (r.ok && r.data.version > state.sheet.version) setSheet(r.data);
+}
+
+async function load() {
+  render();
+  if (state.sheetId) {
+    const r = await call("GET", `${API}/${encodeURIComponent(state.sheetId)}`);
+    if (!r.ok) {
+      state.error = message(r.data);
+      render();
+      return;
+    }
+    remember(r.data);
+    setSheet(r.data);
+    connectLive();
+  } else if (state.readId) {
+    const r = await call("GET", `${API}/shared/${encodeURIComponent(state.readId)}`);
+    if (!r.ok) {
+      state.error = message(r.data);
+      render();
+      return;
+    }
+    setSheet(r.data);
+    connectLive();
+  }
+}
+
+window.addEventListener("popstate", () => location.reload());
+load();

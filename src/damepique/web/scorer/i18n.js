@@ -1,0 +1,198 @@
+// The score keeper's words in English and French. The language comes from
+// localStorage "damepique.lang" ("en" | "fr"), else from the browser.
+
+export const LANG_KEY = "damepique.lang";
+export const LANGS = ["en", "fr"];
+
+const WORDS = {
+  en: {
+    title: "Score keeper",
+    tagline: "Hearts with real cards: the sheet adds up, checks each deal and says who won.",
+    home: "Play online",
+    newSheet: "New sheet",
+    players: "Players",
+    playerN: "Player {n}",
+    addPlayer: "Add a player",
+    removePlayer: "Remove {name}",
+    playersHint: "3 to 6 players, in seating order (passing left goes to the next one).",
+    rules: "Rules",
+    target: "The game ends at",
+    targetOther: "other",
+    points: "points",
+    moonRule: "Shooting the moon (taking every point card)",
+    moonOthers: "+{n} to each of the others",
+    moonSelf: "−{n} for the shooter",
+    moonOff: "no moon",
+    jack: "J♦ takes off 10 points",
+    queen: "Q♠ is worth",
+    blackMaria: "Black Maria: K♠ 10 and A♠ 7 score too",
+    create: "Start the sheet",
+    yourSheets: "Your sheets on this device",
+    open: "Open",
+    noSheets: "No sheet yet.",
+    deal: "Deal",
+    dealN: "Deal {n}",
+    pass: "Pass",
+    pass_left: "pass left",
+    pass_right: "pass right",
+    pass_across: "pass across",
+    pass_none: "no pass",
+    enterPoints: "Each player's points",
+    dealGives: "A deal gives {n} points.",
+    jackHint: "Count the J♦ as −10.",
+    sumNow: "Sum so far: {sum} of {total}",
+    save: "Save the deal",
+    saveEdit: "Save deal {n}",
+    orMoon: "Or, in one tap:",
+    moonBy: "Moon shot by {name}",
+    jackTakenBy: "J♦ taken by",
+    theShooter: "the shooter",
+    editing: "Correcting deal {n}",
+    cancel: "Cancel",
+    edit: "Edit",
+    editDeal: "Edit deal {n}",
+    delete: "Delete",
+    deleteDeal: "Delete deal {n}",
+    confirmDelete: "Delete deal {n}?",
+    undo: "Undo the last change",
+    total: "Total",
+    moonTag: "moon",
+    chart: "Totals deal by deal",
+    targetLine: "target {n}",
+    share: "Share with the table",
+    shareHint: "Anyone with this link sees the sheet, read-only, updated live.",
+    copy: "Copy link",
+    copied: "Link copied",
+    exportLabel: "Export:",
+    exportTitle: "Keep a copy",
+    print: "Print",
+    readOnly: "Read-only view: it updates by itself after each deal.",
+    live: "live",
+    offline: "reconnecting…",
+    gameOver: "Game over",
+    tie: "Tie",
+    wonBanner: "{name} wins!",
+    rulesSummary: "to {target}",
+    summaryMoonOthers: "moon +{n} to the others",
+    summaryMoonSelf: "moon −{n} to the shooter",
+    summaryMoonOff: "no moon",
+    summaryJack: "J♦ −10",
+    summaryQueen: "Q♠ {n}",
+    summaryBM: "Black Maria",
+    badInput: "Check the entry: {detail}",
+    network: "The server cannot be reached. Try again.",
+    loading: "Loading…",
+    created: "{date}",
+    language: "Language",
+    nextPass: "Next: deal {n}, {pass}",
+  },
+  fr: {
+    title: "Feuille de score",
+    tagline: "La Dame de pique avec de vraies cartes : la feuille additionne, vérifie chaque donne et dit qui gagne.",
+    home: "Jouer en ligne",
+    newSheet: "Nouvelle feuille",
+    players: "Joueurs",
+    playerN: "Joueur {n}",
+    addPlayer: "Ajouter un joueur",
+    removePlayer: "Retirer {name}",
+    playersHint: "De 3 à 6 joueurs, dans l'ordre autour de la table (passer à gauche, c'est au suivant).",
+    rules: "Règles",
+    target: "La partie s'arrête à",
+    targetOther: "autre",
+    points: "points",
+    moonRule: "Tirer la lune (prendre toutes les cartes qui comptent)",
+    moonOthers: "+{n} à chacun des autres",
+    moonSelf: "−{n} pour le tireur",
+    moonOff: "pas de lune",
+    jack: "Le valet de carreau retire 10 points",
+    queen: "La dame de pique vaut",
+    blackMaria: "Black Maria : le R♠ compte 10 et l'A♠ 7",
+    create: "Commencer la feuille",
+    yourSheets: "Vos feuilles sur cet appareil",
+    open: "Ouvrir",
+    noSheets: "Aucune feuille pour l'instant.",
+    deal: "Donne",
+    dealN: "Donne {n}",
+    pass: "Passe",
+    pass_left: "on passe à gauche",
+    pass_right: "on passe à droite",
+    pass_across: "on passe en face",
+    pass_none: "on ne passe pas",
+    enterPoints: "Les points de chacun",
+    dealGives: "Une donne distribue {n} points.",
+    jackHint: "Le valet de carreau compte −10.",
+    sumNow: "Somme : {sum} sur {total}",
+    save: "Enregistrer la donne",
+    saveEdit: "Enregistrer la donne {n}",
+    orMoon: "Ou, d'un seul geste :",
+    moonBy: "{name} a tiré la lune",
+    jackTakenBy: "Valet de carreau pris par",
+    theShooter: "le tireur",
+    editing: "Correction de la donne {n}",
+    cancel: "Annuler",
+    edit: "Modifier",
+    editDeal: "Modifier la donne {n}",
+    delete: "Supprimer",
+    deleteDeal: "Supprimer la donne {n}",
+    confirmDelete: "Supprimer la donne {n} ?",
+    undo: "Défaire la dernière modification",
+    total: "Total",
+    moonTag: "lune",
+    chart: "Les totaux donne après donne",
+    targetLine: "objectif {n}",
+    share: "Partager avec la table",
+    shareHint: "Avec ce lien, chacun voit la feuille en lecture seule, mise à jour en direct.",
+    copy: "Copier le lien",
+    copied: "Lien copié",
+    exportLabel: "Exporter :",
+    exportTitle: "Garder une copie",
+    print: "Imprimer",
+    readOnly: "Lecture seule : la feuille se met à jour toute seule après chaque donne.",
+    live: "en direct",
+    offline: "reconnexion…",
+    gameOver: "Partie terminée",
+    tie: "Égalité",
+    wonBanner: "{name} a gagné !",
+    rulesSummary: "en {target}",
+    summaryMoonOthers: "lune +{n} aux autres",
+    summaryMoonSelf: "lune −{n} au tireur",
+    summaryMoonOff: "pas de lune",
+    summaryJack: "valet de carreau −10",
+    summaryQueen: "dame de pique {n}",
+    summaryBM: "Black Maria",
+    badInput: "Vérifiez la saisie : {detail}",
+    network: "Le serveur ne répond pas. Réessayez.",
+    loading: "Chargement…",
+    created: "{date}",
+    language: "Langue",
+    nextPass: "Ensuite : donne {n}, {pass}",
+  },
+};
+
+export function pickLang() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem(LANG_KEY);
+  } catch {
+    saved = null;
+  }
+  if (LANGS.includes(saved)) return saved;
+  const browser = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  return browser.toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+export function saveLang(lang) {
+  try {
+    localStorage.setItem(LANG_KEY, lang);
+  } catch {
+    // Private browsing: the choice lasts until the page closes.
+  }
+}
+
+export function translator(lang) {
+  const words = WORDS[lang] || WORDS.en;
+  return (key, params = {}) => {
+    const text = words[key] ?? WORDS.en[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  };
+}
