@@ -542,7 +542,7 @@ def install(app: Any, database_url: str) -> None:
     >>> from fastapi import FastAPI
     >>> app = FastAPI()
     >>> install(app, "sqlite+aiosqlite:///:memory:")
-    >>> any(getattr(r, "path", "") == "/api/sheets" for r in app.routes)
+    >>> "/api/sheets/{sheet_id}/deals" in app.openapi()["paths"]
     True
     """
     store = SheetStore(database_url)
