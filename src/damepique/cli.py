@@ -25,33 +25,54 @@ def _read_input(path: str) -> str | bytes:
 
 
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    """One JSON object and a newline on standard output, whatever it holds:
+    text that the output's encoding cannot carry (a lone surrogate from the
+    input, a non-UTF-8 terminal) is written as JSON escapes."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(obj, ensure_ascii=True)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
-def _referee(path: str, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
+def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
+    """The referee's answer for a record file (``-``: standard input): the
+    exit status (0 or 2) and the one JSON object to print. Never raises."""
+    answer = referee_replay if command == "replay" else referee_legal
     try:
         try:
-            text = _read_input(path)
+            data = _read_input(path)
         except OSError as e:
             raise RecordError("bad_json", f"cannot read {path}: {e.strerror or e}") from None
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError("bad_json", "the record is not UTF-8 text") from None
-        result = answer(load(text))
+        return 0, answer_text(data, answer)
     except RecordError as e:
-        _print_json(e.to_json())
-        return 2
+        return 2, e.to_json()
     except RecursionError:
-        _print_json({"error": "bad_json", "reason": "the record is nested too deeply"})
-        return 2
-    except Exception as e:
-        _print_json({"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}: {e}"})
-        return 2
-    _print_json(result)
-    return 0
+        return 2, {"error": "bad_json", "reason": "the record is nested too deeply"}
+    except MemoryError:
+        return 2, {"error": "bad_json", "reason": "the record is too large"}
+    except Exception as e:  # a bug of ours: still one JSON object, never a traceback
+        return 2, {"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}"}
+
+
+def answer_text(data: str | bytes, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """Decode (UTF-8, an optional byte order mark), parse and answer a record."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RecordError("bad_json", "the record is not UTF-8 text") from None
+    elif data.startswith("\ufeff"):
+        data = data[1:]
+    return answer(load(data))
+
+
+def _referee(path: str, command: str) -> int:
+    status, obj = referee(path, command)
+    _print_json(obj)
+    return status
 
 
 def _parse_rules(text: str | None) -> Rules:
@@ -148,9 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "replay":
-        return _referee(args.file, referee_replay)
+        return _referee(args.file, "replay")
     if args.command == "legal":
-        return _referee(args.file, referee_legal)
+        return _referee(args.file, "legal")
     if args.command == "random-game":
         _print_json(random_game(_parse_rules(args.rules), args.seed))
         return 0

@@ -579,25 +579,43 @@ def _check_hands(rules: Rules, hands: list[int], kitty: int) -> None:
     size = rules.hand_size
     seen = 0
     for seat, hand in enumerate(hands):
-        if not isinstance(hand, int) or hand < 0 or hand >> 52:
-            raise DealError(f"hand {seat} is not a set of cards")
+        if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0 or hand >> 52:
+            raise DealError(f"hand {seat} is not a set of cards", seat)
         count = hand.bit_count()
         if count != size:
-            raise DealError(f"hand {seat} has {count} cards, a hand of this deal has {size}")
+            raise DealError(f"hand {seat} has {count} cards, a hand of this deal has {size}", seat)
         dup = seen & hand
         if dup:
-            raise DealError(f"{CARD_NAMES[lowest(dup)]} is dealt twice")
+            raise DealError(f"{CARD_NAMES[lowest(dup)]} is dealt twice", seat, lowest(dup))
         seen |= hand
+    if not isinstance(kitty, int) or isinstance(kitty, bool) or kitty < 0 or kitty >> 52:
+        raise DealError("the kitty is not a set of cards")
     if kitty.bit_count() != rules.kitty_size:
-        raise DealError(f"the kitty has {kitty.bit_count()} cards, it should have {rules.kitty_size}")
+        found, wanted = kitty.bit_count(), rules.kitty_size
+        if wanted == 0:
+            raise DealError(f"there is no kitty with these rules, but {_cards(found)} lie there")
+        raise DealError(f"the kitty has {_cards(found)}, it should have {wanted}")
     dup = seen & kitty
     if dup:
-        raise DealError(f"{CARD_NAMES[lowest(dup)]} is dealt twice")
+        raise DealError(f"{CARD_NAMES[lowest(dup)]} is dealt twice", None, lowest(dup))
     seen |= kitty
     extra = seen & ~rules.deck_cards
     if extra:
-        reason = "removed from the deck" if rules.removed_mask >> lowest(extra) & 1 else "not in this deck"
-        raise DealError(f"{CARD_NAMES[lowest(extra)]} is {reason}")
+        card = lowest(extra)
+        reason = "removed from the deck" if rules.removed_mask >> card & 1 else "not in this deck"
+        raise DealError(f"{CARD_NAMES[card]} is {reason}", _seat_of(hands, card), card)
     missing = rules.deck_cards & ~seen
     if missing:
-        raise DealError(f"{CARD_NAMES[lowest(missing)]} is missing")
+        card = lowest(missing)
+        raise DealError(f"{CARD_NAMES[card]} is missing", None, card)
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _seat_of(hands: list[int], card: int) -> int | None:
+    for seat, hand in enumerate(hands):
+        if hand >> card & 1:
+            return seat
+    return None

@@ -20,7 +20,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, cards_of, parse_card
 from .deal import DONE, PASS, PLAY, Deal
-from .errors import CardError, DealError, HeartsError, IllegalAction, RulesError
+from .errors import CardError, DealError, HeartsError, IllegalAction, RulesError, short_repr
 from .match import Match
 from .rules import Rules
 
@@ -59,19 +59,32 @@ class RecordError(HeartsError):
         return out
 
 
+def _describe(value: object, limit: int = 40) -> str:
+    """A short JSON-like description of a value from the record, for reasons."""
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "an object"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        text = short_repr(value, limit)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _card(value: object, deal: int, *, play: int | None = None, seat: int | None = None) -> int:
     if not isinstance(value, str):
         raise RecordError(
             "bad_card",
-            f"a card is a string such as 'QS', not {json.dumps(value)}",
+            f"a card is a string such as 'QS', not {_describe(value)}",
             deal=deal,
             play=play,
             seat=seat,
         )
     try:
         return parse_card(value)
-    except CardError as e:
-        raise RecordError("bad_card", e.reason, deal=deal, play=play, seat=seat, card=value) from None
+    except CardError:
+        text = value if len(value) <= 20 else value[:17] + "..."
+        reason = f"not a card: {_describe(text)} (write a card as rank then suit, e.g. 'QS' or '10♥')"
+        raise RecordError("bad_card", reason, deal=deal, play=play, seat=seat, card=text) from None
 
 
 def _card_list(value: object, what: str, deal: int, seat: int | None = None) -> list[int]:
@@ -96,7 +109,8 @@ def replay(record: Mapping[str, Any]) -> Match:
     if not isinstance(record, Mapping):
         raise RecordError("bad_json", "a game record is a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError("bad_json", f"format must be {FORMAT!r}, not {json.dumps(record.get('format'))}")
+        found = _describe(record.get("format")) if "format" in record else "missing"
+        raise RecordError("bad_json", f"format must be {FORMAT!r}, not {found}")
     try:
         rules = Rules.from_json(record.get("rules"))
     except RulesError as e:
@@ -138,8 +152,10 @@ def _replay_deal(match: Match, k: int, raw: object) -> None:
     try:
         deal = match.next_deal(hands, kitty)
     except DealError as e:
-        raise RecordError("bad_deal", e.reason, deal=k) from None
-    passes = raw.get("passes") or []
+        raise RecordError("bad_deal", e.reason, deal=k, seat=e.seat, card=e.card) from None
+    passes = raw.get("passes")
+    if passes is None:
+        passes = []
     if not isinstance(passes, list):
         raise RecordError("illegal_pass", "passes must be a list of passes", deal=k)
     if len(passes) > rules.players:
@@ -148,7 +164,7 @@ def _replay_deal(match: Match, k: int, raw: object) -> None:
         if not isinstance(p, list):
             raise RecordError("illegal_pass", "a pass is a list of cards", deal=k, seat=seat)
         cards = [_card(c, k, seat=seat) for c in p]
-        if deal.phase == PLAY and not deal.plays and deal.pass_offset % rules.players == 0:
+        if deal.phase == PLAY and not deal.play_count and deal.pass_offset % rules.players == 0:
             if cards:
                 raise RecordError("illegal_pass", "there is no passing in this deal", deal=k, seat=seat)
             continue
@@ -156,7 +172,9 @@ def _replay_deal(match: Match, k: int, raw: object) -> None:
             deal.pass_cards(seat, cards)
         except IllegalAction as e:
             raise RecordError("illegal_pass", e.reason, deal=k, seat=seat, card=e.card) from None
-    plays = raw.get("plays") or []
+    plays = raw.get("plays")
+    if plays is None:
+        plays = []
     if not isinstance(plays, list):
         raise RecordError("illegal_play", "plays must be a list of cards", deal=k)
     for i, p in enumerate(plays):
