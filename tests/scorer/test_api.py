@@ -79,6 +79,7 @@ def test_enter_deals_moon_totals_and_end(client):
     assert body["deals"][1]["moon"] == 3
     assert body["deals"][1]["pass"] == "right"
     assert body["leaders"] == [3]
+    assert body["leader"] == 3
     assert body["next_deal"]["pass"] == "across"
     r = add(client, sheet, points=[0, 20, 6, 0])
     body = r.json()

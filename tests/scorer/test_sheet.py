@@ -298,3 +298,17 @@ def test_every_message_has_both_languages():
         assert all(texts.values()), code
         if code not in ("nothing_to_undo",):
             assert texts["en"] != texts["fr"], code
+
+
+def test_pages_have_every_word_in_both_languages():
+    import re
+    from pathlib import Path
+
+    import damepique
+
+    source = (Path(damepique.__file__).parent / "web" / "scorer" / "i18n.js").read_text(encoding="utf-8")
+    en = source[source.index("en: {") : source.index("fr: {")]
+    fr = source[source.index("fr: {") : source.index("export function pickLang")]
+    keys = re.compile(r"^\s{4}(\w+):", re.M)
+    assert set(keys.findall(en)) == set(keys.findall(fr))
+    assert len(keys.findall(en)) > 50

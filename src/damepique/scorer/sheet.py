@@ -252,6 +252,7 @@ class Sheet:
             "deals": deals,
             "totals": self.totals,
             "leaders": self.leaders,
+            "leader": self.leaders[0] if len(self.leaders) == 1 else None,
             "next_deal": {"number": len(self.deals) + 1, "pass": self.next_pass},
             "over": outcome.over,
             "winner": outcome.winner,

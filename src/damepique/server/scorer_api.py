@@ -353,6 +353,7 @@ class SheetOut(BaseModel):
     deals: list[DealOut]
     totals: list[int]
     leaders: list[int]
+    leader: int | None = Field(description="The seat with the single lowest total, or null when tied")
     next_deal: NextDealOut
     over: bool
     winner: int | None
