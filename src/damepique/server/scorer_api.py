@@ -305,7 +305,7 @@ class SheetIn(BaseModel):
         description="3 to 6 names, in seating order",
         examples=[["Ann", "Bob", "Cy", "Dee"]],
     )
-    rules: RulesIn = Field(default_factory=RulesIn)
+    rules: RulesIn | None = Field(None, description="Left out: target 100, moon +26 to the others")
 
 
 class EntryIn(BaseModel):
@@ -477,7 +477,7 @@ def make_router(store: SheetStore) -> APIRouter:
     )
     async def create_sheet(body: SheetIn) -> Any:
         try:
-            sheet = Sheet(body.players, SheetRules.from_json(body.rules.model_dump()))
+            sheet = Sheet(body.players, SheetRules.from_json(body.rules.model_dump() if body.rules else None))
             stored = await store.create(sheet)
         except ScoreError as e:
             return _refusal(e)
