@@ -12,7 +12,7 @@ function el(tag, attrs = {}, text) {
 
 // Round steps for the value axis: 1, 2, 5, 10, 20, 50...
 function step(range) {
-  const rough = range / 5;
+  const rough = range / 6;
   const power = 10 ** Math.floor(Math.log10(Math.max(rough, 1)));
   for (const m of [1, 2, 5, 10]) if (m * power >= rough) return m * power;
   return 10 * power;
