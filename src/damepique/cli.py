@@ -10,7 +10,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from damepique.engine import Match, Rules, RulesError, dump_match
@@ -40,13 +40,34 @@ def _print_json(obj: Any) -> None:
 def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
     """The referee's answer for a record file (``-``: standard input): the
     exit status (0 or 2) and the one JSON object to print. Never raises."""
+    try:
+        data = _read_input(path)
+    except OSError as e:
+        return 2, RecordError("bad_json", f"cannot read {path}: {e.strerror or e}").to_json()
+    except Exception as e:  # pragma: no cover - an unreadable standard input
+        return 2, {"error": "bad_json", "reason": f"cannot read {path}: {type(e).__name__}"}
+    return referee_data(data, command)
+
+
+def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[str, Any]]:
+    """The referee's answer for a record's text or bytes (UTF-8, an optional
+    byte order mark): ``(0, answer)`` or ``(2, error)``. Never raises.
+
+    >>> referee_data(b'{"format": "damepique-game/1", "deals": []}', "legal")
+    (0, {'seat': None, 'phase': 'deal', 'legal': []})
+    >>> referee_data(b'{"format": ')
+    (2, {'error': 'bad_json', 'reason': 'not valid JSON: Expecting value: line 1 column 12 (char 11)'})
+    """
     answer = referee_replay if command == "replay" else referee_legal
     try:
-        try:
-            data = _read_input(path)
-        except OSError as e:
-            raise RecordError("bad_json", f"cannot read {path}: {e.strerror or e}") from None
-        return 0, answer_text(data, answer)
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise RecordError("bad_json", "the record is not UTF-8 text") from None
+        elif data.startswith("\ufeff"):
+            data = data[1:]
+        return 0, answer(load(data))
     except RecordError as e:
         return 2, e.to_json()
     except RecursionError:
@@ -55,18 +76,6 @@ def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
         return 2, {"error": "bad_json", "reason": "the record is too large"}
     except Exception as e:  # a bug of ours: still one JSON object, never a traceback
         return 2, {"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}"}
-
-
-def answer_text(data: str | bytes, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
-    """Decode (UTF-8, an optional byte order mark), parse and answer a record."""
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise RecordError("bad_json", "the record is not UTF-8 text") from None
-    elif data.startswith("\ufeff"):
-        data = data[1:]
-    return answer(load(data))
 
 
 def _referee(path: str, command: str) -> int:
