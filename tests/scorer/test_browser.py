@@ -160,8 +160,14 @@ async def test_phone_width_fits_and_three_to_six_players(new_context) -> None:  
     await page.goto("/scorer/")
     await page.get_by_role("button", name="Remove Player 4").click()
     await expect(page.get_by_label("Player 4", exact=True)).to_have_count(0)
+    await page.get_by_label("J♦ takes off 10 points").check()
+    await page.get_by_role("radio", name="other", exact=True).check()
+    await page.get_by_label("The game ends at (other)").fill("75")
     await page.get_by_role("button", name="Start the sheet").click()
     await expect(page.get_by_role("alert")).to_have_text("player 1 has no name")
+    # The refusal keeps what was chosen.
+    await expect(page.get_by_label("J♦ takes off 10 points")).to_be_checked()
+    await expect(page.get_by_label("The game ends at (other)")).to_have_value("75")
     for i in range(3):
         await page.get_by_label(f"Player {i + 1}", exact=True).fill(f"P{i}")
     for _ in range(3):
@@ -171,8 +177,14 @@ async def test_phone_width_fits_and_three_to_six_players(new_context) -> None:  
         await page.get_by_label(f"Player {i + 1}", exact=True).fill(f"P{i}")
     await page.get_by_role("button", name="Start the sheet").click()
     await expect(page.get_by_role("heading", name="Deal 1 · pass left")).to_be_visible()
+    await expect(page.get_by_text("to 75 · moon +26 to the others · J♦ −10")).to_be_visible()
+    await page.get_by_label("J♦ taken by").select_option("P0")
     await page.get_by_role("button", name="Moon shot by P5").click()
     await expect(page.get_by_role("heading", name="Deal 2 · pass right")).to_be_visible()
+    await expect_totals(page, [16, 26, 26, 26, 26, 0])
+    await page.get_by_label("P0", exact=True).fill("2.5")
+    await page.get_by_role("button", name="Save the deal").click()
+    await expect(page.get_by_role("alert")).to_have_text("P0: 2.5 is not a whole number")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
     await context.close()

@@ -21,6 +21,8 @@ const state = {
   live: false,
   busy: false,
   newPlayers: ["", "", "", ""],
+  // The new sheet's choices, kept across re-renders (a refusal, a language switch).
+  newRules: { target: "100", other: "", moon: "others", queen: "13", jack: false, black_maria: false },
 };
 let t = translator(state.lang);
 const app = document.getElementById("app");
@@ -149,7 +151,14 @@ function renderHeader() {
 
 function renderNew() {
   const players = state.newPlayers;
-  const form = h("form", { class: "card new-sheet", novalidate: true, onsubmit: createSheet });
+  const rules = state.newRules;
+  const form = h("form", {
+    class: "card new-sheet",
+    novalidate: true,
+    onsubmit: createSheet,
+    onchange: (e) => keepChoices(e.currentTarget),
+    oninput: (e) => keepChoices(e.currentTarget),
+  });
   const list = h("ol", { class: "names" });
   players.forEach((name, i) => {
     const input = h("input", {
@@ -200,11 +209,12 @@ function renderNew() {
     h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "target-label" },
       ...[100, 50].map((v) =>
         h("label", { class: "choice" },
-          h("input", { type: "radio", name: "target", value: v, checked: v === 100 }), ` ${v}`)),
+          h("input", { type: "radio", name: "target", value: v, checked: String(v) === rules.target }), ` ${v}`)),
       h("label", { class: "choice" },
-        h("input", { type: "radio", name: "target", value: "other" }), ` ${t("targetOther")} `,
+        h("input", { type: "radio", name: "target", value: "other", checked: rules.target === "other" }),
+        ` ${t("targetOther")} `,
         h("input", {
-          type: "number", name: "target-other", class: "short", min: 1, max: 10000, step: 1,
+          type: "number", name: "target-other", class: "short", min: 1, max: 10000, step: 1, value: rules.other,
           "aria-label": `${t("target")} (${t("targetOther")})`,
           oninput: (e) => { e.target.form.querySelector('input[name="target"][value="other"]').checked = true; },
         })),
@@ -215,17 +225,20 @@ function renderNew() {
     h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "moon-label" },
       [["others", t("moonOthers", { n: 26 })], ["self", t("moonSelf", { n: 26 })], ["off", t("moonOff")]].map(
         ([v, text]) => h("label", { class: "choice" },
-          h("input", { type: "radio", name: "moon", value: v, checked: v === "others" }), ` ${text}`)),
+          h("input", { type: "radio", name: "moon", value: v, checked: v === rules.moon }), ` ${text}`)),
     ),
   );
   const queen = h("div", { class: "field" },
     h("label", { class: "label", for: "queen" }, t("queen")),
-    h("select", { id: "queen", name: "queen" }, h("option", { value: 13 }, "13"), h("option", { value: 12 }, "12")),
+    h("select", { id: "queen", name: "queen" },
+      h("option", { value: 13, selected: rules.queen === "13" }, "13"),
+      h("option", { value: 12, selected: rules.queen === "12" }, "12")),
   );
   form.append(
     h("fieldset", {}, h("legend", {}, t("rules")), target, moon, queen,
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "jack" }), ` ${t("jack")}`),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "black_maria" }), ` ${t("blackMaria")}`)),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "jack", checked: rules.jack }), ` ${t("jack")}`),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "black_maria", checked: rules.black_maria }),
+        ` ${t("blackMaria")}`)),
     errorBox(),
     h("button", { type: "submit", class: "primary", disabled: state.busy }, t("create")),
   );
@@ -239,6 +252,18 @@ function renderNew() {
   app.replaceChildren(h("p", { class: "tagline" }, t("tagline")), form, recentBox);
 }
 
+function keepChoices(form) {
+  const data = new FormData(form);
+  state.newRules = {
+    target: String(data.get("target") || "100"),
+    other: String(data.get("target-other") || ""),
+    moon: String(data.get("moon") || "others"),
+    queen: String(data.get("queen") || "13"),
+    jack: data.get("jack") === "on",
+    black_maria: data.get("black_maria") === "on",
+  };
+}
+
 async function createSheet(event) {
   event.preventDefault();
   const form = event.target;
@@ -246,10 +271,15 @@ async function createSheet(event) {
   let target = data.get("target");
   if (target === "other") target = data.get("target-other");
   const number = Number(target);
+  if (String(target).trim() === "" || !Number.isSafeInteger(number)) {
+    state.error = t("targetWhole");
+    render();
+    return;
+  }
   const body = {
     players: state.newPlayers.map((n) => n.trim()),
     rules: {
-      target: Number.isInteger(number) && String(target).trim() !== "" ? number : target,
+      target: number,
       moon: data.get("moon"),
       jack_of_diamonds: data.get("jack") === "on",
       queen_points: Number(data.get("queen")),
@@ -473,6 +503,13 @@ function entryPath() {
 async function saveDeal(event) {
   event.preventDefault();
   const points = state.draft.map((v) => (String(v).trim() === "" ? 0 : Number(v)));
+  const bad = points.findIndex((p) => !Number.isSafeInteger(p));
+  if (bad >= 0) {
+    // The number box lets "2.5" through; say so here, in the reader's language.
+    state.error = t("notWhole", { name: state.sheet.players[bad], value: state.draft[bad] });
+    render();
+    return;
+  }
   const method = state.editing ? "PUT" : "POST";
   if (await change(method, entryPath(), { points })) {
     state.draft = state.sheet.players.map(() => "");
