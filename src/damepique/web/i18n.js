@@ -1,0 +1,243 @@
+// Strings of the page in English and French; the language is remembered in
+// localStorage under "damepique.lang" ("en" | "fr"), shared with the score keeper.
+
+export const LANG_KEY = "damepique.lang";
+
+const RANKS = {
+  en: { "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" },
+  fr: { "2": "Deux", "3": "Trois", "4": "Quatre", "5": "Cinq", "6": "Six", "7": "Sept", "8": "Huit", "9": "Neuf", T: "Dix", J: "Valet", Q: "Dame", K: "Roi", A: "As" },
+};
+const SUITS = {
+  en: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+  fr: { C: "trèfle", D: "carreau", H: "cœur", S: "pique" },
+};
+
+export function cardName(card, lang = currentLang()) {
+  const r = RANKS[lang][card[0]];
+  const s = SUITS[lang][card[1]];
+  return lang === "fr" ? `${r} de ${s}` : `${r} of ${s}`;
+}
+
+export function suitName(suit, lang = currentLang()) {
+  return SUITS[lang][suit];
+}
+
+const STRINGS = {
+  en: {
+    title: "Dame de pique — Hearts",
+    nav_play: "Play", nav_history: "History", nav_rules: "Rules", nav_guide: "Strategy guide", nav_scorer: "Score keeper",
+    language: "Language",
+    home_heading: "Play Hearts against the computer",
+    home_intro: "No sign-up. Three computer players are waiting; a short game takes a few minutes.",
+    play_now: "Play now",
+    resume: "Resume your game",
+    level: "Computer level", beginner: "Beginner", intermediate: "Intermediate", expert: "Expert",
+    speed: "Speed", normal: "Normal", fast: "Fast",
+    rules_heading: "Rules of the game", preset: "Rules", target: "Game ends at",
+    points_100: "100 points", points_50: "50 points",
+    all_options: "Every option",
+    your_name: "Your name", you: "You",
+    four_colour: "Four-colour deck",
+    opt_players: "Players", opt_passing: "Passing", opt_pass_cycle: "Pass direction",
+    opt_no_points_first_trick: "No points on the first trick", opt_must_break_hearts: "Hearts must be broken before being led",
+    opt_moon: "Shooting the moon", opt_jack_of_diamonds: "Jack of diamonds −10 (Omnibus)",
+    opt_leftover: "Leftover cards (3 or 5 players)", opt_queen_points: "Queen of spades points",
+    opt_first_lead: "First lead", opt_deck: "Deck", opt_black_maria: "Black Maria (K♠ 10, A♠ 7)",
+    opt_last_trick_points: "Points for the last trick", opt_pass_count: "Cards passed",
+    opt_queen_breaks_hearts: "Queen of spades breaks hearts",
+    cycle_standard: "Left, right, across, none", cycle_left: "Always left", cycle_right: "Always right", cycle_across: "Always across",
+    moon_others: "Others take 26", moon_self: "Shooter takes −26", moon_off: "No moon",
+    leftover_remove: "Removed (2♦, 2♣)", leftover_kitty: "Kitty to the first trick",
+    first_two_of_clubs: "2♣ leads", first_any: "Any card",
+    deck_52: "52 cards", deck_36: "36 cards (6 to ace)",
+    yes: "Yes", no: "No",
+    preset_standard: "Standard (100 points)", preset_short: "Short game (50 points)", preset_omnibus: "Omnibus (J♦ −10)",
+    preset_three_players: "Three players", preset_five_players: "Five players",
+    preset_three_players_kitty: "Three players with a kitty", preset_five_players_kitty: "Five players with a kitty",
+    preset_old_rules: "Old rules (any lead, hearts free)", preset_queen_12: "Queen worth 12",
+    preset_black_maria: "Black Maria", preset_deck_36: "36-card deck", preset_custom: "Custom",
+    deal_n: "Deal {n}",
+    your_hand: "Your hand",
+    trick: "Trick",
+    leads: "{name} leads", you_lead: "You lead",
+    takes_trick: "{name} takes the trick", you_take_trick: "You take the trick",
+    hearts_broken: "Hearts broken", hearts_not_broken: "Hearts not broken",
+    cards_left: "{n} cards", points_deal: "{n} pts this deal", total: "total {n}",
+    pass_label: "Pass", pass_to: "Choose {n} cards to pass to the {dir}, to {name}.",
+    pass_chosen: "{k} of {n} chosen",
+    dir_left: "left", dir_right: "right", dir_across: "across",
+    no_pass: "No passing this deal.",
+    waiting_pass: "Waiting for the others to pass…",
+    received: "You received {cards} from {name}.",
+    received_badge: "received",
+    your_turn: "Your turn.",
+    why_not_your_turn: "Not your turn", why_wait_pass: "Waiting for the others to pass",
+    why_follow: "You must follow {suit}", why_first_lead: "The first trick starts with the {card}",
+    why_first_points: "No points on the first trick", why_hearts: "Hearts are not broken yet",
+    why_done: "The deal is over", why_three: "Already {n} cards chosen: unselect one first",
+    plays: "{name} plays {card}.", you_play: "You play {card}.",
+    score_sheet: "Score sheet", deal_col: "Deal", moon_mark: "moon", shot_moon: "{name} shot the moon!",
+    deal_over: "Deal {n} is over.",
+    game_over: "Game over", winner_is: "{name} wins with {n} points!", you_win: "You win with {n} points!",
+    chart_title: "Totals deal by deal",
+    new_game: "New game", download: "Download the record",
+    undo_q: "Undo?", undo_text: "There is no undo. Taking a card back after seeing the others' replies would let you use cards you were not supposed to see; every card played is final, as at a real table.",
+    training: "Training mode",
+    advice: "Advice", advice_wait: "Thinking…", best: "best", mistake: "mistake",
+    played_by_suit: "Cards played", voids: "Voids shown", none: "none",
+    review: "Review of the deal", review_none: "Your cards matched the expert's choices this deal.",
+    review_item: "Trick {t}: you played {mine}, the expert would play {theirs}", review_cost: "estimated cost {c} points",
+    review_wait: "The expert is reviewing your deal…",
+    connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…",
+    error: "Refused: {reason}",
+    history_heading: "Your finished games", history_empty: "No finished game yet on this browser.",
+    replay: "Replay", upload: "Replay a record file (damepique-game/1)", upload_bad: "This record cannot be replayed: {reason}",
+    prev: "Previous trick", next: "Next trick", prev_deal: "Previous deal", next_deal: "Next deal",
+    dealt_hands: "Hands as dealt", passes: "Passes", trick_n: "Trick {n} of {m}",
+    winner: "Winner", date: "Date",
+    seat_you: "You",
+    no_game: "No game in progress.",
+  },
+  fr: {
+    title: "Dame de pique",
+    nav_play: "Jouer", nav_history: "Historique", nav_rules: "Règles", nav_guide: "Guide stratégique", nav_scorer: "Feuille de marque",
+    language: "Langue",
+    home_heading: "Jouez à la Dame de pique contre l'ordinateur",
+    home_intro: "Sans inscription. Trois joueurs virtuels vous attendent ; une partie courte dure quelques minutes.",
+    play_now: "Jouer maintenant",
+    resume: "Reprendre votre partie",
+    level: "Niveau des ordinateurs", beginner: "Débutant", intermediate: "Intermédiaire", expert: "Expert",
+    speed: "Vitesse", normal: "Normale", fast: "Rapide",
+    rules_heading: "Règles du jeu", preset: "Règles", target: "Fin de partie à",
+    points_100: "100 points", points_50: "50 points",
+    all_options: "Toutes les options",
+    your_name: "Votre nom", you: "Vous",
+    four_colour: "Jeu à quatre couleurs",
+    opt_players: "Joueurs", opt_passing: "Échange de cartes", opt_pass_cycle: "Sens de l'échange",
+    opt_no_points_first_trick: "Pas de points au premier pli", opt_must_break_hearts: "Cœur ouvert avant d'être entamé",
+    opt_moon: "Grand chelem", opt_jack_of_diamonds: "Valet de carreau −10 (Omnibus)",
+    opt_leftover: "Cartes en trop (3 ou 5 joueurs)", opt_queen_points: "Points de la dame de pique",
+    opt_first_lead: "Première entame", opt_deck: "Jeu", opt_black_maria: "Black Maria (R♠ 10, A♠ 7)",
+    opt_last_trick_points: "Points du dernier pli", opt_pass_count: "Cartes échangées",
+    opt_queen_breaks_hearts: "La dame de pique ouvre les cœurs",
+    cycle_standard: "Gauche, droite, en face, aucun", cycle_left: "Toujours à gauche", cycle_right: "Toujours à droite", cycle_across: "Toujours en face",
+    moon_others: "Les autres prennent 26", moon_self: "Le tireur marque −26", moon_off: "Pas de grand chelem",
+    leftover_remove: "Retirées (2♦, 2♣)", leftover_kitty: "Talon au premier pli",
+    first_two_of_clubs: "Le 2♣ entame", first_any: "N'importe quelle carte",
+    deck_52: "52 cartes", deck_36: "36 cartes (du 6 à l'as)",
+    yes: "Oui", no: "Non",
+    preset_standard: "Classique (100 points)", preset_short: "Partie courte (50 points)", preset_omnibus: "Omnibus (V♦ −10)",
+    preset_three_players: "Trois joueurs", preset_five_players: "Cinq joueurs",
+    preset_three_players_kitty: "Trois joueurs avec talon", preset_five_players_kitty: "Cinq joueurs avec talon",
+    preset_old_rules: "Anciennes règles (entame libre, cœurs libres)", preset_queen_12: "Dame à 12",
+    preset_black_maria: "Black Maria", preset_deck_36: "Jeu de 36 cartes", preset_custom: "Personnalisées",
+    deal_n: "Donne {n}",
+    your_hand: "Votre main",
+    trick: "Pli",
+    leads: "{name} entame", you_lead: "Vous entamez",
+    takes_trick: "{name} remporte le pli", you_take_trick: "Vous remportez le pli",
+    hearts_broken: "Cœurs ouverts", hearts_not_broken: "Cœurs fermés",
+    cards_left: "{n} cartes", points_deal: "{n} pts cette donne", total: "total {n}",
+    pass_label: "Passer", pass_to: "Choisissez {n} cartes à passer à {dir}, à {name}.",
+    pass_chosen: "{k} sur {n} choisies",
+    dir_left: "gauche", dir_right: "droite", dir_across: "en face",
+    no_pass: "Pas d'échange cette donne.",
+    waiting_pass: "En attente de l'échange des autres…",
+    received: "Vous avez reçu {cards} de {name}.",
+    received_badge: "reçue",
+    your_turn: "À vous de jouer.",
+    why_not_your_turn: "Ce n'est pas votre tour", why_wait_pass: "En attente de l'échange des autres",
+    why_follow: "Vous devez fournir à {suit}", why_first_lead: "Le premier pli commence par le {card}",
+    why_first_points: "Pas de points au premier pli", why_hearts: "Les cœurs ne sont pas encore ouverts",
+    why_done: "La donne est finie", why_three: "Déjà {n} cartes choisies : retirez-en une d'abord",
+    plays: "{name} joue {card}.", you_play: "Vous jouez {card}.",
+    score_sheet: "Feuille de marque", deal_col: "Donne", moon_mark: "chelem", shot_moon: "{name} a fait le grand chelem !",
+    deal_over: "La donne {n} est finie.",
+    game_over: "Partie terminée", winner_is: "{name} gagne avec {n} points !", you_win: "Vous gagnez avec {n} points !",
+    chart_title: "Totaux donne par donne",
+    new_game: "Nouvelle partie", download: "Télécharger la partie",
+    undo_q: "Annuler ?", undo_text: "Il n'y a pas d'annulation. Reprendre une carte après avoir vu les réponses des autres permettrait d'utiliser des cartes que vous ne deviez pas voir ; toute carte jouée est définitive, comme à une vraie table.",
+    training: "Mode entraînement",
+    advice: "Conseils", advice_wait: "Réflexion…", best: "meilleure", mistake: "erreur",
+    played_by_suit: "Cartes jouées", voids: "Coupes révélées", none: "aucune",
+    review: "Revue de la donne", review_none: "Vos cartes ont suivi les choix de l'expert cette donne.",
+    review_item: "Pli {t} : vous avez joué {mine}, l'expert aurait joué {theirs}", review_cost: "coût estimé {c} points",
+    review_wait: "L'expert revoit votre donne…",
+    connecting: "Connexion…", reconnecting: "Connexion perdue, reconnexion…",
+    error: "Refusé : {reason}",
+    history_heading: "Vos parties terminées", history_empty: "Aucune partie terminée sur ce navigateur.",
+    replay: "Revoir", upload: "Revoir un fichier de partie (damepique-game/1)", upload_bad: "Impossible de rejouer cette partie : {reason}",
+    prev: "Pli précédent", next: "Pli suivant", prev_deal: "Donne précédente", next_deal: "Donne suivante",
+    dealt_hands: "Mains distribuées", passes: "Échanges", trick_n: "Pli {n} sur {m}",
+    winner: "Gagnant", date: "Date",
+    seat_you: "Vous",
+    no_game: "Aucune partie en cours.",
+  },
+};
+
+// Advice reasons from the bots, by code; unknown codes are shown as words.
+const REASONS = {
+  en: {
+    ducks: "ducks under the trick", wins_cheaply: "wins a trick without points", keeps_queen_guarded: "keeps the queen of spades guarded",
+    dumps_queen: "gets rid of the queen of spades", dumps_points: "gives points away", dumps_high: "gets rid of a high card",
+    voids_clubs: "works towards a void in clubs", voids_diamonds: "works towards a void in diamonds",
+    voids_hearts: "works towards a void in hearts", voids_spades: "works towards a void in spades",
+    stops_moon: "stops a shot at the moon", shoots_moon: "goes for the moon", takes_points: "takes points",
+    safe: "safe", forced: "the only card", smokes_queen: "draws out the queen of spades", leads_low: "leads low",
+    keeps_low: "keeps a low card for later", passes_queen: "passes the queen of spades away", passes_high: "passes a high card",
+    unguarded: "leaves the queen unguarded", no_advice: "",
+  },
+  fr: {
+    ducks: "passe sous le pli", wins_cheaply: "prend un pli sans points", keeps_queen_guarded: "garde la dame de pique protégée",
+    dumps_queen: "se défausse de la dame de pique", dumps_points: "donne des points", dumps_high: "se débarrasse d'une carte haute",
+    voids_clubs: "prépare une coupe à trèfle", voids_diamonds: "prépare une coupe à carreau",
+    voids_hearts: "prépare une coupe à cœur", voids_spades: "prépare une coupe à pique",
+    stops_moon: "empêche le grand chelem", shoots_moon: "tente le grand chelem", takes_points: "prend des points",
+    safe: "sans risque", forced: "seule carte possible", smokes_queen: "fait tomber la dame de pique", leads_low: "entame petit",
+    keeps_low: "garde une petite carte pour plus tard", passes_queen: "se débarrasse de la dame de pique", passes_high: "passe une carte haute",
+    unguarded: "laisse la dame sans protection", no_advice: "",
+  },
+};
+
+const SEAT_NAMES = {
+  fr: { West: "Ouest", North: "Nord", East: "Est", "North-West": "Nord-Ouest", "North-East": "Nord-Est", You: "Vous" },
+  en: { Vous: "You" },
+};
+
+export function reasonText(code, lang = currentLang()) {
+  const table = REASONS[lang];
+  if (code in table) return table[code];
+  return String(code).replaceAll("_", " ");
+}
+
+export function seatName(name, lang = currentLang()) {
+  return SEAT_NAMES[lang][name] || name;
+}
+
+export function detectLang() {
+  const saved = localStorage.getItem(LANG_KEY);
+  if (saved === "en" || saved === "fr") return saved;
+  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  for (const l of langs) {
+    const p = String(l).slice(0, 2).toLowerCase();
+    if (p === "fr") return "fr";
+    if (p === "en") return "en";
+  }
+  return "en";
+}
+
+let lang = "en";
+export function currentLang() {
+  return lang;
+}
+export function setLang(l, remember = true) {
+  lang = l === "fr" ? "fr" : "en";
+  if (remember) localStorage.setItem(LANG_KEY, lang);
+  document.documentElement.lang = lang;
+}
+
+export function t(key, params = {}) {
+  let s = STRINGS[lang][key];
+  if (s === undefined) s = STRINGS.en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? params[k] : `{${k}}`));
+}
