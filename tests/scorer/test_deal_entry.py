@@ -136,7 +136,8 @@ def test_no_more_points_than_exist():
     err = refused(PointsEntry((30, 0, 0, -4)), SheetRules(jack_of_diamonds=True))
     assert err.code == "points_too_many"
     assert err.player == 0
-    assert err.reason == "Ann has 30, but a deal has only 26 points"
+    assert err.reason == "Ann has 30, but a deal has only 26 points: 4 points too many"
+    assert err.message("fr") == "Ann a 30, mais une donne ne compte que 26 points : 4 points de trop"
 
 
 def test_huge_value_is_refused_as_too_many_points():

@@ -67,7 +67,10 @@ _EN: dict[str, Callable[[Params], str]] = {
     "points_below_jack": lambda p: (
         f"{p['player']} has {p['points']}: the J♦ takes off 10 points at most, so no one scores below -10"
     ),
-    "points_too_many": lambda p: f"{p['player']} has {p['points']}, but a deal has only {p['limit']} points",
+    "points_too_many": lambda p: (
+        f"{p['player']} has {p['points']}, but a deal has only {p['limit']} points: "
+        f"{_points_en(p['points'] - p['limit'])} too many"
+    ),
     "jack_twice": lambda p: (
         f"{_names_en(p['players'])} all have negative points, but only one player takes the J♦"
     ),
@@ -137,7 +140,8 @@ _FR: dict[str, Callable[[Params], str]] = {
         "10 points au plus, personne ne descend sous -10"
     ),
     "points_too_many": lambda p: (
-        f"{p['player']} a {p['points']}, mais une donne ne compte que {p['limit']} points"
+        f"{p['player']} a {p['points']}, mais une donne ne compte que {p['limit']} points : "
+        f"{_points_fr(p['points'] - p['limit'])} de trop"
     ),
     "jack_twice": lambda p: (
         f"{_names_fr(p['players'])} ont des points négatifs, mais un seul joueur prend le valet de carreau"
