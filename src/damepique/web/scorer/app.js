@@ -324,7 +324,7 @@ function statusBanner(sheet) {
   }
   if (sheet.status.code === "tie") {
     return h("div", { class: "banner tie", role: "status", "data-testid": "status" },
-      h("strong", {}, `${t("tie")} — `), h("span", {}, text));
+      h("strong", {}, t("tie")), h("span", {}, text));
   }
   return h("div", { class: "banner", role: "status", "data-testid": "status" }, h("span", {}, text));
 }
