@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from .cards import (
     CARD_NAMES,
@@ -45,6 +46,7 @@ _JD_BIT = 1 << JD
 _NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in (3, 4, 5)}
 
 CardsLike = int | CardSet | Iterable[int] | Iterable[str]
+T = TypeVar("T")
 
 
 def to_mask(cards: CardsLike) -> int:
@@ -174,15 +176,15 @@ class Deal:
     @classmethod
     def shuffled(cls, rules: Rules, rng: random.Random, number: int = 0) -> Deal:
         """A deal from a shuffle by ``rng`` (the caller's seeded generator)."""
-        deck = list(rules.deck_list)
+        # Shuffle the cards' bits rather than the cards: a hand's mask is then
+        # the sum of its slice. A shuffle of distinct cards is a valid deal.
+        deck = list(rules.deck_bits)
         shuffle(deck, rng)
         size = rules.hand_size
         n = rules.players
-        bit = _BITS.__getitem__
-        # A shuffle of distinct cards makes a valid deal: no need to check it.
-        hands = [sum(map(bit, deck[i * size : (i + 1) * size])) for i in range(n)]
+        hands = [sum(deck[i * size : (i + 1) * size]) for i in range(n)]
         deal = cls.__new__(cls)
-        deal._setup(rules, hands, sum(map(bit, deck[n * size :])), number, False)
+        deal._setup(rules, hands, sum(deck[n * size :]), number, False)
         return deal
 
     # -- reading the state ----------------------------------------------------
@@ -293,11 +295,12 @@ class Deal:
     def pass_cards(self, seat: int, cards: CardsLike) -> Passed:
         """``seat`` gives ``cards``; once every seat has passed the cards change hands."""
         mask = self.verify_pass(seat, cards)
-        self.passes[seat] = mask
-        complete = all(p is not None for p in self.passes)
+        passes = self.passes
+        passes[seat] = mask
+        complete = None not in passes
         if complete:
             self._exchange()
-        return Passed(seat, cards_of(mask), self.pass_target(seat), complete)
+        return Passed(seat, cards_of(mask), (seat + self.pass_offset) % self.players, complete)
 
     def _exchange(self) -> None:
         n = self.players
@@ -555,7 +558,7 @@ def _radix_runs(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
 _RUNS = {n: _radix_runs(n) for n in range(53)}
 
 
-def shuffle(cards: list[int], rng: random.Random) -> None:
+def shuffle(cards: list[T], rng: random.Random) -> None:
     """Shuffle ``cards`` in place, uniformly, with ``rng``: a Fisher-Yates
     shuffle whose swaps are the digits of one uniform number per run of
     steps (drawn by rejection, so exactly uniform), about twice as fast as

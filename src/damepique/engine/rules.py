@@ -90,7 +90,9 @@ class Rules:
     positive_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """``card_points`` without the J♦'s bonus: what a trick's points add up."""
     deck_list: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    """The cards dealt (hands and kitty), ascending: what a shuffle permutes."""
+    """The cards dealt (hands and kitty), ascending."""
+    deck_bits: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``1 << card`` for each card of ``deck_list``: what a shuffle permutes."""
 
     def __post_init__(self) -> None:
         self._validate()
@@ -135,6 +137,7 @@ class Rules:
             "breaks_mask": breaks_mask & deck_mask,
             "positive_points": tuple(max(p, 0) for p in points),
             "deck_list": tuple(c for c in range(52) if dealt >> c & 1),
+            "deck_bits": tuple(1 << c for c in range(52) if dealt >> c & 1),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
