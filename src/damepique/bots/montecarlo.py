@@ -44,7 +44,7 @@ from .heuristic import danger_scores, pass_from_hand
 from .knowledge import Knowledge, sample_world
 from .playout import Policy, playout
 
-DEFAULT_PLAYOUTS = 1200
+DEFAULT_PLAYOUTS = 1500
 """Play-outs per decision by default: tuned so that p95 stays under 250 ms on
 one core of the reference machine (see benchmarks/README.md)."""
 

@@ -37,6 +37,8 @@ class Policy:
     negative: int
     threat: int
     players: int
+    smoke: bool = True
+    """Lead below a heavy card still out to make it fall (on by default)."""
 
     @classmethod
     def of(cls, rules: Rules) -> Policy:
@@ -181,6 +183,19 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
             return hearts.bit_length() - 1
     hand = deal.hands[seat]
     live = -1
+    out_big = big & ~hand if pol.smoke else 0
+    if out_big:
+        # Smoke out a heavy card: lead below it in its suit, holding nothing above it.
+        live = 0
+        for h in deal.hands:
+            live |= h
+        lb = out_big & live
+        if lb:
+            low_big = (lb & -lb).bit_length() - 1
+            suit = SUIT_MASKS[low_big // 13]
+            below = legal & suit & ((1 << low_big) - 1)
+            if below and not hand & suit & ~((1 << low_big) - 1):
+                return below.bit_length() - 1
     best = -1
     best_key = 99
     for s in (0, 1, 2, 3):
