@@ -304,27 +304,24 @@ class Deal:
 
     def _exchange(self) -> None:
         n = self.players
-        hands = self.hands
-        for seat in range(n):
-            passed = self.passes[seat]
-            assert passed is not None
-            hands[seat] &= ~passed
-        for seat in range(n):
-            passed = self.passes[seat]
-            assert passed is not None
-            hands[(seat + self.pass_offset) % n] |= passed
+        offset = self.pass_offset
+        passes: list[int] = [p or 0 for p in self.passes]
+        self.hands[:] = [
+            hand & ~passes[seat] | passes[(seat - offset) % n] for seat, hand in enumerate(self.hands)
+        ]
         self._start_play()
 
     def _start_play(self) -> None:
         self.phase = PLAY
         if self.rules.first_lead == "two_of_clubs":
-            in_hands = 0
-            for hand in self.hands:
-                in_hands |= hand
-            self.lead_card = lowest(in_hands & CLUBS_MASK)
-            holder = self.holder(self.lead_card)
-            assert holder is not None
-            self.to_act = holder
+            # The lowest club dealt to a hand (not removed, not in the kitty).
+            bit = self.rules.deck_cards & ~self.kitty & CLUBS_MASK
+            bit &= -bit
+            self.lead_card = bit.bit_length() - 1
+            for seat, hand in enumerate(self.hands):
+                if hand & bit:
+                    self.to_act = seat
+                    break
         else:
             self.to_act = self.number % self.players
 
