@@ -197,17 +197,17 @@ def legal_mask_for(
         follow = hand & SUIT_MASKS[trick[0] // 13]
         if follow:
             return follow
-        if first_trick and rules.no_points_first_trick:
-            safe = hand & ~rules.point_mask
+        if first_trick:
+            safe = hand & ~rules.first_trick_mask
             if safe:
                 return safe
         return hand
     if lead_card is not None:
         return 1 << lead_card
-    if first_trick and rules.no_points_first_trick:
-        safe = hand & ~rules.point_mask
+    if first_trick:
+        safe = hand & ~rules.first_trick_mask
         if safe:
-            return safe
+            hand = safe
     if not hearts_broken:
         safe = hand & ~HEARTS_MASK
         if safe:
