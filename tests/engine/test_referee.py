@@ -4,6 +4,7 @@ spec's shape, exit 0 or 2, in-process and through the real command."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,8 @@ from hypothesis import strategies as st
 from damepique.cli import random_game, referee, referee_data
 from damepique.engine import PRESETS, Rules
 
+# DAMEPIQUE_FUZZ=20 runs the mutation tests 20 times longer, to hunt for crashes.
+FUZZ = int(os.environ.get("DAMEPIQUE_FUZZ", "1"))
 KINDS = {"bad_json", "bad_card", "bad_rules", "bad_deal", "illegal_pass", "illegal_play"}
 ERROR_KEYS = {"error", "deal", "play", "seat", "card", "reason"}
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -99,7 +102,7 @@ def mutate(record: Any, path: tuple[Any, ...], how: str, value: Any) -> Any:
     return record
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300 * FUZZ, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.data(),
     st.sampled_from(["set", "delete", "duplicate"]),
@@ -115,7 +118,7 @@ def test_mutated_records_never_crash(data: st.DataObject, how: str, value: Any, 
     check_answer(status, answer, command)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200 * FUZZ, deadline=None)
 @given(st.data(), st.sampled_from(["replay", "legal"]))
 def test_cut_or_corrupted_bytes_never_crash(data: st.DataObject, command: str) -> None:
     raw = json.dumps(GAME).encode()
@@ -127,7 +130,7 @@ def test_cut_or_corrupted_bytes_never_crash(data: st.DataObject, command: str) -
     check_answer(status, answer, command)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200 * FUZZ, deadline=None)
 @given(json_values, st.sampled_from(["replay", "legal"]))
 def test_any_json_never_crashes(value: Any, command: str) -> None:
     for doc in (
@@ -139,7 +142,7 @@ def test_any_json_never_crashes(value: Any, command: str) -> None:
         check_answer(status, answer, command)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100 * FUZZ, deadline=None)
 @given(
     st.dictionaries(
         st.sampled_from([*sorted(Rules().to_json()), "deck", "pass_count", "x"]), json_values, max_size=4
