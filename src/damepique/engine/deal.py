@@ -418,7 +418,15 @@ class Deal:
         """The seat to act plays ``card`` (checked); returns the event.
 
         ``seat``, when given, must be the seat to act."""
-        c = self.verify_play(card, seat)
+        if (
+            type(card) is int
+            and 0 <= card < 52
+            and (seat is None or seat == self.to_act)
+            and self.legal_mask() >> card & 1
+        ):
+            c = card  # legal: the refusal's reason is not needed
+        else:
+            c = self.verify_play(card, seat)
         player = self.to_act
         before = self.tricks_played
         self.play_unchecked(c)
