@@ -22,7 +22,7 @@ from damepique.engine.record import load as load_record
 from damepique.engine.record import replay as replay_record
 from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS_CYCLES
 
-from . import scorer_api
+from . import mp_api, scorer_api
 from .games import LEVELS, SPEEDS, Games, Pace
 from .hub import Hub
 from .protocol import VERSION, ProtocolError, error, parse
@@ -79,9 +79,14 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.init()
+        multiplayer = getattr(app.state, "multiplayer", None)
+        if multiplayer is not None:
+            await multiplayer.start()
         try:
             yield
         finally:
+            if multiplayer is not None:
+                await multiplayer.close()
             await games.close()
             thinker.close()
             await store.close()
@@ -261,6 +266,7 @@ def create_app(
                 games.release(joined[0])
 
     scorer_api.install(app, url)
+    mp_api.install(app, games)
     return app
 
 

@@ -1,0 +1,238 @@
+"""Accounts for ranked games: a nickname and a password, sessions in signed cookies.
+
+Passwords are hashed with Argon2id (argon2-cffi); hashing runs in a thread so
+it never stalls the event loop. A session is the account's key signed with
+itsdangerous (HMAC, with a time stamp checked on read), in an ``HttpOnly``,
+``SameSite=Lax`` cookie that is also ``Secure`` whenever the page came over
+HTTPS (or ``DAMEPIQUE_SECURE_COOKIES=1`` says so behind a proxy).
+
+>>> nickname_key("  Léa_42 ")
+'léa_42'
+>>> nickname_key("no spaces") is None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from .mpstore import MpStore
+from .ratings import DEFAULT_RATING
+
+COOKIE = "damepique_session"
+SESSION_AGE = 60 * 60 * 24 * 30
+_NICK = re.compile(r"^[\w\-]{3,24}$")
+_hasher = PasswordHasher()
+
+
+def nickname_key(nickname: object) -> str | None:
+    """The account key for a nickname (case-insensitive), or None if it is not a valid nickname."""
+    if not isinstance(nickname, str):
+        return None
+    nick = nickname.strip()
+    if not _NICK.match(nick):
+        return None
+    return nick.lower()
+
+
+class Sessions:
+    """Signs and reads session cookies."""
+
+    def __init__(self, secret: str) -> None:
+        self.serializer = URLSafeTimedSerializer(secret, salt="damepique-session")
+
+    def make(self, key: str) -> str:
+        return self.serializer.dumps({"k": key})
+
+    def read(self, cookie: str | None) -> str | None:
+        if not cookie or len(cookie) > 512:
+            return None
+        try:
+            data = self.serializer.loads(cookie, max_age=SESSION_AGE)
+        except BadSignature:
+            return None
+        key = data.get("k") if isinstance(data, dict) else None
+        return key if isinstance(key, str) else None
+
+
+class Accounts:
+    def __init__(self, store: MpStore) -> None:
+        self.store = store
+        self.sessions: Sessions | None = None
+
+    async def start(self) -> None:
+        self.sessions = Sessions(os.environ.get("DAMEPIQUE_SECRET") or await self.store.secret())
+
+    def account_of(self, cookies: Any) -> str | None:
+        if self.sessions is None:
+            return None
+        return self.sessions.read(cookies.get(COOKIE))
+
+    async def register(self, nickname: object, password: object) -> tuple[str | None, str, str]:
+        """(key, code, reason): key is None on refusal."""
+        key = nickname_key(nickname)
+        if key is None:
+            return None, "bad_nickname", "a nickname has 3 to 24 letters, digits, - or _"
+        if not isinstance(password, str) or not 8 <= len(password) <= 200:
+            return None, "bad_password", "a password has 8 to 200 characters"
+        hashed = await asyncio.to_thread(_hasher.hash, password)
+        assert isinstance(nickname, str)
+        if not await self.store.create_account(key, nickname.strip(), hashed, DEFAULT_RATING):
+            return None, "nickname_taken", "this nickname is taken"
+        return key, "", ""
+
+    async def login(self, nickname: object, password: object) -> str | None:
+        key = nickname_key(nickname)
+        if key is None or not isinstance(password, str) or len(password) > 200:
+            return None
+        acc = await self.store.get_account(key)
+        if acc is None:
+            # Spend the same time as a real check, so a timing does not tell who exists.
+            await asyncio.to_thread(_verify, _DUMMY, password)
+            return None
+        if not await asyncio.to_thread(_verify, acc["password"], password):
+            return None
+        if _hasher.check_needs_rehash(acc["password"]):
+            await self.store.set_password(key, await asyncio.to_thread(_hasher.hash, password))
+        return key
+
+
+def _verify(hashed: str, password: str) -> bool:
+    try:
+        return _hasher.verify(hashed, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+_DUMMY = _hasher.hash("not a real password")
+
+
+def _secure(request: Request) -> bool:
+    if os.environ.get("DAMEPIQUE_SECURE_COOKIES") == "1":
+        return True
+    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
+
+
+def _bad(code: str, reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": code, "code": code, "reason": reason}, status_code=status)
+
+
+def install(app: FastAPI, accounts: Accounts) -> None:
+    """The account routes: register, log in, log out, who am I, leaderboard and profiles."""
+    store = accounts.store
+
+    async def body_of(request: Request) -> dict[str, Any] | None:
+        raw = await request.body()
+        if len(raw) > 4096:
+            return None
+        try:
+            import json
+
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def signed_in(key: str, nickname: str, request: Request, status: int = 200) -> JSONResponse:
+        assert accounts.sessions is not None
+        resp = JSONResponse({"nickname": nickname}, status_code=status)
+        resp.set_cookie(
+            COOKIE,
+            accounts.sessions.make(key),
+            max_age=SESSION_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=_secure(request),
+            path="/",
+        )
+        return resp
+
+    @app.post("/api/accounts")
+    async def register(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        if body is None:
+            return _bad("bad_request", "send a JSON object")
+        key, code, reason = await accounts.register(body.get("nickname"), body.get("password"))
+        if key is None:
+            return _bad(code, reason, 409 if code == "nickname_taken" else 400)
+        return signed_in(key, str(body["nickname"]).strip(), request, 201)
+
+    @app.post("/api/login")
+    async def login(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        if body is None:
+            return _bad("bad_request", "send a JSON object")
+        key = await accounts.login(body.get("nickname"), body.get("password"))
+        if key is None:
+            return _bad("bad_login", "wrong nickname or password", 401)
+        acc = await store.get_account(key)
+        assert acc is not None
+        return signed_in(key, acc["nickname"], request)
+
+    @app.post("/api/logout")
+    async def logout() -> JSONResponse:
+        resp = JSONResponse({"ok": True})
+        resp.delete_cookie(COOKIE, path="/")
+        return resp
+
+    @app.get("/api/me")
+    async def me(request: Request) -> JSONResponse:
+        key = accounts.account_of(request.cookies)
+        acc = await store.get_account(key) if key else None
+        if acc is None:
+            return JSONResponse({"nickname": None})
+        return JSONResponse({"nickname": acc["nickname"], "rating": round(acc["rating"])})
+
+    @app.get("/api/leaderboard")
+    async def leaderboard() -> JSONResponse:
+        rows = await store.leaderboard()
+        return JSONResponse(
+            {
+                "players": [
+                    {
+                        "rank": i + 1,
+                        "nickname": r["nickname"],
+                        "rating": r["rating"],
+                        "games": r["stats"]["ranked"],
+                        "wins": r["stats"]["wins"],
+                    }
+                    for i, r in enumerate(rows)
+                ]
+            }
+        )
+
+    @app.get("/api/players/{nickname}")
+    async def profile(nickname: str) -> JSONResponse:
+        key = nickname_key(nickname)
+        acc = await store.get_account(key) if key else None
+        if acc is None:
+            return _bad("not_found", "no player with this nickname", 404)
+        s = acc["stats"]
+        return JSONResponse(
+            {
+                "nickname": acc["nickname"],
+                "rating": round(acc["rating"]),
+                "history": await store.history(acc["key"]),
+                "stats": {
+                    "games": s["games"],
+                    "ranked": s["ranked"],
+                    "wins": s["wins"],
+                    "deals": s["deals"],
+                    "average_points": round(s["points"] / s["deals"], 2) if s["deals"] else None,
+                    "moons": s["moons"],
+                    "queens": s["queens"],
+                },
+            }
+        )
+
+
+__all__ = ["COOKIE", "Accounts", "Sessions", "install", "nickname_key"]

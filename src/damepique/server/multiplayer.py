@@ -1,0 +1,945 @@
+"""Tables for several people: seats, host, start, timers, absence, rematch, results.
+
+A ``MultiTable`` is the lifecycle of one table with a code: people take
+seats (a seat token each), the host starts, bots fill the empty seats, and a
+rematch deals a new game to the same table. Its state is one JSON document
+the ``MpStore`` writes before any change is announced. The game itself is a
+``MultiRunner``: the solo ``Runner`` (one writer, events stored before they
+are broadcast, bots off the loop) plus turn timers and stand-in bots for
+players who are away or left.
+
+Connections belong to a table with a seat (a player) or none (a visitor or
+spectator). A spectator's messages are built from a public view: no hand,
+no passed or received cards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from damepique.engine import CARD_NAMES, PASS, PLAY, Rules, parse_card, view_of
+
+from .codes import display_code, new_code, new_token
+from .games import LEVELS, SPEEDS, Pace, Runner, public_event
+from .mpstore import MpStore
+from .protocol import VERSION, dumps
+from .ratings import DEFAULT_RATING, update_ratings
+from .store import GameRow, Store
+from .table import CommandError, Seat, Table
+from .thinking import Thinker
+
+log = logging.getLogger("damepique.server")
+
+TIMEOUT_LEVEL = "intermediate"
+STAND_IN_LEVEL = "intermediate"
+QUICK_MESSAGES = ("hello", "well_played", "thanks", "oops", "sorry", "nice_try", "good_game", "bye")
+QS = parse_card("QS")
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass
+class MpSettings:
+    """Knobs of multiplayer tables; tests shorten the grace period and timers."""
+
+    grace: float = field(default_factory=lambda: _env_float("DAMEPIQUE_GRACE", 60.0))
+    timer_choices: tuple[int, ...] = field(
+        default_factory=lambda: tuple(
+            int(x) for x in os.environ.get("DAMEPIQUE_TIMER_CHOICES", "0,30,60").split(",") if x.strip()
+        )
+    )
+    chat_interval: float = 1.0
+
+
+class Conn(Protocol):
+    async def send_text(self, data: str) -> None: ...
+
+
+@dataclass
+class MpSeat:
+    """A chair at a table. ``kind`` is ``empty``, ``human`` or ``bot``."""
+
+    kind: str = "empty"
+    name: str = ""
+    level: str | None = None
+    account: str | None = None
+    """The account key of a signed-in player (ranked games), never sent."""
+    nickname: str | None = None
+    player: str | None = None
+    """The browser's player id (for its history), never sent."""
+    left: bool = False
+    """Left for good during the game: a bot plays the seat until the game ends."""
+    away: bool = False
+    """Gone longer than the grace period: a bot plays until the player is back."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> MpSeat:
+        return cls(**{k: d.get(k) for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass
+class TableOptions:
+    rules: dict[str, Any]
+    timer: int = 0
+    fill: bool = True
+    level: str = "intermediate"
+    public: bool = False
+    ranked: bool = False
+    spectators: bool = True
+    speed: str = "normal"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def spectator_view(table: Table) -> dict[str, Any] | None:
+    """What everybody at the table sees: seat 0's view without anything private."""
+    deal = table.deal
+    if deal is None:
+        return None
+    v = view_of(deal, 0, table.totals_before(deal)).to_json()
+    v.update(
+        seat=None,
+        hand=[],
+        legal=[],
+        passed=None,
+        received=None,
+        pass_to=None,
+        to_act=deal.to_act if deal.phase == PLAY else None,
+    )
+    return v
+
+
+class TableHub:
+    """The runner's hub for one table: each connection gets its seat's message
+    (``-1`` builds a spectator's)."""
+
+    def __init__(self, mt: MultiTable) -> None:
+        self.mt = mt
+
+    def connections(self, _game_id: str) -> int:
+        return len(self.mt.conns)
+
+    async def send(self, conn: Conn, msg: dict[str, Any]) -> None:
+        await self.mt.send(conn, msg)
+
+    async def broadcast(self, _game_id: str, message_for: Callable[[int], dict[str, Any]]) -> None:
+        cache: dict[int, str] = {}
+        sends = []
+        for conn, seat in list(self.mt.conns.items()):
+            s = -1 if seat is None else seat
+            if s < 0 and not self.mt.options.spectators:
+                continue
+            if s not in cache:
+                cache[s] = dumps(message_for(s))
+            sends.append(self.mt.send_raw(conn, cache[s]))
+        if sends:
+            await asyncio.gather(*sends)
+
+
+class MultiRunner(Runner):
+    """A runner with turn timers and stand-in bots for absent players."""
+
+    def __init__(
+        self, game: GameRow, table: Table, store: Store, mt: MultiTable, thinker: Thinker, pace: Pace
+    ):
+        super().__init__(game, table, store, TableHub(mt), thinker, pace)  # type: ignore[arg-type]
+        self.mt = mt
+        self.deadline: float | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_key: Any = None
+        self._timer_seats: list[int] = []
+
+    @property
+    def speed(self) -> str:
+        return self.mt.options.speed
+
+    # -- messages ----------------------------------------------------------------------
+
+    def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
+        if seat >= 0:
+            msg = super().state(seat, event, ack)
+        else:
+            t = self.table
+            msg = {
+                "v": VERSION,
+                "type": "state",
+                "game": self.id,
+                "seat": None,
+                "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
+                "rules": t.rules.to_json(),
+                "speed": self.speed,
+                "level": self.mt.options.level,
+                "view": spectator_view(t),
+                "results": t.results(),
+                "totals": t.match.totals,
+                "over": t.match.over,
+                "winner": t.match.winner,
+                "event": public_event(event, -1),
+            }
+        msg["mode"] = "table"
+        msg["spectator"] = seat < 0
+        msg["table"] = self.mt.info()
+        msg["timer"] = self.timer_info()
+        return msg
+
+    def timer_info(self) -> dict[str, Any] | None:
+        if not self.mt.options.timer:
+            return None
+        return {
+            "seconds": self.mt.options.timer,
+            "seats": list(self._timer_seats) if self.deadline else [],
+            "deadline": None if self.deadline is None else round(self.deadline * 1000),
+            "remaining": None if self.deadline is None else max(0.0, round(self.deadline - time.time(), 1)),
+        }
+
+    # -- who plays a seat ------------------------------------------------------------------
+
+    def stand_in(self, seat: int) -> bool:
+        """A bot plays this seat now (a bot's seat, or a player who left or is away)."""
+        if self.table.seats[seat].kind == "bot":
+            return True
+        ms = self.mt.seats[seat]
+        return ms.left or ms.away
+
+    def _bot_seats(self) -> list[int]:
+        return [s for s in self.table.waiting_on() if self.stand_in(s)]
+
+    async def _drive_bots(self) -> None:
+        while not self.broken:
+            seats = self._bot_seats()
+            if not seats:
+                return
+            seat = seats[0]
+            deal = self.table.deal
+            assert deal is not None
+            if self.speed == "normal":
+                if deal.phase == PASS:
+                    delay = self.pace.pass_
+                elif not deal.trick and deal.tricks:
+                    delay = self.pace.after_trick
+                else:
+                    delay = self.pace.play
+                await asyncio.sleep(delay)
+            if seat not in self._bot_seats():
+                continue
+            own = self.table.seats[seat]
+            level = (own.level if own.kind == "bot" else STAND_IN_LEVEL) or "random"
+            auto = None if own.kind == "bot" else "stand_in"
+            if not await self._act_for(seat, level, auto, check=lambda s=seat: s in self._bot_seats()):
+                return
+
+    async def _act_for(self, seat: int, level: str, auto: str | None, check: Callable[[], bool]) -> bool:
+        """Think for ``seat`` off the loop, then apply if ``check()`` still holds; False on failure."""
+        view = self.table.view_object(seat)
+        seed = hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
+        mark = len(self.table.log)
+        try:
+            kind, choice = await self.thinker.decide(level, view, seed)
+        except Exception:
+            log.exception("bot %s failed in game %s", level, self.id)
+            return False
+        async with self.lock:
+            if self.broken:
+                return False
+            if len(self.table.log) != mark or not check():
+                return True  # the position changed while it thought
+            try:
+                if kind == "pass":
+                    event = self.table.pass_cards(seat, [CARD_NAMES[c] for c in choice])
+                else:
+                    event = self.table.play(seat, CARD_NAMES[choice])
+            except CommandError:
+                return True
+            if auto:
+                event["auto"] = auto
+            try:
+                await self._commit([event])
+            except Exception:
+                log.exception("store failed in game %s", self.id)
+                return False
+        return True
+
+    # -- commits: timers and results ------------------------------------------------------------
+
+    async def _commit(self, new: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+        await super()._commit(new, ack_seat, ack)
+        self._arm()
+        if self.table.over:
+            await self.mt.game_over(self)
+
+    def _arm(self) -> None:
+        """Start the turn timer for the people who must act now (bots have none)."""
+        seconds = self.mt.options.timer
+        waiting = [] if self.table.over else [s for s in self.table.waiting_on() if not self.stand_in(s)]
+        if not seconds or not waiting:
+            self._cancel_timer()
+            return
+        deal = self.table.deal
+        assert deal is not None
+        key = (deal.number, "pass") if deal.phase == PASS else (deal.number, len(deal.plays))
+        self._timer_seats = waiting
+        if key == self._timer_key and self._timer is not None and not self._timer.done():
+            return
+        self._cancel_timer()
+        self._timer_key = key
+        self.deadline = time.time() + seconds
+        self._timer = asyncio.get_running_loop().create_task(self._expire(key, seconds))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        self._timer_key = None
+        self.deadline = None
+        self._timer_seats = []
+
+    def rearm(self) -> None:
+        """After a seat changed hands (away, back, left): the timer follows."""
+        with contextlib.suppress(RuntimeError):
+            self._arm()
+
+    async def _expire(self, key: Any, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if self._timer is asyncio.current_task():
+            self._timer = None
+        while not self.broken and not self.table.over:
+            deal = self.table.deal
+            if deal is None:
+                return
+            now = (deal.number, "pass") if deal.phase == PASS else (deal.number, len(deal.plays))
+            if now != key:
+                return
+            seats = [s for s in self.table.waiting_on() if not self.stand_in(s)]
+            if not seats:
+                return
+            seat = seats[0]
+
+            def still(seat: int = seat) -> bool:
+                d = self.table.deal
+                if d is None:
+                    return False
+                k = (d.number, "pass") if d.phase == PASS else (d.number, len(d.plays))
+                return k == key and seat in self.table.waiting_on() and not self.stand_in(seat)
+
+            before = len(self.table.log)
+            if not await self._act_for(seat, TIMEOUT_LEVEL, "timeout", still):
+                return
+            if len(self.table.log) > before:
+                await self.mt.notice("timeout", seat)
+        self.kick()
+
+    async def stop(self) -> None:
+        self._cancel_timer()
+        await super().stop()
+
+
+@dataclass
+class Client:
+    """One connection to a table or the lobby, with sends serialised and a rate limit."""
+
+    ws: Any
+    account: str | None = None
+    tokens: float = 100.0
+    stamp: float = field(default_factory=time.monotonic)
+    last_chat: float = 0.0
+    bad_codes: int = 0
+    mutes: set[int] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    async def send_text(self, data: str) -> None:
+        async with self.lock:
+            await self.ws.send_text(data)
+
+    def allow(self, rate: float = 50.0, burst: float = 100.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class MultiTable:
+    """One table with a code: seats, host, options and the game being played."""
+
+    def __init__(self, mp: Multiplayer, code: str, options: TableOptions, seats: list[MpSeat]) -> None:
+        self.mp = mp
+        self.code = code
+        self.options = options
+        self.rules = Rules.from_json(options.rules)
+        self.seats = seats
+        self.host: int | None = 0
+        self.status = "waiting"
+        self.game_id: str | None = None
+        self.games: list[str] = []
+        self.created = time.time()
+        self.conns: dict[Any, int | None] = {}
+        self.runner: MultiRunner | None = None
+        self.lock = asyncio.Lock()
+        self._grace: dict[int, asyncio.Task[None]] = {}
+
+    # -- persistence --------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "options": self.options.to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "host": self.host,
+            "status": self.status,
+            "game": self.game_id,
+            "games": self.games,
+            "created": self.created,
+        }
+
+    @classmethod
+    def from_data(cls, mp: Multiplayer, data: dict[str, Any]) -> MultiTable:
+        mt = cls(
+            mp, data["code"], TableOptions(**data["options"]), [MpSeat.from_json(s) for s in data["seats"]]
+        )
+        mt.host = data.get("host")
+        mt.status = data["status"]
+        mt.game_id = data.get("game")
+        mt.games = list(data.get("games") or [])
+        mt.created = data.get("created", time.time())
+        return mt
+
+    async def save(self) -> None:
+        await self.mp.store.save_table(self.code, self.status, self.options.public, self.to_data())
+
+    # -- what people see ------------------------------------------------------------------
+
+    def connected(self, seat: int) -> bool:
+        return any(s == seat for s in self.conns.values())
+
+    def info(self) -> dict[str, Any]:
+        o = self.options
+        return {
+            "code": self.code,
+            "display": display_code(self.code),
+            "status": self.status,
+            "host": self.host,
+            "game": self.game_id,
+            "options": {
+                "timer": o.timer,
+                "fill": o.fill,
+                "level": o.level,
+                "public": o.public,
+                "ranked": o.ranked,
+                "spectators": o.spectators,
+                "speed": o.speed,
+            },
+            "rules": self.rules.to_json(),
+            "seats": [
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "nickname": s.nickname,
+                    "level": s.level,
+                    "connected": self.connected(i),
+                    "away": s.away,
+                    "left": s.left,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "spectators": sum(1 for s in self.conns.values() if s is None),
+            "can_start": self.can_start()[0],
+        }
+
+    def lobby_entry(self) -> dict[str, Any]:
+        info = self.info()
+        humans = sum(1 for s in self.seats if s.kind == "human" and not s.left)
+        return {
+            "code": self.code,
+            "display": info["display"],
+            "status": self.status,
+            "players": self.rules.players,
+            "taken": humans,
+            "free": sum(1 for s in self.seats if s.kind == "empty"),
+            "names": [s.name for s in self.seats if s.kind == "human" and not s.left],
+            "rules": info["rules"],
+            "options": info["options"],
+        }
+
+    def table_message(self, seat: int | None) -> dict[str, Any]:
+        return {"v": VERSION, "type": "table", "you": seat, "table": self.info()}
+
+    async def send(self, conn: Any, msg: dict[str, Any]) -> None:
+        await self.send_raw(conn, dumps(msg))
+
+    async def send_raw(self, conn: Any, text: str) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.send_text(text), 10.0)
+
+    async def announce(self) -> None:
+        """Send every connection the table as it is now (its own ``you``)."""
+        info = self.info()
+        sends = [
+            self.send(c, {"v": VERSION, "type": "table", "you": s, "table": info})
+            for c, s in list(self.conns.items())
+        ]
+        if sends:
+            await asyncio.gather(*sends)
+        if self.options.public:
+            self.mp.lobby_changed()
+
+    async def notice(self, kind: str, seat: int | None, **extra: Any) -> None:
+        msg = {"v": VERSION, "type": "notice", "kind": kind, "seat": seat, **extra}
+        text = dumps(msg)
+        await asyncio.gather(*(self.send_raw(c, text) for c in list(self.conns)))
+
+    async def send_state(self, conn: Any, seat: int | None, ref: Any = None) -> None:
+        if self.runner is None:
+            return
+        if seat is None and not self.options.spectators:
+            return
+        msg = self.runner.state(-1 if seat is None else seat)
+        if ref is not None:
+            msg["ack"] = ref
+        await self.send(conn, msg)
+
+    # -- connections -------------------------------------------------------------------------
+
+    async def attach(self, conn: Any, seat: int | None) -> None:
+        self.conns[conn] = seat
+        if seat is not None:
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            ms = self.seats[seat]
+            if ms.away:
+                async with self.lock:
+                    ms.away = False
+                    await self.save()
+                if self.runner is not None:
+                    self.runner.rearm()
+                await self.notice("back", seat)
+        await self.announce()
+
+    async def detach(self, conn: Any) -> None:
+        seat = self.conns.pop(conn, "gone")
+        if seat == "gone":
+            return
+        if isinstance(seat, int) and not self.connected(seat):
+            self._start_grace(seat)
+        await self.announce()
+
+    def _start_grace(self, seat: int) -> None:
+        ms = self.seats[seat]
+        if self.status != "playing" or ms.kind != "human" or ms.left or ms.away or seat in self._grace:
+            return
+        self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_over(seat))
+
+    async def _grace_over(self, seat: int) -> None:
+        await asyncio.sleep(self.mp.settings.grace)
+        self._grace.pop(seat, None)
+        if self.connected(seat) or self.status != "playing":
+            return
+        async with self.lock:
+            ms = self.seats[seat]
+            if ms.kind != "human" or ms.left or ms.away:
+                return
+            ms.away = True
+            await self.save()
+        await self.notice("stand_in", seat)
+        await self.announce()
+        if self.runner is not None:
+            self.runner.rearm()
+            self.runner.kick()
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def can_start(self) -> tuple[bool, str]:
+        if self.status != "waiting":
+            return False, "the game has already started"
+        humans = sum(1 for s in self.seats if s.kind == "human")
+        if self.options.fill:
+            if humans < 2:
+                return False, "a second person must sit down first"
+        elif humans < len(self.seats):
+            return False, "every seat must be taken first"
+        return True, ""
+
+    async def sit(
+        self,
+        name: object,
+        account: str | None,
+        nickname: str | None,
+        player: str | None,
+        announce: bool = True,
+    ) -> tuple[str, int]:
+        """Take the first empty seat; returns (token, seat)."""
+        async with self.lock:
+            if self.status == "closed":
+                raise CommandError("no_table", "this table is closed")
+            if self.status != "waiting":
+                raise CommandError("already_started", "the game has started; you may watch")
+            free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+            if not free:
+                raise CommandError("table_full", "every seat at this table is taken")
+            if self.options.ranked:
+                if account is None:
+                    raise CommandError("account_needed", "ranked tables need an account: sign in first")
+                if any(s.account == account for s in self.seats):
+                    raise CommandError("already_seated", "you already sit at this table")
+            seat = free[0]
+            label = nickname if (self.options.ranked and nickname) else _clean_name(name)
+            self.seats[seat] = MpSeat("human", label, None, account, nickname, player)
+            if self.host is None:
+                self.host = seat
+            token = new_token()
+            await self.mp.store.add_token(token, self.code, seat)
+            await self.save()
+        if announce:
+            await self.announce()
+        return token, seat
+
+    async def leave(self, seat: int) -> None:
+        """Leave for good: before the game the seat is free again; during it a bot finishes it."""
+        async with self.lock:
+            ms = self.seats[seat]
+            if ms.kind != "human" or ms.left:
+                raise CommandError("not_seated", "you do not sit at this table")
+            await self.mp.store.drop_token(self.code, seat)
+            if self.status == "playing" and self.runner is not None:
+                async with self.runner.lock:
+                    ms.left = True
+                    ms.away = False
+                    self.runner.table.seats[seat] = Seat("bot", ms.name, STAND_IN_LEVEL)
+                    await self.save()
+            else:
+                self.seats[seat] = MpSeat()
+                if self.host == seat:
+                    self.host = next((i for i, s in enumerate(self.seats) if s.kind == "human"), None)
+                if self.host is None and self.status == "waiting":
+                    self.status = "closed"
+                await self.save()
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            for c, s in list(self.conns.items()):
+                if s == seat:
+                    self.conns[c] = None
+        await self.notice("left", seat)
+        await self.announce()
+        if self.runner is not None and self.status == "playing":
+            self.runner.rearm()
+            self.runner.kick()
+            if self.options.spectators:
+                await self.runner.hub.broadcast(self.runner.id, lambda s: self.runner.state(s))  # type: ignore[union-attr]
+        if self.status == "closed":
+            self.mp.forget(self)
+
+    # -- games ------------------------------------------------------------------------------------
+
+    async def start(self, seat: int) -> None:
+        async with self.lock:
+            if self.host != seat:
+                raise CommandError("not_host", "only the host starts the game")
+            ok, reason = self.can_start()
+            if not ok:
+                raise CommandError("cannot_start", reason)
+            await self._new_game()
+        await self._begin()
+
+    async def rematch(self, seat: int, game: object) -> None:
+        async with self.lock:
+            if self.seats[seat].kind != "human" or self.seats[seat].left:
+                raise CommandError("not_seated", "you do not sit at this table")
+            if not isinstance(game, str) or game != self.game_id or self.status != "over":
+                raise CommandError(
+                    "stale_rematch", "this rematch is for a game that is not the last one finished"
+                )
+            for i, s in enumerate(self.seats):
+                if s.left or s.kind == "bot":
+                    if s.left:
+                        await self.mp.store.drop_token(self.code, i)
+                    self.seats[i] = MpSeat()
+                s.away = False
+            if self.host is None or self.seats[self.host].kind != "human":
+                self.host = seat
+            ok, _ = self.can_start()
+            if not ok:
+                # Someone left and no bots may fill: wait for people again.
+                self.status = "waiting"
+                old = self.runner
+                self.runner = None
+                await self.save()
+                if old is not None:
+                    await old.stop()
+            else:
+                self.status = "waiting"
+                await self._new_game()
+        if self.runner is not None and self.status == "playing":
+            await self._begin()
+        else:
+            await self.announce()
+
+    async def _new_game(self) -> None:
+        """Fill the empty seats with bots and create the game (lock held)."""
+        bots = iter(_BOT_NAMES)
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                self.seats[i] = MpSeat("bot", next(bots), self.options.level)
+        seats = [Seat(s.kind, s.name, s.level) for s in self.seats]
+        game = GameRow(
+            id=secrets.token_hex(8),
+            owner=None,
+            rules=self.rules.to_json(),
+            seats=[x.to_json() for x in seats],
+            seed=secrets.randbits(31),
+            options={
+                "kind": "table",
+                "code": self.code,
+                "level": self.options.level,
+                "speed": self.options.speed,
+            },
+        )
+        await self.mp.games.store.create_game(game, {})
+        old = self.runner
+        self.runner = MultiRunner(
+            game,
+            Table(self.rules, seats, game.seed),
+            self.mp.games.store,
+            self,
+            self.mp.games.thinker,
+            self.mp.pace,
+        )
+        if old is not None:
+            await old.stop()
+        self.game_id = game.id
+        self.games.append(game.id)
+        self.status = "playing"
+        await self.save()
+
+    async def _begin(self) -> None:
+        await self.announce()
+        assert self.runner is not None
+        await self.runner.start()
+        self.runner.rearm()
+        # Players who are not connected now get their grace period from the start.
+        for i, _ in enumerate(self.seats):
+            if not self.connected(i):
+                self._start_grace(i)
+
+    async def load_game(self) -> None:
+        """Rebuild the game after a restart from the stored events."""
+        assert self.game_id is not None
+        loaded = await self.mp.games.store.load_game(self.game_id)
+        if loaded is None:
+            raise RuntimeError(f"table {self.code}: game {self.game_id} is missing")
+        game, events = loaded
+        seats = [Seat.from_json(s) for s in game.seats]
+        for i, ms in enumerate(self.seats):
+            if ms.left:
+                seats[i] = Seat("bot", ms.name, STAND_IN_LEVEL)
+        table = Table.replay(self.rules, seats, game.seed, events)
+        self.runner = MultiRunner(game, table, self.mp.games.store, self, self.mp.games.thinker, self.mp.pace)
+        if self.status == "playing":
+            await self.runner.start()
+            self.runner.rearm()
+            for i, _ in enumerate(self.seats):
+                self._start_grace(i)
+            if table.over:
+                await self.game_over(self.runner)
+
+    async def game_over(self, runner: MultiRunner) -> None:
+        """Results and ratings of the finished game, once; the table waits for a rematch."""
+        if runner is not self.runner:
+            return
+        await self.mp.record_result(self, runner)
+        if self.status == "playing":
+            self.status = "over"
+            for t in self._grace.values():
+                t.cancel()
+            self._grace.clear()
+            await self.save()
+            await self.announce()
+
+    async def close(self) -> None:
+        for t in self._grace.values():
+            t.cancel()
+        self._grace.clear()
+        if self.runner is not None:
+            await self.runner.stop()
+
+
+_BOT_NAMES = ("Bot Ada", "Bot Bea", "Bot Cy", "Bot Dom", "Bot Eve")
+
+
+def _clean_name(name: object) -> str:
+    text = name.strip() if isinstance(name, str) else ""
+    text = "".join(ch for ch in text if ch.isprintable())[:24]
+    return text or "Player"
+
+
+class Multiplayer:
+    """The registry of tables: create, find by code, load all after a restart, the lobby."""
+
+    def __init__(self, games: Any, store: MpStore, settings: MpSettings | None = None) -> None:
+        self.games = games
+        self.store = store
+        self.settings = settings or MpSettings()
+        self.tables: dict[str, MultiTable] = {}
+        self.lobby_conns: set[Any] = set()
+        self._lobby_task: asyncio.Task[None] | None = None
+        self.accounts: Any = None
+
+    @property
+    def pace(self) -> Pace:
+        return self.games.pace  # type: ignore[no-any-return]
+
+    async def start(self) -> None:
+        """Load every table that was open when the server stopped; their games go on."""
+        await self.store.init()
+        if self.accounts is not None:
+            await self.accounts.start()
+        for data in await self.store.active_tables():
+            mt = MultiTable.from_data(self, data)
+            self.tables[mt.code] = mt
+            if mt.game_id is not None and mt.status in ("playing", "over"):
+                try:
+                    await mt.load_game()
+                except Exception:
+                    log.exception("could not reload table %s", mt.code)
+
+    async def close(self) -> None:
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+        for mt in list(self.tables.values()):
+            await mt.close()
+
+    def forget(self, mt: MultiTable) -> None:
+        self.tables.pop(mt.code, None)
+
+    async def get(self, code: str) -> MultiTable | None:
+        return self.tables.get(code)
+
+    async def create(
+        self,
+        *,
+        rules: Rules,
+        timer: int,
+        fill: bool,
+        level: str,
+        public: bool,
+        ranked: bool,
+        spectators: bool,
+        speed: str,
+        name: object,
+        account: str | None,
+        nickname: str | None,
+        player: str | None,
+    ) -> tuple[MultiTable, str, int]:
+        if timer not in self.settings.timer_choices:
+            raise CommandError("bad_timer", f"time per turn must be one of {self.settings.timer_choices}")
+        if level not in LEVELS:
+            raise CommandError("bad_level", f"level must be one of {', '.join(LEVELS)}")
+        if speed not in SPEEDS:
+            raise CommandError("bad_speed", "speed must be normal or fast")
+        if ranked and account is None:
+            raise CommandError("account_needed", "ranked tables need an account: sign in first")
+        code = new_code()
+        while code in self.tables or await self.store.load_table(code) is not None:
+            code = new_code()
+        options = TableOptions(rules.to_json(), timer, fill, level, public, ranked, spectators, speed)
+        mt = MultiTable(self, code, options, [MpSeat() for _ in range(rules.players)])
+        mt.host = None
+        self.tables[code] = mt
+        await mt.save()
+        token, seat = await mt.sit(name, account, nickname, player)
+        return mt, token, seat
+
+    async def by_token(self, token: object) -> tuple[MultiTable, int] | None:
+        if not isinstance(token, str) or not 8 <= len(token) <= 128:
+            return None
+        found = await self.store.find_token(token)
+        if found is None:
+            return None
+        mt = self.tables.get(found[0])
+        return None if mt is None else (mt, found[1])
+
+    # -- the lobby --------------------------------------------------------------------------------
+
+    def lobby(self) -> list[dict[str, Any]]:
+        rows = [
+            mt.lobby_entry()
+            for mt in self.tables.values()
+            if mt.options.public and mt.status in ("waiting", "playing")
+        ]
+        rows.sort(key=lambda r: (r["status"] != "waiting", -r["taken"], r["code"]))
+        return rows[:200]
+
+    def lobby_changed(self) -> None:
+        """Tell the lobby soon; changes close together go out as one message."""
+        if not self.lobby_conns or (self._lobby_task is not None and not self._lobby_task.done()):
+            return
+        self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        await asyncio.sleep(0.1)
+        text = dumps({"v": VERSION, "type": "lobby", "tables": self.lobby()})
+        for conn in list(self.lobby_conns):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.send_text(text), 5.0)
+
+    # -- results and ratings ------------------------------------------------------------------------
+
+    async def record_result(self, mt: MultiTable, runner: MultiRunner) -> None:
+        match = runner.table.match
+        totals = match.totals
+        humans = {i: s for i, s in enumerate(mt.seats) if s.kind == "human" and s.account}
+        if not humans or await self.store.result_of(runner.id) is not None:
+            return
+        stats: dict[str, dict[str, int]] = {}
+        for seat, ms in humans.items():
+            assert ms.account is not None
+            st = {"games": 1, "ranked": 1 if mt.options.ranked else 0, "wins": int(match.winner == seat)}
+            st["deals"] = len(match.deals)
+            st["points"] = totals[seat]
+            st["moons"] = sum(1 for d in match.deals if d.result().moon == seat)
+            st["queens"] = sum(
+                1 for d in match.deals for (_, cards, w, _) in d.tricks if w == seat and QS in cards
+            )
+            stats[ms.account] = st
+        ratings: dict[str, float] = {}
+        if mt.options.ranked and len(humans) >= 2:
+            before = {}
+            for ms in humans.values():
+                assert ms.account is not None
+                acc = await self.store.get_account(ms.account)
+                before[ms.account] = acc["rating"] if acc else DEFAULT_RATING
+            ratings = update_ratings(
+                before,
+                {ms.account: totals[i] for i, ms in humans.items()},  # type: ignore[misc]
+                left=[ms.account for ms in humans.values() if ms.left],  # type: ignore[misc]
+            )
+        data = {"code": mt.code, "ranked": mt.options.ranked, "totals": totals, "ratings": ratings}
+        await self.store.record_result(runner.id, data, ratings, stats)
+
+
+__all__ = ["QUICK_MESSAGES", "Client", "MpSettings", "MultiRunner", "MultiTable", "Multiplayer"]

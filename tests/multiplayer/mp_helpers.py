@@ -1,0 +1,129 @@
+"""Helpers for the multiplayer protocol tests: players that play random legal
+cards on their own thread, each recording every frame its connection got."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
+
+
+def create_table(client: Any, **body: Any) -> dict[str, Any]:
+    body.setdefault("speed", "fast")
+    body.setdefault("level", "beginner")
+    body.setdefault("name", "Host")
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def recv(ws: Any, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    msg = json.loads(ws.receive_text())
+    if log is not None:
+        log.append(msg)
+    return msg
+
+
+def recv_type(ws: Any, kind: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    while True:
+        msg = recv(ws, log)
+        if msg["type"] == kind:
+            return msg
+
+
+def next_error(ws: Any, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return recv_type(ws, "error", log)
+
+
+def hello(ws: Any, code: str, token: str | None = None, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "hello", "table": code}
+    if token is not None:
+        msg["token"] = token
+    ws.send_text(json.dumps(msg))
+    return recv_type(ws, "table", log)
+
+
+def sit(ws: Any, name: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    ws.send_text(json.dumps({"type": "sit", "name": name}))
+    while True:
+        msg = recv(ws, log)
+        if msg["type"] == "seated":
+            return msg
+        if msg["type"] == "error":
+            raise AssertionError(msg)
+
+
+def decision_key(state: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The position a seat must act in, or None when it need not act."""
+    view = state.get("view")
+    if not view or state.get("over") or state.get("seat") is None:
+        return None
+    if view["to_act"] != state["seat"]:
+        return None
+    if view["phase"] == "pass":
+        return (view["deal"], "pass")
+    if view["phase"] != "play":
+        return None
+    return (view["deal"], len(view["tricks"]), len(view["trick"]))
+
+
+class Player(threading.Thread):
+    """Plays its seat with random legal cards until the game is over (or ``stop``)."""
+
+    def __init__(
+        self, ws: Any, seed: int, log: list[dict[str, Any]] | None = None, idle: bool = False, limit: float = 60
+    ) -> None:
+        super().__init__(daemon=True)
+        self.ws = ws
+        self.rng = random.Random(seed)
+        self.log = log if log is not None else []
+        self.idle = idle
+        self.limit = limit
+        self.done_key: Any = None
+        self.final: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            deadline = time.monotonic() + self.limit
+            while time.monotonic() < deadline:
+                msg = recv(self.ws, self.log)
+                if msg["type"] == "error":
+                    self.errors.append(msg)
+                    continue
+                if msg["type"] != "state":
+                    continue
+                if msg["over"]:
+                    self.final = msg
+                    return
+                key = decision_key(msg)
+                if key is None or key == self.done_key or self.idle:
+                    continue
+                self.done_key = key
+                view = msg["view"]
+                if view["phase"] == "pass":
+                    cards = self.rng.sample(view["hand"], msg["rules"].get("pass_count", 3))
+                    self.ws.send_text(json.dumps({"type": "pass", "cards": cards}))
+                else:
+                    self.ws.send_text(json.dumps({"type": "play", "card": self.rng.choice(view["legal"])}))
+        except BaseException as e:  # noqa: BLE001 - reported by the test
+            self.failure = e
+
+
+def cards_in(obj: Any) -> Iterator[str]:
+    if isinstance(obj, str):
+        if CARD.match(obj):
+            yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from cards_in(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from cards_in(v)
