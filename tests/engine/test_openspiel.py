@@ -98,3 +98,22 @@ def test_random_deals_agree_with_openspiel(game) -> None:  # type: ignore[no-unt
     # Every direction was exercised, and the moon scoring too.
     assert min(directions) > DEALS // 8
     assert moons > 0
+
+
+@pytest.mark.parametrize(
+    ("rules", "params"),
+    [
+        (Rules(queen_breaks_hearts=True), {"qs_breaks_hearts": True}),
+        (Rules(must_break_hearts=False), {"must_break_hearts": False, "qs_breaks_hearts": False}),
+        (Rules(no_points_first_trick=False), {"no_pts_on_first_trick": False, "qs_breaks_hearts": False}),
+        (Rules(jack_of_diamonds=True), {"jd_bonus": True, "qs_breaks_hearts": False}),
+    ],
+    ids=["queen_breaks_hearts", "hearts_lead_any_time", "points_on_first_trick", "jack_of_diamonds"],
+)
+def test_rule_variants_agree_with_openspiel(rules: Rules, params: dict[str, bool]) -> None:
+    """The same rule flags on both sides agree too (OpenSpiel's returns are
+    26 minus the points, J♦'s −10 included)."""
+    game = pyspiel.load_game("hearts", params)
+    rng = random.Random(7)
+    for _ in range(400):
+        play_one(game, rng, rules)
