@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -86,6 +86,21 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def server_process() -> Iterator[Callable[[Path, int], subprocess.Popen[bytes]]]:
+    """A factory of real server processes (stopped at the end of the test)."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(db: Path, port: int) -> subprocess.Popen[bytes]:
+        proc = start_server(db, port, db.with_suffix(".log"))
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        stop_server(proc)
 
 
 @pytest.fixture(scope="session")

@@ -124,6 +124,10 @@ class Runner:
             base = len(self.table.log) - len(new)
             for i, e in enumerate(new):
                 await self.store.append(self.id, base + i, e)
+            if self.table.over and not self._finished_stored:
+                m = self.table.match
+                await self.store.finish(self.id, m.totals, m.winner, self.table.record())
+                self._finished_stored = True
             for e in new:
                 await self.hub.broadcast(
                     self.id, lambda s, e=e: self.state(s, e, ack if s == ack_seat else None)
@@ -132,10 +136,6 @@ class Runner:
             if dealt:
                 await self.store.append(self.id, len(self.table.log) - 1, dealt[0])
                 await self.hub.broadcast(self.id, lambda s: self.state(s, dealt[0]))
-            if self.table.over and not self._finished_stored:
-                m = self.table.match
-                await self.store.finish(self.id, m.totals, m.winner, self.table.record())
-                self._finished_stored = True
         except Exception:
             # Memory and store may disagree now: stop; the registry reloads from the store.
             self.broken = True
