@@ -31,7 +31,7 @@ from .base import Advice
 from .montecarlo import CardStats, _stderr, candidate_passes, evaluate_pass, evaluate_play
 from .tactics import big_cards, moon_threat, trick_state
 
-ADVICE_PLAYOUTS = 2400
+ADVICE_PLAYOUTS = 2000
 """Default play-outs for advice: all legal cards within 500 ms (see benchmarks)."""
 
 MISTAKE_SE = 1.5

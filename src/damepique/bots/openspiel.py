@@ -47,7 +47,7 @@ _NUMBER_TO_DIRECTION = {v: k for k, v in _DIRECTION_TO_NUMBER.items()}
 
 def _pyspiel() -> Any:
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(
             "OpenSpiel is not installed: pip install 'damepique[openspiel]' (package open-spiel)"
