@@ -380,3 +380,29 @@ def test_shuffle_is_a_uniform_permutation() -> None:
         positions.update((i, c) for i, c in enumerate(cards) if i < 4)
     # Each of the first four places holds each card about 100 times.
     assert all(40 < positions[(i, c)] < 170 for i in range(4) for c in range(52))
+
+
+def test_events_are_frozen_values() -> None:
+    import dataclasses
+
+    deal = Deal(Rules(), [mask_of(range(s, 52, 4)) for s in range(4)])
+    event = deal.pass_cards(0, [0, 4, 8])
+    assert event == Passed(0, (0, 4, 8), 1, False) and hash(event) == hash(Passed(0, (0, 4, 8), 1, False))
+    assert repr(event) == repr(Passed(0, (0, 4, 8), 1, False))
+    assert str(event) == "seat 0 passes 2C 6C TC to seat 1"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seat = 2  # type: ignore[misc]
+    for seat in (1, 2, 3):
+        deal.pass_cards(seat, cards_of(deal.hands[seat])[:3])
+    first = deal.play(deal.legal_cards()[0])
+    assert first == Played(deal.seats[0], deal.plays[0]) and dataclasses.astuple(first)[2:] == (
+        None,
+        0,
+        False,
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.card = 1  # type: ignore[misc]
+    while deal.phase == "play":
+        event = deal.play(deal.legal_cards()[0])
+    assert event.deal_over and event.trick_winner == deal.tricks[-1][2]
+    assert event.trick_points == deal.tricks[-1][3]

@@ -33,7 +33,7 @@ from .cards import (
     parse_card,
 )
 from .errors import CardError, DealError, IllegalPass, IllegalPlay, short_repr
-from .events import DealResult, Passed, Played
+from .events import DealResult, Passed, Played, passed, played
 from .rules import Rules
 
 PASS, PLAY, DONE = "pass", "play", "done"
@@ -300,7 +300,7 @@ class Deal:
         complete = None not in passes
         if complete:
             self._exchange()
-        return Passed(seat, cards_of(mask), (seat + self.pass_offset) % self.players, complete)
+        return passed(seat, cards_of(mask), (seat + self.pass_offset) % self.players, complete)
 
     def _exchange(self) -> None:
         n = self.players
@@ -432,8 +432,8 @@ class Deal:
         self.play_unchecked(c)
         if self.tricks_played != before:
             _, _, winner, points = self.tricks[-1]
-            return Played(player, c, winner, points, self.phase == DONE)
-        return Played(player, c)
+            return played(player, c, winner, points, self.phase == DONE)
+        return played(player, c)
 
     def play_unchecked(self, card: int) -> None:
         """Play ``card`` for the seat to act without checks: the fast path for

@@ -53,3 +53,47 @@ class DealResult:
     moon: int | None
     taken: tuple[int, ...]
     complete: bool = True
+
+
+# The engine builds its events on the hot path of play: filling the slots
+# directly costs half of a frozen dataclass's __init__ (which goes through
+# object.__setattr__ once per field). The events are the same: same class,
+# equal to ones built the usual way, just as frozen to everybody else.
+_new = object.__new__
+_PLAYED_SEAT, _PLAYED_CARD, _PLAYED_WINNER, _PLAYED_POINTS, _PLAYED_OVER = (
+    vars(Played)[name].__set__ for name in ("seat", "card", "trick_winner", "trick_points", "deal_over")
+)
+_PASSED_SEAT, _PASSED_CARDS, _PASSED_TO, _PASSED_COMPLETE = (
+    vars(Passed)[name].__set__ for name in ("seat", "cards", "to_seat", "complete")
+)
+
+
+def played(
+    seat: int, card: int, trick_winner: int | None = None, trick_points: int = 0, deal_over: bool = False
+) -> Played:
+    """``Played(seat, card, ...)``, built faster.
+
+    >>> played(1, 50, 1, 13) == Played(1, 50, 1, 13)
+    True
+    """
+    event: Played = _new(Played)
+    _PLAYED_SEAT(event, seat)
+    _PLAYED_CARD(event, card)
+    _PLAYED_WINNER(event, trick_winner)
+    _PLAYED_POINTS(event, trick_points)
+    _PLAYED_OVER(event, deal_over)
+    return event
+
+
+def passed(seat: int, cards: tuple[int, ...], to_seat: int, complete: bool) -> Passed:
+    """``Passed(seat, cards, to_seat, complete)``, built faster.
+
+    >>> passed(0, (1, 2, 3), 1, False) == Passed(0, (1, 2, 3), 1, False)
+    True
+    """
+    event: Passed = _new(Passed)
+    _PASSED_SEAT(event, seat)
+    _PASSED_CARDS(event, cards)
+    _PASSED_TO(event, to_seat)
+    _PASSED_COMPLETE(event, complete)
+    return event
