@@ -183,9 +183,8 @@ def build() -> None:
         # 2C, 3C, 4C then QS: seat 2's 4C takes the trick and the queen.
         replay={"deals": [{"points": [0, 0, 13, 0], "moon": None, "complete": False}]},
     )
-    # The 2C holder takes it: 13 points on the first trick, legally.
-    # Seat 1 holds a heart and clubs: it must follow clubs; void seats with a
-    # safe card may not throw points.
+    # Seat 0 holds every club: the others are void on the first trick but
+    # hold safe cards (diamonds, spades), so a heart is refused.
     hands = rest_round_robin(nopass, {0: m("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")})
     raw, deal = deal_record(nopass, 0, hands, [0] * 4)
     raw["plays"] = ["2C"]
@@ -202,6 +201,7 @@ def build() -> None:
             "reason": "no points on the first trick",
         },
     )
+    # Seat 1 holds clubs and hearts: it must follow clubs; seat 0 must lead 2C.
     hands = rest_round_robin(nopass, {1: m("3C 4C 5C 6C 7C 8C 9C TC JC 2H 3H 4H 5H")})
     raw, deal = deal_record(nopass, 0, hands, [0] * 4)
     assert deal.to_act == 0
