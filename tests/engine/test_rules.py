@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from damepique.engine import PRESETS, Rules, RulesError, mask_of, parse_cards
@@ -149,3 +151,18 @@ def test_pass_cycle(rules: Rules, directions: list[str]) -> None:
 )
 def test_score(rules: Rules, taken: list[int], jack: int | None, points: list[int], moon: int | None) -> None:
     assert rules.score(taken, jack) == (points, moon)
+
+
+def test_docs_table_every_option_and_preset() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    documented = {line.split("`")[1] for line in rows}
+    assert set(SPEC_KEYS) <= documented
+    assert set(EXTRA_KEYS) <= documented
+    assert set(PRESETS) <= documented
+    for key in (*SPEC_KEYS, *EXTRA_KEYS):
+        row = next(line for line in rows if line.startswith(f"| `{key}`"))
+        default = row.split("|")[2].strip().strip("`")
+        assert default == json.dumps(getattr(Rules(), key)), key
