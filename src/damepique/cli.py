@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -33,8 +34,14 @@ def _print_json(obj: Any) -> None:
         text.encode(sys.stdout.encoding or "utf-8")
     except (UnicodeEncodeError, LookupError):
         text = json.dumps(obj, ensure_ascii=True)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): nothing more to say, and no
+        # traceback at exit when Python flushes standard output again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
