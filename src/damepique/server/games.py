@@ -82,6 +82,7 @@ class Runner:
     # -- messages ----------------------------------------------------------------
 
     def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
+        """The whole picture for ``seat``; ``event`` is what just happened."""
         t = self.table
         match = t.match
         msg: dict[str, Any] = {
@@ -107,7 +108,11 @@ class Runner:
     # -- commands ----------------------------------------------------------------
 
     async def command(self, seat: int, msg: dict[str, Any]) -> None:
-        """Apply a person's ``pass`` or ``play``; raises CommandError (nothing changed)."""
+        """Apply a person's ``pass`` or ``play``; raises CommandError (nothing changed).
+
+        At ``fast`` speed the cheap bots' replies are applied at once and go
+        out in the same update (``events``), one message instead of four.
+        """
         async with self.lock:
             if self.broken:
                 raise CommandError("unavailable", "the game is being reloaded; try again")
@@ -115,31 +120,65 @@ class Runner:
                 event = self.table.pass_cards(seat, msg.get("cards"))
             else:
                 event = self.table.play(seat, msg.get("card"))
-            await self._commit([event], ack_seat=seat, ack=msg.get("id", True))
+            events = [event]
+            if self.speed == "fast":
+                events += self._bots_now()
+            await self._commit(events, ack_seat=seat, ack=msg.get("id", True))
         self.kick()
+
+    def _bots_now(self, limit: int = 64) -> list[dict[str, Any]]:
+        """Apply the moves of bots whose level decides on the loop, while bots must act."""
+        out: list[dict[str, Any]] = []
+        while len(out) < limit:
+            seats = self._bot_seats()
+            if not seats:
+                break
+            seat = seats[0]
+            level = self._inline_level(seat)
+            if level is None or not self.thinker.inline(level):
+                break
+            view = self.table.view_object(seat)
+            kind, choice = self.thinker.decide_now(level, view, self._seed(seat))
+            out.append(self._apply_bot(seat, kind, choice))
+        return out
+
+    def _inline_level(self, seat: int) -> str | None:
+        """The level to decide for ``seat`` in a batch of bot moves, or None to leave it to the bot task."""
+        own = self.table.seats[seat]
+        return (own.level or "random") if own.kind == "bot" else None
+
+    def _seed(self, seat: int) -> int:
+        return hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
+
+    def _apply_bot(self, seat: int, kind: str, choice: Any) -> dict[str, Any]:
+        if kind == "pass":
+            return self.table.pass_cards(seat, [CARD_NAMES[c] for c in choice])
+        return self.table.play(seat, CARD_NAMES[choice])
 
     async def _commit(self, new: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
         """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
         try:
             base = len(self.table.log) - len(new)
-            for i, e in enumerate(new):
-                await self.store.append(self.id, base + i, e)
+            await self.store.append_many(self.id, base, new)
             if self.table.over and not self._finished_stored:
                 m = self.table.match
                 await self.store.finish(self.id, m.totals, m.winner, self.table.record())
                 self._finished_stored = True
-            for e in new:
-                await self.hub.broadcast(
-                    self.id, lambda s, e=e: self.state(s, e, ack if s == ack_seat else None)
-                )
+            await self.hub.broadcast(self.id, lambda s: self._update(s, new, ack if s == ack_seat else None))
             dealt = self.table.start()
             if dealt:
-                await self.store.append(self.id, len(self.table.log) - 1, dealt[0])
-                await self.hub.broadcast(self.id, lambda s: self.state(s, dealt[0]))
+                await self.store.append_many(self.id, len(self.table.log) - 1, dealt)
+                await self.hub.broadcast(self.id, lambda s: self._update(s, dealt, None))
         except Exception:
             # Memory and store may disagree now: stop; the registry reloads from the store.
             self.broken = True
             raise
+
+    def _update(self, seat: int, events: list[dict[str, Any]], ack: Any) -> dict[str, Any]:
+        """The state after ``events`` (oldest first): ``event`` is the last, ``events`` all of them."""
+        msg = self.state(seat, events[-1] if events else None, ack)
+        msg["events"] = [public_event(e, seat) for e in events]
+        return msg
 
     async def start(self) -> None:
         async with self.lock:
@@ -174,11 +213,22 @@ class Runner:
                 else:
                     delay = self.pace.play
                 await asyncio.sleep(delay)
-            view = self.table.view_object(seat)
             level = self.table.seats[seat].level or "random"
-            seed = hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
+            if self.thinker.inline(level):
+                async with self.lock:
+                    if self.broken:
+                        return
+                    events = self._bots_now(limit=64 if self.speed == "fast" else 1)
+                    if events:
+                        try:
+                            await self._commit(events)
+                        except Exception:
+                            log.exception("store failed in game %s", self.id)
+                            return
+                continue
+            view = self.table.view_object(seat)
             try:
-                kind, choice = await self.thinker.decide(level, view, seed)
+                kind, choice = await self.thinker.decide(level, view, self._seed(seat))
             except Exception:
                 log.exception("bot %s failed in game %s", level, self.id)
                 return
@@ -186,10 +236,7 @@ class Runner:
                 if self.broken:
                     return
                 try:
-                    if kind == "pass":
-                        event = self.table.pass_cards(seat, [CARD_NAMES[c] for c in choice])
-                    else:
-                        event = self.table.play(seat, CARD_NAMES[choice])
+                    event = self._apply_bot(seat, kind, choice)
                 except CommandError:
                     continue  # the position changed while it thought: think again
                 try:

@@ -22,5 +22,13 @@ def serve(
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16 * 1024 * 1024)
+    # No per-message deflate: it costs more CPU than it saves on messages of a few KB.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=16 * 1024 * 1024,
+        ws_per_message_deflate=False,
+    )
     return 0

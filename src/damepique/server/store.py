@@ -7,6 +7,7 @@ runner acknowledges or broadcasts it, so a killed server loses nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -83,6 +84,7 @@ class Store(Protocol):
     async def close(self) -> None: ...
     async def create_game(self, game: GameRow, tokens: dict[str, int]) -> None: ...
     async def append(self, game_id: str, seq: int, body: dict[str, Any]) -> None: ...
+    async def append_many(self, game_id: str, first_seq: int, bodies: list[dict[str, Any]]) -> None: ...
     async def load_game(self, game_id: str) -> tuple[GameRow, list[dict[str, Any]]] | None: ...
     async def find_seat(self, token: str) -> tuple[str, int] | None: ...
     async def finish(
@@ -109,10 +111,19 @@ def _row(r: Any) -> GameRow:
 
 
 class SqlStore:
-    """The store on a SQLAlchemy async engine (``sqlite+aiosqlite:///path`` by default)."""
+    """The store on a SQLAlchemy async engine (``sqlite+aiosqlite:///path`` by default).
+
+    Writes go one transaction at a time (SQLite has one writer anyway, and
+    waiting on its file lock is slow); events that arrive while a transaction
+    is in flight are committed together in the next one (group commit), and
+    each ``append`` returns only once its event is committed.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self._write_lock = asyncio.Lock()
+        self._queue: list[tuple[list[dict[str, Any]], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite") and (":memory:" in url or url.endswith("://")):
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
@@ -128,7 +139,7 @@ class SqlStore:
         await self.engine.dispose()
 
     async def create_game(self, game: GameRow, tokens: dict[str, int]) -> None:
-        async with self.engine.begin() as conn:
+        async with self._write_lock, self.engine.begin() as conn:
             await conn.execute(
                 insert(games).values(
                     id=game.id,
@@ -147,8 +158,35 @@ class SqlStore:
                 )
 
     async def append(self, game_id: str, seq: int, body: dict[str, Any]) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(events).values(game_id=game_id, seq=seq, body=json.dumps(body)))
+        await self.append_many(game_id, seq, [body])
+
+    async def append_many(self, game_id: str, first_seq: int, bodies: list[dict[str, Any]]) -> None:
+        """Events ``first_seq, first_seq + 1, ...``, committed together; returns once they are."""
+        if not bodies:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        rows = [
+            {"game_id": game_id, "seq": first_seq + i, "body": json.dumps(b)} for i, b in enumerate(bodies)
+        ]
+        self._queue.append((rows, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_events())
+        await future
+
+    async def _write_events(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                async with self._write_lock, self.engine.begin() as conn:
+                    await conn.execute(insert(events), [row for rows, _ in batch for row in rows])
+            except Exception as e:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(e)
+            else:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_result(None)
 
     async def load_game(self, game_id: str) -> tuple[GameRow, list[dict[str, Any]]] | None:
         async with self.engine.connect() as conn:

@@ -1,8 +1,9 @@
 """Bots think off the event loop.
 
-Cheap levels run in a small thread pool; ``expert`` (and the training advice,
-which runs the expert's search) run in a process pool, so one long decision
-never stalls the other tables. Levels that are not installed yet fall back to
+``expert`` (and the training advice, which runs the expert's search) run in a
+process pool, so one long decision never stalls the other tables; the cheap
+levels decide on the loop while they stay cheap (see ``CHEAP``), else in a
+small thread pool. Levels that are not installed yet fall back to
 the next weaker one that is.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -19,6 +21,12 @@ from damepique.engine import View
 
 FALLBACK = {"expert": "intermediate", "intermediate": "beginner", "beginner": "random"}
 HEAVY = {"expert"}
+CHEAP = {"random", "beginner", "intermediate"}
+"""Levels that decide in about a tenth of a millisecond: handing such a decision
+to a thread costs more than making it (a thread hop, and the GIL handed back
+and forth under load), so they decide on the loop until one is ever seen to
+take longer than ``INLINE_LIMIT``; from then on that level uses the threads."""
+INLINE_LIMIT = 0.005
 
 
 def resolve_level(level: str) -> str:
@@ -103,6 +111,7 @@ class Thinker:
         self.threads: Executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bot")
         self._processes = processes
         self._pool: Executor | None = None
+        self.slow: set[str] = set()
 
     def _heavy(self) -> Executor:
         if self._pool is None:
@@ -110,9 +119,22 @@ class Thinker:
             self._pool = ProcessPoolExecutor(max_workers=workers)
         return self._pool
 
+    def inline(self, level: str) -> bool:
+        """Whether ``level`` decides on the loop (``decide_now``) rather than in a worker."""
+        actual = resolve_level(level)
+        return actual in CHEAP and actual not in self.slow
+
+    def decide_now(self, level: str, view: View, seed: int) -> tuple[str, Any]:
+        start = time.perf_counter()
+        choice = decide(level, view, seed)
+        if time.perf_counter() - start > INLINE_LIMIT:
+            self.slow.add(resolve_level(level))
+        return choice
+
     async def decide(self, level: str, view: View, seed: int) -> tuple[str, Any]:
+        actual = resolve_level(level)
         loop = asyncio.get_running_loop()
-        pool = self._heavy() if resolve_level(level) in HEAVY else self.threads
+        pool = self._heavy() if actual in HEAVY else self.threads
         return await loop.run_in_executor(pool, decide, level, view, seed)
 
     async def advise(self, view: View) -> list[dict[str, Any]]:

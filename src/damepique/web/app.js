@@ -338,38 +338,50 @@ function onState(msg) {
   game.status = "";
   if (msg.ack !== undefined && msg.ack === game.pending) game.pending = null;
   if (!prev || prev.view?.deal !== msg.view?.deal || prev.view?.phase !== msg.view?.phase) game.selected = [];
-  const ev = msg.event;
   const view = msg.view;
-  if (ev && ev.type === "play") {
-    const who = ev.seat === me() ? null : nameOf(ev.seat);
-    announce(who ? t("plays", { name: who, card: cardName(ev.card) }) : t("you_play", { card: cardName(ev.card) }));
-    if (ev.trick_winner !== undefined) {
-      const trick = view.tricks[view.tricks.length - 1];
-      game.flash = { trick, winner: ev.trick_winner };
-      clearTimeout(game.flashTimer);
-      game.flashTimer = setTimeout(() => {
-        if (game) {
-          game.flash = null;
-          render();
-        }
-      }, msg.speed === "fast" ? 900 : 1600);
-      announce(ev.trick_winner === me() ? t("you_take_trick") : t("takes_trick", { name: nameOf(ev.trick_winner) }));
-    } else {
-      game.flash = null;
+  // At "fast" speed one update carries several events (a card and the replies).
+  const events = msg.events && msg.events.length ? msg.events : msg.event ? [msg.event] : [];
+  let closed = null;
+  for (const ev of events) {
+    if (ev.type === "play") {
+      const who = ev.seat === me() ? null : nameOf(ev.seat);
+      announce(who ? t("plays", { name: who, card: cardName(ev.card) }) : t("you_play", { card: cardName(ev.card) }));
+      if (ev.trick_winner !== undefined) {
+        closed = ev;
+        announce(ev.trick_winner === me() ? t("you_take_trick") : t("takes_trick", { name: nameOf(ev.trick_winner) }));
+      } else {
+        closed = null;
+      }
+      if (ev.deal_over) {
+        const res = msg.results[msg.results.length - 1];
+        game.banner = { deal: res ? msg.results.length - 1 : view.deal, result: res };
+        announce(t("deal_over", { n: msg.results.length }));
+        if (res && res.moon !== null && res.moon !== undefined) announce(t("shot_moon", { name: nameOf(res.moon) }));
+        if (game.training) requestReview(msg.results.length - 1);
+      }
     }
-    if (ev.deal_over) {
-      const res = msg.results[msg.results.length - 1];
-      game.banner = { deal: view.deal, result: res };
-      announce(t("deal_over", { n: view.deal + 1 }));
-      if (res.moon !== null && res.moon !== undefined) announce(t("shot_moon", { name: nameOf(res.moon) }));
-      if (game.training) requestReview(view.deal);
+    if (ev.type === "pass" && ev.complete && view.received && view.received.length) {
+      announce(t("received", { cards: view.received.map((c) => cardName(c)).join(", "), name: nameOf((me() - offsetOf(view) + n()) % n()) }));
     }
-    if (view.phase === "play" && view.trick.length === 0 && view.tricks.length === 1 && game.banner) game.banner = null;
+    if (ev.type === "deal") announce(t("deal_n", { n: view.deal + 1 }));
   }
-  if (ev && ev.type === "pass" && ev.complete && view.received && view.received.length) {
-    announce(t("received", { cards: view.received.map((c) => cardName(c)).join(", "), name: nameOf((me() - offsetOf(view) + n()) % n()) }));
+  if (closed && view.trick.length === 0) {
+    // Show the trick just taken, with its winner, for a moment.
+    const trick = view.tricks[view.tricks.length - 1];
+    game.flash = trick ? { trick, winner: closed.trick_winner } : null;
+    clearTimeout(game.flashTimer);
+    game.flashTimer = setTimeout(() => {
+      if (game) {
+        game.flash = null;
+        render();
+      }
+    }, msg.speed === "fast" ? 900 : 1600);
+  } else if (events.some((e) => e.type === "play")) {
+    game.flash = null;
   }
-  if (ev && ev.type === "deal") announce(t("deal_n", { n: view.deal + 1 }));
+  if (view && view.phase === "play" && view.tricks.length >= 1 && game.banner && game.banner.deal < view.deal) {
+    game.banner = null;
+  }
   if (msg.over) {
     const cur = load(CURRENT_KEY, null);
     if (cur && cur.token === game.token && !cur.over) save(CURRENT_KEY, { ...cur, over: true });
