@@ -33,6 +33,12 @@ import httpx
 from websockets.asyncio.client import connect
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -92,11 +98,32 @@ async def next_state(ws, out: dict) -> dict:  # type: ignore[no-untyped-def, typ
             raise RuntimeError(m)
 
 
-async def run_level(base: str, games: int, seconds: float, think: float, level: str, warm: float) -> dict:  # type: ignore[type-arg]
+async def run_level(
+    base: str,
+    games: int,
+    seconds: float,
+    think: float,
+    level: str,
+    warm: float,
+    server_pid: int | None = None,
+) -> dict:  # type: ignore[type-arg]
     out: dict = {"latencies": [], "errors": 0, "games_finished": 0}  # type: ignore[type-arg]
     start = time.monotonic()
     stop_at = start + seconds
     warm_until = start + warm
+    cpu_mark: list[float] = []
+
+    async def mark_cpu() -> None:
+        await asyncio.sleep(warm)
+        if server_pid:
+            cpu_mark.append(cpu_seconds(server_pid))
+        cpu_mark.append(time.process_time())
+        await asyncio.sleep(max(0.0, seconds - warm))
+        if server_pid:
+            cpu_mark.append(cpu_seconds(server_pid))
+        cpu_mark.append(time.process_time())
+
+    marker = asyncio.create_task(mark_cpu())
     http = httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=50))
     tasks = [
         asyncio.create_task(person(http, base, level, think, stop_at, warm_until, out, random.Random(i)))
@@ -104,6 +131,7 @@ async def run_level(base: str, games: int, seconds: float, think: float, level: 
     ]
     done, pending = await asyncio.wait(tasks, timeout=seconds + 30)
     await http.aclose()
+    await marker
     for t in pending:
         t.cancel()
     failed = sum(1 for t in done if t.exception() is not None)
@@ -113,7 +141,16 @@ async def run_level(base: str, games: int, seconds: float, think: float, level: 
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 1) if lat else float("nan")
 
-    return {
+    extra = {}
+    if server_pid and len(cpu_mark) == 4 and lat:
+        server_cpu = cpu_mark[2] - cpu_mark[0]
+        client_cpu = cpu_mark[3] - cpu_mark[1]
+        extra = {
+            "server_cpu_share": round(server_cpu / measured, 2),
+            "server_cpu_ms_per_action": round(1000 * server_cpu / len(lat), 2),
+            "client_cpu_share": round(client_cpu / measured, 2),
+        }
+    return extra | {
         "games": games,
         "level": level,
         "think_s": think,
@@ -164,9 +201,16 @@ def main() -> int:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            print(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0]}), flush=True)
+            print(
+                json.dumps(
+                    {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load": os.getloadavg()}
+                ),
+                flush=True,
+            )
             for n in counts:
-                result = asyncio.run(run_level(base, n, seconds, args.think, args.level, args.warm))
+                result = asyncio.run(
+                    run_level(base, n, seconds, args.think, args.level, args.warm, server.pid)
+                )
                 print(json.dumps(result), flush=True)
         finally:
             server.terminate()
