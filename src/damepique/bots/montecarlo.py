@@ -43,6 +43,13 @@ from damepique.engine import PASS, SUIT_MASKS, Deal, View, cards_of
 from .heuristic import danger_scores, pass_from_hand
 from .knowledge import Knowledge, sample_world
 from .playout import Policy, playout
+from .tactics import moon_threat
+
+MODEL_RIVAL_MOON = False
+"""When true, a seat that took every point so far (a quarter of them at least)
+runs for the moon in the play-outs. Off: in a paired test against IS-MCTS
+(120 deals) it halved the moons conceded (6 to 3) without lowering the mean
+points, too few deals to tell; kept as a switch for further measurement."""
 
 DEFAULT_PLAYOUTS = 1500
 """Play-outs per decision by default: tuned so that p95 stays under 250 ms on
@@ -170,6 +177,11 @@ def evaluate_play(
     groups = equivalence_classes(view, legal)
     reps = [g[0] for g in groups]
     modes = ["normal", "shoot"] if moon_hopeful(view) else ["normal"]
+    # Another seat that took every point so far is assumed, in the play-outs,
+    # to keep running for the moon: the search then sees what it costs not
+    # to stop it.
+    threat = moon_threat(view) if MODEL_RIVAL_MOON else None
+    rival = threat if threat is not None and threat != view.seat else -1
     pol = Policy.of(view.rules)
     know = Knowledge.of(view)
     me = view.seat
@@ -201,7 +213,7 @@ def evaluate_play(
             if hidden_kitty:
                 world.kitty = kitty
         for m in modes:
-            shooter = me if m == "shoot" else -1
+            shooter = me if m == "shoot" else rival
             table = stats[m]
             for c in reps:
                 d = world.copy()
