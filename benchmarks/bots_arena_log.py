@@ -5,8 +5,10 @@ short still counts, and summarizes a log the same way as ``damepique arena``.
         --deals 2000 --seed 1 --duplicate --jobs 2 --log /tmp/expert_vs_int.jsonl
     python benchmarks/bots_arena_log.py summary --log /tmp/expert_vs_int.jsonl
 
-Deals already in the log are skipped on a rerun (resume). ``summary`` prints
-the JSON of ``damepique arena --json`` for the deals logged so far.
+Deals already in the log are skipped on a rerun (resume). ``--first F``
+starts at deal F, to split one run over several logs (and processes);
+``summary --log a.jsonl,b.jsonl`` then reads them together and prints the
+JSON of ``damepique arena --json`` for the deals logged so far.
 """
 
 from __future__ import annotations
@@ -60,13 +62,19 @@ def main() -> int:
     p.add_argument("--duplicate", action="store_true")
     p.add_argument("--games", action="store_true")
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--log", required=True)
+    p.add_argument("--first", type=int, default=0, help="first deal number (split a run over logs)")
+    p.add_argument("--log", required=True, help="log file; for summary, several comma-separated")
     args = p.parse_args()
-    head, groups = _load(args.log)
     if args.command == "summary":
+        head, groups = {}, []
+        for path in args.log.split(","):
+            h, g = _load(path)
+            head = head or h
+            groups += g
         rows = summarize(head["seats"], sorted(groups, key=lambda g: g[0].base), head.get("games", False))
         print(json.dumps({"bots": rows, "base_deals": len(groups), "head": head}))
         return 0
+    head, groups = _load(args.log)
     names = args.seats.split(",")
     rules = _rules(args.rules)
     if not head:
@@ -80,7 +88,7 @@ def main() -> int:
         with open(args.log, "a", encoding="utf-8") as f:
             f.write(json.dumps({"head": head}) + "\n")
     done = {g[0].base for g in groups}
-    todo = [d for d in range(args.deals) if d not in done]
+    todo = [d for d in range(args.first, args.deals) if d not in done]
     bar = _Progress(len(todo), "games" if args.games else "deals")
     # iter_outcomes numbers deals 0..N-1; skip those already logged.
     for count, group in enumerate(_iter(names, rules, todo, args), 1):
