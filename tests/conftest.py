@@ -105,7 +105,11 @@ def server_process() -> Iterator[Callable[[Path, int], subprocess.Popen[bytes]]]
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a real server, e.g. ``http://127.0.0.1:40123``."""
+    """The address of a real server, e.g. ``http://127.0.0.1:40123``; set
+    DAMEPIQUE_TEST_URL to test against a server you started yourself."""
+    if os.environ.get("DAMEPIQUE_TEST_URL"):
+        yield os.environ["DAMEPIQUE_TEST_URL"]
+        return
     folder = tmp_path_factory.mktemp("server")
     port = free_port()
     proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log")

@@ -304,3 +304,22 @@ def test_pass_directions_follow_the_rules(client: TestClient) -> None:
     expected = [direction_name(Rules().pass_offset(k), 4) for k, _ in directions]
     assert [d for _, d in directions] == expected
     assert cards_of(0) == ()
+
+
+def test_training_work_does_not_hold_up_the_connection(client: TestClient) -> None:
+    g = new_game(client, preset="short", level="random")
+    with client.websocket_connect("/ws") as ws:
+        state = play_out(ws, join(ws, g["token"]), random.Random(2), stop=lambda s: bool(s["results"]))
+        ws.send_text(json.dumps({"type": "review", "deal": 0, "id": "r"}))
+        ws.send_text(json.dumps({"type": "ping", "id": "p"}))
+        kinds = []
+        while "review" not in kinds:
+            msg = recv(ws)
+            kinds.append(msg["type"])
+            if msg["type"] == "review":
+                assert msg["ref"] == "r" and msg["deal"] == 0
+                for item in msg["items"]:
+                    assert CARD.match(item["played"]) and CARD.match(item["expert"])
+                    assert item["played"] != item["expert"]
+        assert kinds.index("pong") < kinds.index("review")
+        assert state["results"]

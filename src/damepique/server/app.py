@@ -6,10 +6,11 @@ score keeper's routes. The protocol is in ``docs/protocol.md``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,8 @@ class Client:
     """One WebSocket, with sends serialised (the reader and the bots both send)."""
 
     def __init__(self, ws: WebSocket) -> None:
-        import asyncio
-
         self.ws = ws
+        self.tasks: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
         self.tokens = 200.0
         self.stamp = time.monotonic()
@@ -50,6 +50,33 @@ class Client:
     async def send_text(self, data: str) -> None:
         async with self._lock:
             await self.ws.send_text(data)
+
+    def background(self, name: str, work: Coroutine[Any, Any, dict[str, Any]], ref: Any) -> None:
+        """Run ``work`` and send its answer (or error) when done; a newer request of
+        the same kind replaces an unfinished one."""
+        old = self.tasks.get(name)
+        if old is not None and not old.done():
+            old.cancel()
+
+        async def run() -> None:
+            try:
+                answer = await work
+            except CommandError as e:
+                answer = error(e.code, e.reason, ref)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a bot that failed: say so, keep the connection
+                answer = error("unavailable", f"no {name} now: {type(e).__name__}", ref)
+            else:
+                answer = answer | {"ref": ref}
+            with contextlib.suppress(Exception):
+                await self.send_text(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
+
+        self.tasks[name] = asyncio.create_task(run())
+
+    def cancel(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
 
     def allow(self, rate: float = 50.0, burst: float = 200.0) -> bool:
         now = time.monotonic()
@@ -251,9 +278,11 @@ def create_app(
                     if kind in ("pass", "play"):
                         await runner.command(seat, msg)
                     elif kind == "advice":
-                        await hub.send(client, await runner.advice(seat) | {"ref": ref})
+                        # Training work runs beside the connection: the player's own
+                        # cards are never held up behind the expert's search.
+                        client.background("advice", runner.advice(seat), ref)
                     elif kind == "review":
-                        await hub.send(client, await runner.review(seat, msg.get("deal")) | {"ref": ref})
+                        client.background("review", runner.review(seat, msg.get("deal")), ref)
                 except ProtocolError as e:
                     await hub.send(client, error(e.code, e.reason, ref))
                 except CommandError as e:
@@ -261,6 +290,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            client.cancel()
             if joined is not None:
                 hub.detach(joined[0].id, client)
                 games.release(joined[0])

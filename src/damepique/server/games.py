@@ -289,20 +289,18 @@ class Runner:
         for i, (who, card) in enumerate(zip(done.seats, done.plays, strict=True)):
             if who == seat:
                 view = view_of(deal, seat, totals)
-                _, best = await self.thinker.decide("expert", view, i)
-                if best != card:
-                    cost = None
-                    advice = await self.thinker.advise(view)
+                advice = await self.thinker.advise(view)
+                best = next((a for a in advice if a["best"]), None)
+                if best is not None and len(best["cards"]) == 1 and best["cards"][0] != CARD_NAMES[card]:
                     scores = {tuple(a["cards"]): a["score"] for a in advice}
-                    mine, theirs = scores.get((CARD_NAMES[card],)), scores.get((CARD_NAMES[best],))
-                    if mine is not None and theirs is not None:
-                        cost = round(mine - theirs, 2)
+                    mine, theirs = scores.get((CARD_NAMES[card],)), best["score"]
+                    cost = None if mine is None or theirs is None else round(mine - theirs, 2)
                     items.append(
                         {
                             "trick": i // rules.players,
                             "play": i,
                             "played": CARD_NAMES[card],
-                            "expert": CARD_NAMES[best],
+                            "expert": best["cards"][0],
                             "cost": cost,
                             "trick_cards": [CARD_NAMES[c] for c in done.tricks[i // rules.players][1]],
                         }

@@ -36,15 +36,38 @@ export function totalsChart(pointsByDeal, names) {
 
 // ---------------------------------------------------------------- history
 
+// A GET that gives up after a few seconds and tries again: a request made while
+// the game's WebSocket is closing has been seen to stall in Chromium.
+async function fetchJSON(url, options = {}, tries = 4) {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 2500);
+    try {
+      const r = await fetch(url, { ...options, signal: abort.signal });
+      const body = await r.json();
+      return r.ok ? body : { error: true, ...body };
+    } catch {
+      await new Promise((ok) => setTimeout(ok, 300));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return null;
+}
+
 export async function renderHistory(root, { playerId }) {
   root.innerHTML = `<section class="history"><h1>${t("history_heading")}</h1><div id="history-list">…</div>
     <h2><label for="upload">${t("upload")}</label></h2>
     <input type="file" id="upload" accept=".json,application/json">
     <p class="error" id="upload-error" role="alert"></p>
     <div id="replay-root"></div></section>`;
-  const r = await fetch("/api/history", { headers: { "X-Player": playerId() } });
-  const data = await r.json();
+  const data = await fetchJSON("/api/history", { headers: { "X-Player": playerId() }, cache: "no-store" });
   const list = document.getElementById("history-list");
+  if (!list) return;
+  if (!data || data.error) {
+    list.innerHTML = `<p class="error">${t("error", { reason: "history" })}</p>`;
+    return;
+  }
   if (!data.games.length) list.innerHTML = `<p>${t("history_empty")}</p>`;
   else {
     const fmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: "medium", timeStyle: "short" });
@@ -76,10 +99,9 @@ export async function renderHistory(root, { playerId }) {
 
 export async function renderReplay(root, id) {
   root.innerHTML = `<section class="replay-page"><div id="replay-root">…</div></section>`;
-  const res = await fetch(`/api/games/${encodeURIComponent(id)}/replay`);
-  const data = await res.json();
-  if (!res.ok) {
-    root.innerHTML = `<p class="error">${esc(data.reason)}</p>`;
+  const data = await fetchJSON(`/api/games/${encodeURIComponent(id)}/replay`);
+  if (!data || data.error) {
+    root.innerHTML = `<p class="error">${esc(data ? data.reason : "…")}</p>`;
     return;
   }
   replayViewer(document.getElementById("replay-root"), data);

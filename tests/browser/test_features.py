@@ -1,0 +1,98 @@
+"""Keyboard play, reasons on disabled cards, training mode, history, replay and upload."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import expect
+
+from .test_play import TEXT, play_until, start_game
+
+pytestmark = [pytest.mark.browser]
+
+
+async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    words = TEXT["en"]
+    context = await new_context(locale="en-US")
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await start_game(page, words)
+    hand = page.get_by_role("group", name=words["hand"])
+    # Training mode: advice for the decision in front of us, cards played by suit, voids.
+    await page.get_by_role("switch", name="Training mode").check()
+    await expect(page.get_by_role("heading", name="Cards played")).to_be_visible()
+    await expect(page.get_by_role("heading", name="Voids shown")).to_be_visible()
+    await expect(page.locator(".advice li").first).to_be_visible(timeout=30_000)
+    # The pass, with the keyboard only: Enter chooses, arrows move, Enter on "Pass".
+    await hand.get_by_role("button").first.focus()
+    for _ in range(3):
+        await page.keyboard.press("Enter")
+        await page.keyboard.press("ArrowRight")
+    await expect(hand.locator("[aria-pressed=true]")).to_have_count(3)
+    await page.get_by_role("button", name=words["pass"], exact=True).focus()
+    await page.keyboard.press("Enter")
+    await expect(page.get_by_role("button", name=words["pass"], exact=True)).to_have_count(0)
+    # A disabled card says why, to assistive technology and on hover.
+    disabled = hand.get_by_role("button", disabled=True).first
+    await expect(disabled).to_have_accessible_description(re.compile(r"\w+"))
+    assert await disabled.get_attribute("title")
+    await disabled.focus()
+    await page.screenshot(path=str(artifacts / "training-en.png"), full_page=True)
+    # Play the rest with the keyboard: focus an enabled card and press Enter.
+    for _ in range(400):
+        if await page.get_by_role("heading", name=words["over"]).count():
+            break
+        if await page.get_by_role("button", name=words["pass"], exact=True).count():
+            await play_until(page, words, stop=lambda: _no_pass(page, words))
+            continue
+        enabled = hand.get_by_role("button", disabled=False)
+        if await enabled.count():
+            try:
+                await enabled.first.focus(timeout=1000)
+                await page.keyboard.press("Enter")
+            except Exception:
+                pass
+        await page.wait_for_timeout(40)
+    await expect(page.get_by_role("heading", name=words["over"])).to_be_visible(timeout=60_000)
+    await expect(page.get_by_role("heading", name="Review of the deal")).to_be_visible()
+
+    # History: the finished game, its replay trick by trick, and its record.
+    await page.get_by_role("link", name="History").click()
+    await expect(page.get_by_role("link", name="Replay").first).to_be_visible(timeout=15_000)
+    href = await page.get_by_role("link", name="Download the record").first.get_attribute("href")
+    await page.get_by_role("link", name="Replay").first.click()
+    await expect(page.get_by_role("heading", name=re.compile("Replay — Deal 1"))).to_be_visible()
+    await expect(page.get_by_text("Trick 1 of 13")).to_be_visible()
+    await page.get_by_role("button", name="Next trick").click()
+    await expect(page.get_by_text("Trick 2 of 13")).to_be_visible()
+    # Upload the downloaded record and replay it the same way.
+    record = await (await page.request.get(href)).body()
+    path = tmp_path / "game.json"
+    path.write_bytes(record)
+    await page.get_by_role("link", name="History").click()
+    await page.get_by_label(re.compile("Replay a record file")).set_input_files(str(path))
+    await expect(page.get_by_role("heading", name=re.compile("Replay — Deal 1"))).to_be_visible()
+    await page.screenshot(path=str(artifacts / "replay-en.png"), full_page=True)
+    assert not errors
+
+
+async def _no_pass(page, words) -> bool:  # type: ignore[no-untyped-def]
+    return not await page.get_by_role("button", name=words["pass"], exact=True).count()
+
+
+async def test_language_switch_is_remembered(new_context) -> None:  # type: ignore[no-untyped-def]
+    context = await new_context(locale="en-US")
+    page = await context.new_page()
+    await page.goto("/")
+    await expect(page.get_by_role("button", name="Play now")).to_be_visible()
+    await page.get_by_label("Language").select_option("fr")
+    await expect(page.get_by_role("button", name="Jouer maintenant")).to_be_visible()
+    assert await page.evaluate("localStorage.getItem('damepique.lang')") == "fr"
+    await page.reload()
+    await expect(page.get_by_role("button", name="Jouer maintenant")).to_be_visible()
+    await page.get_by_role("link", name="Règles").click()
+    await expect(page.get_by_role("heading", name="Les règles de la Dame de pique")).to_be_visible()
+    await page.get_by_role("link", name="Guide stratégique").click()
+    await expect(page.get_by_role("heading", name="Guide stratégique")).to_be_visible()
