@@ -323,3 +323,30 @@ def test_training_work_does_not_hold_up_the_connection(client: TestClient) -> No
                     assert item["played"] != item["expert"]
         assert kinds.index("pong") < kinds.index("review")
         assert state["results"]
+
+
+def test_an_expert_thinking_does_not_stall_another_table(client: TestClient) -> None:
+    import time
+
+    expert = new_game(client, preset="standard", level="expert", speed="fast")
+    quick = new_game(client, preset="standard", level="beginner", speed="fast")
+    with client.websocket_connect("/ws") as slow_ws, client.websocket_connect("/ws") as ws:
+        slow = join(slow_ws, expert["token"])
+        # Our pass sets the three expert bots thinking (in the process pool).
+        slow_ws.send_text(json.dumps({"type": "pass", "cards": slow["view"]["hand"][:3], "id": 1}))
+        state = join(ws, quick["token"])
+        rng = random.Random(4)
+        worst = 0.0
+        for n in range(1, 12):
+            state = wait_turn(ws, state)
+            v = state["view"]
+            start = time.monotonic()
+            if v["phase"] == "pass":
+                ws.send_text(json.dumps({"type": "pass", "cards": v["hand"][:3], "id": n}))
+            else:
+                ws.send_text(json.dumps({"type": "play", "card": rng.choice(v["legal"]), "id": n}))
+            state = recv_state(ws)
+            while state.get("ack") != n:
+                state = recv_state(ws)
+            worst = max(worst, time.monotonic() - start)
+        assert worst < 0.5, worst

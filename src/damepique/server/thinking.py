@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import multiprocessing
 import os
 import random
 import time
@@ -118,7 +119,11 @@ class Thinker:
     def _heavy(self) -> Executor:
         if self._pool is None:
             workers = self._processes or max(1, (os.cpu_count() or 2) - 1)
-            self._pool = ProcessPoolExecutor(max_workers=workers)
+            # Not "fork": the server has threads (SQLite, the bot thread pool), and a
+            # child forked while one of them holds a lock can hang for ever.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         return self._pool
 
     def inline(self, level: str) -> bool:
