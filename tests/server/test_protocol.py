@@ -220,6 +220,11 @@ def test_a_seat_never_receives_a_card_it_cannot_know(client: TestClient, preset:
             known = _knowable(record, rules, 0, v["deal"], plays, v["phase"] != "pass")
         elif msg["type"] == "review":
             known = set(record["deals"][msg["deal"]]["plays"]) | set(record["deals"][msg["deal"]]["hands"][0])
+        elif msg["type"] == "advice":
+            # Advice comes when it is ready, maybe after the next update: it is
+            # about the deal it names, as the seat saw it then.
+            exchanged = msg["phase"] != "pass"
+            known = _knowable(record, rules, 0, msg["deal"], msg["play"], exchanged)
         else:
             known = set(record["deals"][last_deal]["hands"][0]) | set(record["deals"][last_deal]["plays"])
         for c in _cards_in(msg):
