@@ -534,6 +534,7 @@ function topBar(s) {
   return `<div class="bar">
     <span class="deal-no">${t("deal_n", { n: (v?.deal ?? 0) + 1 })}${v?.phase === "pass" ? dir : ""}</span>
     <span class="hearts ${v?.hearts_broken ? "broken" : ""}">${v?.hearts_broken ? "♥ " + t("hearts_broken") : "♡ " + t("hearts_not_broken")}</span>
+    ${v && v.kitty && v.kitty.length ? `<span class="kitty">${t("kitty")}: ${v.kitty.map(cardChip).join(" ")}</span>` : ""}
     <label class="switch"><input type="checkbox" role="switch" id="training" ${game.training ? "checked" : ""}> ${t("training")}</label>
     <details class="undo"><summary>${t("undo_q")}</summary><p>${t("undo_text")}</p></details>
   </div>`;

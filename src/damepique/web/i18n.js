@@ -97,6 +97,7 @@ const STRINGS = {
     winner: "Winner", date: "Date",
     seat_you: "You",
     no_game: "No game in progress.",
+    kitty: "Kitty (went to the first trick)",
   },
   fr: {
     title: "Dame de pique",
@@ -172,6 +173,7 @@ const STRINGS = {
     winner: "Gagnant", date: "Date",
     seat_you: "Vous",
     no_game: "Aucune partie en cours.",
+    kitty: "Talon (allé au premier pli)",
   },
 };
 
