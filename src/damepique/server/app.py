@@ -97,7 +97,7 @@ def create_app(
     pace: Pace | None = None,
 ) -> FastAPI:
     """The ASGI app. ``database_url`` defaults to the per-user SQLite file."""
-    url = database_url or make_url(None)
+    url = make_url(database_url)  # a path or any URL people write (postgresql://...)
     store = store or SqlStore(url)
     hub = hub or Hub()
     thinker = thinker or Thinker()

@@ -7,7 +7,7 @@ on macOS).
 
 >>> database_url("/tmp/x.sqlite3")
 'sqlite+aiosqlite:////tmp/x.sqlite3'
->>> database_url("postgresql+asyncpg://u@h/db")
+>>> database_url("postgresql://u@h/db")
 'postgresql+asyncpg://u@h/db'
 """
 
@@ -32,11 +32,13 @@ def default_db_path() -> Path:
 
 
 def database_url(db: str | None = None) -> str:
-    """A SQLAlchemy async URL from a file path, a URL, or None (the default file)."""
+    """A SQLAlchemy async URL from a file path, a URL, or None: then ``$DAMEPIQUE_DB``
+    if set, else the default file. ``postgresql://...`` gets the asyncpg driver."""
+    db = db or os.environ.get("DAMEPIQUE_DB") or None
     if db and "://" in db:
-        if db.startswith("sqlite://"):
-            return "sqlite+aiosqlite://" + db[len("sqlite://") :]
-        return db
+        from .database import async_url
+
+        return async_url(db)
     path = Path(db) if db else default_db_path()
     path = path.expanduser().resolve()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,8 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from .database import async_url, migrate
+
 metadata = MetaData()
 
 games = Table(
@@ -121,6 +123,7 @@ class SqlStore:
     """
 
     def __init__(self, url: str) -> None:
+        url = async_url(url)  # plain postgresql:// or sqlite:// as people write them
         self.url = url
         self._write_lock = asyncio.Lock()
         self._queue: list[tuple[list[dict[str, Any]], asyncio.Future[None]]] = []
@@ -137,8 +140,9 @@ class SqlStore:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
     async def init(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        # Every table of the app (this store's, multiplayer's, the score keeper's),
+        # by Alembic's migrations: see database.py.
+        await migrate(self.engine)
 
     async def close(self) -> None:
         if self._direct is not None:
