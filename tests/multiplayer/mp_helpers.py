@@ -41,7 +41,9 @@ def next_error(ws: Any, log: list[dict[str, Any]] | None = None) -> dict[str, An
     return recv_type(ws, "error", log)
 
 
-def hello(ws: Any, code: str, token: str | None = None, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def hello(
+    ws: Any, code: str, token: str | None = None, log: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     msg: dict[str, Any] = {"type": "hello", "table": code}
     if token is not None:
         msg["token"] = token
@@ -77,7 +79,14 @@ class Player(threading.Thread):
     """Plays its seat with random legal cards until the game is over (or ``stop``)."""
 
     def __init__(
-        self, ws: Any, seed: int, log: list[dict[str, Any]] | None = None, idle: bool = False, limit: float = 60
+        self,
+        ws: Any,
+        seed: int,
+        log: list[dict[str, Any]] | None = None,
+        idle: bool = False,
+        limit: float = 60,
+        first: dict[str, Any] | None = None,
+        actions: int | None = None,
     ) -> None:
         super().__init__(daemon=True)
         self.ws = ws
@@ -89,12 +98,16 @@ class Player(threading.Thread):
         self.final: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.failure: BaseException | None = None
+        self.first = first
+        self.actions = actions
 
     def run(self) -> None:
         try:
             deadline = time.monotonic() + self.limit
             while time.monotonic() < deadline:
-                msg = recv(self.ws, self.log)
+                if self.actions is not None and self.actions <= 0:
+                    return
+                msg, self.first = (self.first, None) if self.first else (recv(self.ws, self.log), None)
                 if msg["type"] == "error":
                     self.errors.append(msg)
                     continue
@@ -107,13 +120,15 @@ class Player(threading.Thread):
                 if key is None or key == self.done_key or self.idle:
                     continue
                 self.done_key = key
+                if self.actions is not None:
+                    self.actions -= 1
                 view = msg["view"]
                 if view["phase"] == "pass":
                     cards = self.rng.sample(view["hand"], msg["rules"].get("pass_count", 3))
                     self.ws.send_text(json.dumps({"type": "pass", "cards": cards}))
                 else:
                     self.ws.send_text(json.dumps({"type": "play", "card": self.rng.choice(view["legal"])}))
-        except BaseException as e:  # noqa: BLE001 - reported by the test
+        except BaseException as e:
             self.failure = e
 
 

@@ -76,8 +76,8 @@ def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
 
 
 def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Multiplayer:
-    engine = games.store.engine
-    store = MpStore(engine)
+    # The game store's write lock, when it has one (SqlStore): see MpStore.
+    store = MpStore(games.store.engine, getattr(games.store, "_write_lock", None))
     accounts = Accounts(store)
     mp = Multiplayer(games, store, settings)
     mp.accounts = accounts
@@ -227,7 +227,7 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
                     if kind == "hello":
                         new_mt, new_seat = await _hello(msg, client)
                         if mt is not None:
-                            await mt.detach(client)
+                            mt.detach(client)
                         mt, seat = new_mt, new_seat
                         await mt.attach(client, seat)
                         await mt.send_state(client, seat, ref)
@@ -305,7 +305,7 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
             pass
         finally:
             if mt is not None:
-                await mt.detach(client)
+                mt.detach(client)
 
     async def _hello(msg: dict[str, Any], client: Client) -> tuple[Any, int | None]:
         raw = msg.get("table")

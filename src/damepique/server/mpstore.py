@@ -8,6 +8,7 @@ announced; the games themselves live in the game store's event log.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -91,11 +92,16 @@ EMPTY_STATS = {"games": 0, "ranked": 0, "wins": 0, "deals": 0, "points": 0, "moo
 
 
 class MpStore:
-    def __init__(self, engine: AsyncEngine) -> None:
+    """``write_lock`` is the game store's: SQLite has one writer, and the game store
+    writes events on the loop's own thread, so a transaction of ours left open
+    across an ``await`` would stall it (every write here takes the lock)."""
+
+    def __init__(self, engine: AsyncEngine, write_lock: asyncio.Lock | None = None) -> None:
         self.engine = engine
+        self.lock = write_lock or asyncio.Lock()
 
     async def init(self) -> None:
-        async with self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             await conn.run_sync(metadata.create_all)
 
     # -- tables ----------------------------------------------------------------------
@@ -103,7 +109,7 @@ class MpStore:
     async def save_table(self, code: str, status: str, public: bool, data: dict[str, Any]) -> None:
         now = time.time()
         body = json.dumps(data)
-        async with self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             r = await conn.execute(
                 update(mp_tables)
                 .where(mp_tables.c.code == code)
@@ -131,11 +137,11 @@ class MpStore:
     # -- seat tokens -------------------------------------------------------------------
 
     async def add_token(self, token: str, code: str, seat: int) -> None:
-        async with self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             await conn.execute(insert(mp_tokens).values(token=token, code=code, seat=seat))
 
     async def drop_token(self, code: str, seat: int) -> None:
-        async with self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             await conn.execute(delete(mp_tokens).where(mp_tokens.c.code == code, mp_tokens.c.seat == seat))
 
     async def find_token(self, token: str) -> tuple[str, int] | None:
@@ -147,7 +153,7 @@ class MpStore:
 
     async def create_account(self, key: str, nickname: str, password_hash: str, rating: float) -> bool:
         try:
-            async with self.engine.begin() as conn:
+            async with self.lock, self.engine.begin() as conn:
                 await conn.execute(
                     insert(accounts).values(
                         key=key,
@@ -177,7 +183,7 @@ class MpStore:
             }
 
     async def set_password(self, key: str, password_hash: str) -> None:
-        async with self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             await conn.execute(update(accounts).where(accounts.c.key == key).values(password=password_hash))
 
     async def leaderboard(self, limit: int = 100) -> list[dict[str, Any]]:
@@ -214,7 +220,7 @@ class MpStore:
         """Ratings and statistics of one finished game, once (False if already recorded)."""
         now = time.time()
         try:
-            async with self.engine.begin() as conn:
+            async with self.lock, self.engine.begin() as conn:
                 await conn.execute(insert(mp_results).values(game_id=game_id, at=now, data=json.dumps(data)))
                 for key, add in stats.items():
                     r = (await conn.execute(select(accounts.c.stats).where(accounts.c.key == key))).first()
@@ -252,7 +258,7 @@ class MpStore:
                 return str(r.value)
         value = secrets.token_urlsafe(48)
         try:
-            async with self.engine.begin() as conn:
+            async with self.lock, self.engine.begin() as conn:
                 await conn.execute(insert(mp_meta).values(name="secret", value=value))
         except IntegrityError:
             return await self.secret()

@@ -153,13 +153,32 @@ class TableHub:
             await asyncio.gather(*sends)
 
 
+class _ResultsFirst:
+    """The game store, but storing a game's end also records its results and
+    ratings (the runner calls ``finish`` after the last events are stored and
+    before they are broadcast)."""
+
+    def __init__(self, store: Store, runner: MultiRunner) -> None:
+        self._store = store
+        self._runner = runner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def finish(
+        self, game_id: str, totals: list[int], winner: int | None, record: dict[str, Any]
+    ) -> None:
+        await self._store.finish(game_id, totals, winner, record)
+        await self._runner.mt.game_over(self._runner, announce=False)
+
+
 class MultiRunner(Runner):
     """A runner with turn timers and stand-in bots for absent players."""
 
     def __init__(
         self, game: GameRow, table: Table, store: Store, mt: MultiTable, thinker: Thinker, pace: Pace
     ):
-        super().__init__(game, table, store, TableHub(mt), thinker, pace)  # type: ignore[arg-type]
+        super().__init__(game, table, _ResultsFirst(store, self), TableHub(mt), thinker, pace)  # type: ignore[arg-type]
         self.mt = mt
         self.deadline: float | None = None
         self._timer: asyncio.Task[None] | None = None
@@ -173,6 +192,8 @@ class MultiRunner(Runner):
     # -- messages ----------------------------------------------------------------------
 
     def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
+        # The timer starts when the position is first shown, so the message carries its deadline.
+        self.rearm()
         if seat >= 0:
             msg = super().state(seat, event, ack)
         else:
@@ -282,7 +303,7 @@ class MultiRunner(Runner):
         await super()._commit(new, ack_seat, ack)
         self._arm()
         if self.table.over:
-            await self.mt.game_over(self)
+            await self.mt.announce()
 
     def _arm(self) -> None:
         """Start the turn timer for the people who must act now (bots have none)."""
@@ -319,6 +340,12 @@ class MultiRunner(Runner):
         await asyncio.sleep(seconds)
         if self._timer is asyncio.current_task():
             self._timer = None
+        try:
+            await self._play_out_of_time(key)
+        finally:
+            self.kick()
+
+    async def _play_out_of_time(self, key: Any) -> None:
         while not self.broken and not self.table.over:
             deal = self.table.deal
             if deal is None:
@@ -343,7 +370,6 @@ class MultiRunner(Runner):
                 return
             if len(self.table.log) > before:
                 await self.mt.notice("timeout", seat)
-        self.kick()
 
     async def stop(self) -> None:
         self._cancel_timer()
@@ -401,6 +427,7 @@ class MultiTable:
         self.runner: MultiRunner | None = None
         self.lock = asyncio.Lock()
         self._grace: dict[int, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- persistence --------------------------------------------------------------------
 
@@ -495,22 +522,34 @@ class MultiTable:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.send_text(text), 10.0)
 
-    async def announce(self) -> None:
-        """Send every connection the table as it is now (its own ``you``)."""
+    async def announce(self, skip: Any = None) -> None:
+        """Send every connection the table as it is now (its own ``you``).
+
+        The sends go on in the background: the caller (often a connection's own
+        handler, which may be closing) never waits on other people's sockets."""
         info = self.info()
-        sends = [
-            self.send(c, {"v": VERSION, "type": "table", "you": s, "table": info})
+        texts = [
+            (c, dumps({"v": VERSION, "type": "table", "you": s, "table": info}))
             for c, s in list(self.conns.items())
+            if c is not skip
         ]
-        if sends:
-            await asyncio.gather(*sends)
+        if texts:
+            self._spawn(self._send_all(texts))
         if self.options.public:
             self.mp.lobby_changed()
 
+    async def _send_all(self, texts: list[tuple[Any, str]]) -> None:
+        for conn, text in texts:
+            await self.send_raw(conn, text)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def notice(self, kind: str, seat: int | None, **extra: Any) -> None:
-        msg = {"v": VERSION, "type": "notice", "kind": kind, "seat": seat, **extra}
-        text = dumps(msg)
-        await asyncio.gather(*(self.send_raw(c, text) for c in list(self.conns)))
+        text = dumps({"v": VERSION, "type": "notice", "kind": kind, "seat": seat, **extra})
+        self._spawn(self._send_all([(c, text) for c in list(self.conns)]))
 
     async def send_state(self, conn: Any, seat: int | None, ref: Any = None) -> None:
         if self.runner is None:
@@ -538,15 +577,19 @@ class MultiTable:
                 if self.runner is not None:
                     self.runner.rearm()
                 await self.notice("back", seat)
-        await self.announce()
+        # The newcomer hears of the table first, before any state; the others soon.
+        await self.send(conn, self.table_message(seat))
+        await self.announce(skip=conn)
 
-    async def detach(self, conn: Any) -> None:
+    def detach(self, conn: Any) -> None:
+        """Forget a connection; the others hear of it soon (no wait: this runs while
+        a closing connection's handler is being torn down)."""
         seat = self.conns.pop(conn, "gone")
         if seat == "gone":
             return
         if isinstance(seat, int) and not self.connected(seat):
             self._start_grace(seat)
-        await self.announce()
+        self._spawn(self.announce())
 
     def _start_grace(self, seat: int) -> None:
         ms = self.seats[seat]
@@ -670,10 +713,14 @@ class MultiTable:
         async with self.lock:
             if self.seats[seat].kind != "human" or self.seats[seat].left:
                 raise CommandError("not_seated", "you do not sit at this table")
-            if not isinstance(game, str) or game != self.game_id or self.status != "over":
+            finished = self.runner is not None and self.runner.table.over
+            if not isinstance(game, str) or game != self.game_id or not finished:
                 raise CommandError(
                     "stale_rematch", "this rematch is for a game that is not the last one finished"
                 )
+            if self.status == "playing" and self.runner is not None:
+                # The last card is out and its results are on their way: finish them first.
+                await self.game_over(self.runner)
             for i, s in enumerate(self.seats):
                 if s.left or s.kind == "bot":
                     if s.left:
@@ -682,6 +729,7 @@ class MultiTable:
                 s.away = False
             if self.host is None or self.seats[self.host].kind != "human":
                 self.host = seat
+            self.status = "waiting"
             ok, _ = self.can_start()
             if not ok:
                 # Someone left and no bots may fill: wait for people again.
@@ -767,10 +815,18 @@ class MultiTable:
             if table.over:
                 await self.game_over(self.runner)
 
-    async def game_over(self, runner: MultiRunner) -> None:
-        """Results and ratings of the finished game, once; the table waits for a rematch."""
+    async def game_over(self, runner: MultiRunner, announce: bool = True) -> None:
+        """Results and ratings of the finished game, once; the table waits for a rematch.
+
+        Runs when the game's end is stored, before anyone hears of it, and is
+        shielded: a closing connection does not leave a finished game unrated."""
         if runner is not self.runner:
             return
+        await asyncio.shield(self._finish(runner))
+        if announce:
+            await self.announce()
+
+    async def _finish(self, runner: MultiRunner) -> None:
         await self.mp.record_result(self, runner)
         if self.status == "playing":
             self.status = "over"
@@ -778,7 +834,6 @@ class MultiTable:
                 t.cancel()
             self._grace.clear()
             await self.save()
-            await self.announce()
 
     async def close(self) -> None:
         for t in self._grace.values():

@@ -1,0 +1,507 @@
+"""Multiplayer tables over the WebSocket, in-process: whole games with several
+people and a spectator (every frame checked for hidden cards), seat tokens,
+bad and hostile input, timers, absence and stand-in bots, leaving, rematch,
+quick messages, the lobby, a restart, accounts and ratings."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damepique.engine import PRESETS, Rules
+from damepique.server.app import create_app
+
+from .mp_helpers import Player, cards_in, create_table, hello, next_error, recv, recv_type, sit
+
+
+def make_app(path: Path, grace: float = 60.0) -> Any:
+    app = create_app(f"sqlite+aiosqlite:///{path}")
+    settings = app.state.multiplayer.settings
+    settings.grace = grace
+    settings.timer_choices = (0, 1, 30, 60)
+    settings.chat_interval = 0.0
+    return app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(tmp_path / "mp.sqlite3")) as c:
+        yield c
+
+
+def ws_connect(client: TestClient, cookie: str | None = None) -> Any:
+    headers = {"cookie": f"damepique_session={cookie}"} if cookie else {}
+    return client.websocket_connect("/ws/table", headers=headers)
+
+
+def run_players(players: list[Player], limit: float = 60) -> None:
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(limit)
+        assert not p.is_alive(), "the game did not finish in time"
+        assert p.failure is None, p.failure
+        assert p.errors == [], p.errors
+
+
+def knowable(
+    record: dict[str, Any], rules: Rules, seat: int | None, deal: int, plays: int, exchanged: bool
+) -> set[str]:
+    d = record["deals"][deal]
+    known = set(d["plays"][:plays])
+    if plays >= rules.players:
+        known |= set(d["kitty"])
+    if seat is None:
+        return known
+    known |= set(d["hands"][seat])
+    offset = rules.pass_offset(deal) % rules.players
+    if exchanged and offset:
+        known |= set(d["passes"][(seat - offset) % rules.players])
+    return known
+
+
+def check_frames(record: dict[str, Any], rules: Rules, seat: int | None, frames: list[dict[str, Any]]) -> int:
+    """Every card in every frame is one ``seat`` (None: a spectator) may know then."""
+    checked = 0
+    for msg in frames:
+        if msg["type"] != "state" or msg.get("view") is None:
+            assert list(cards_in(msg)) == [], msg
+            continue
+        v = msg["view"]
+        assert msg["seat"] == seat and msg["spectator"] == (seat is None)
+        if v["phase"] == "pass":
+            assert v["received"] is None  # nobody sees received cards before every seat passed
+        plays = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
+        known = knowable(record, rules, seat, v["deal"], plays, v["phase"] != "pass")
+        if seat is None:
+            assert v["hand"] == [] and v["passed"] is None and v["received"] is None
+        for c in cards_in(msg):
+            assert c in known, (seat, c, msg.get("event"))
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(
+    ("preset", "people"), [("short", 2), ("five_players", 3), ("three_players_kitty", 3)]
+)
+def test_friends_play_a_whole_game_and_no_frame_carries_a_hidden_card(
+    client: TestClient, preset: str, people: int
+) -> None:
+    rules = PRESETS[preset].replace(target=50)
+    t = create_table(client, rules=rules.to_json())
+    logs: list[list[dict[str, Any]]] = [[] for _ in range(people)]
+    spectator_log: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        conns = [stack.enter_context(ws_connect(client)) for _ in range(people)]
+        spec = stack.enter_context(ws_connect(client))
+        host = conns[0]
+        hello(host, t["code"], t["token"], logs[0])
+        tokens = [t["token"]]
+        for i in range(1, people):
+            hello(conns[i], t["code"].lower(), None, logs[i])  # codes are read in any case
+            seated = sit(conns[i], f"Friend {i}", logs[i])
+            assert seated["seat"] == i
+            tokens.append(seated["token"])
+        hello(spec, f"{t['code'][:4]}-{t['code'][4:]}", None, spectator_log)
+        host.send_text(json.dumps({"type": "start"}))
+        players = [Player(c, seed=i, log=logs[i]) for i, c in enumerate(conns)]
+        run_players(players)
+        final = players[0].final
+        assert final is not None and final["over"]
+        assert [s["kind"] for s in final["seats"]].count("human") == people
+        # The spectator saw the same game, without any hand.
+        while not any(m["type"] == "state" and m["over"] for m in spectator_log):
+            recv(spec, spectator_log)
+        last = [m for m in spectator_log if m["type"] == "state"][-1]
+        assert last["totals"] == final["totals"]
+    record = client.get(f"/api/games/{final['game']}/record").json()
+    checked = sum(check_frames(record, rules, seat, logs[seat]) for seat in range(people))
+    checked += check_frames(record, rules, None, spectator_log)
+    assert checked > 500
+    # A seat token is only ever sent to its holder.
+    everything = json.dumps([logs, spectator_log])
+    for i, token in enumerate(tokens):
+        assert everything.count(token) == (0 if i == 0 else 1)
+
+
+def test_bad_and_hostile_input_gets_a_reason_and_changes_nothing(client: TestClient) -> None:
+    t = create_table(client, preset="standard", fill=False, rules={"players": 3})
+    other = create_table(client, preset="short")
+    with ws_connect(client) as a, ws_connect(client) as b, ws_connect(client) as c, ws_connect(client) as d:
+        # Before hello, and hello itself.
+        a.send_text(json.dumps({"type": "play", "card": "2C"}))
+        assert next_error(a)["code"] == "not_joined"
+        for msg, code in [
+            ({"type": "hello", "table": "0O1I0O1I"}, "bad_code"),
+            ({"type": "hello", "table": "ABCDEFGH"}, "no_table"),
+            ({"type": "hello", "table": t["code"], "token": "forged-token-forged"}, "bad_token"),
+            ({"type": "hello", "table": t["code"], "token": other["token"]}, "bad_token"),
+            ({"type": "hello", "table": t["code"], "token": 12}, "bad_token"),
+        ]:
+            a.send_text(json.dumps(msg))
+            err = next_error(a)
+            assert err["code"] == code and err["reason"], (msg, err)
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        # A spectator cannot act.
+        for msg in ({"type": "start"}, {"type": "play", "card": "2C"}, {"type": "chat", "message": "oops"}):
+            b.send_text(json.dumps(msg))
+            assert next_error(b)["code"] == "not_seated"
+        sit(b, "Bob")
+        # Start needs the host, and (no bots) a full table.
+        b.send_text(json.dumps({"type": "start"}))
+        assert next_error(b)["code"] == "not_host"
+        a.send_text(json.dumps({"type": "start"}))
+        assert next_error(a)["code"] == "cannot_start"
+        a.send_text(json.dumps({"type": "play", "card": "2C"}))
+        assert next_error(a)["code"] == "no_game"
+        hello(c, t["code"])
+        sit(c, "Cy")
+        # Joining a full table, over the socket and over HTTP.
+        hello(d, t["code"])
+        d.send_text(json.dumps({"type": "sit", "name": "Dee"}))
+        assert next_error(d)["code"] == "table_full"
+        r = client.post(f"/api/tables/{t['code']}/seats", json={"name": "Eve"})
+        assert r.status_code == 409 and r.json()["code"] == "table_full"
+        a.send_text(json.dumps({"type": "start"}))
+        state = recv_type(a, "state")
+        hand = state["view"]["hand"]
+        bad: list[tuple[str, str]] = [
+            ("{oops", "bad_json"),
+            ("[1, 2]", "bad_message"),
+            ('{"card": "QS"}', "bad_message"),
+            ('{"type": "shuffle"}', "unknown_type"),
+            ('{"type": "play", "v": 7}', "bad_version"),
+            (json.dumps({"type": "play", "card": "x" * 100_000}), "too_large"),
+            (json.dumps({"type": "pass", "cards": hand[:2]}), "illegal_pass"),
+            (json.dumps({"type": "pass", "cards": "QS AS KS"}), "bad_card"),
+            (json.dumps({"type": "play", "card": hand[0]}), "not_playing"),
+            (json.dumps({"type": "rematch", "game": state["game"]}), "stale_rematch"),
+            (json.dumps({"type": "rematch", "game": "old"}), "stale_rematch"),
+            (json.dumps({"type": "chat", "message": "free text is not allowed"}), "bad_chat"),
+            (json.dumps({"type": "mute", "seat": 9}), "bad_seat"),
+            (json.dumps({"type": "sit", "name": "again"}), "already_seated"),
+            (json.dumps({"type": "start"}), "cannot_start"),
+        ]
+        for text, code in bad:
+            a.send_text(text)
+            err = next_error(a)
+            assert err["code"] == code and err["reason"], (text[:60], err)
+        a.send_bytes(b"\xff\xfe")
+        assert next_error(a)["code"] == "bad_json"
+        # A seat number in an action is not trusted: b "passes for seat 0" and passes for itself.
+        b_hand = recv_type(b, "state")["view"]["hand"]
+        b.send_text(json.dumps({"type": "pass", "cards": b_hand[:3], "seat": 0, "id": "b1"}))
+        mine = recv_type(b, "state")
+        while mine.get("ack") != "b1":
+            mine = recv_type(b, "state")
+        assert mine["seat"] == 1 and set(mine["view"]["passed"]) == set(b_hand[:3])
+        a.send_text(json.dumps({"type": "hello", "table": t["code"], "token": t["token"]}))
+        again = recv_type(a, "state")
+        assert again["view"]["hand"] == hand and again["view"]["passed"] is None
+        # A flood is refused with a reason; the others are unaffected.
+        for _ in range(150):
+            c.send_text(json.dumps({"type": "ping"}))
+        codes = set()
+        for _ in range(150):
+            m = recv(c)
+            while m["type"] not in ("pong", "error"):
+                m = recv(c)
+            codes.add(m.get("code", "pong"))
+        assert "rate_limited" in codes and "pong" in codes
+        b.send_text(json.dumps({"type": "ping", "id": 5}))
+        assert recv_type(b, "pong")["ref"] == 5
+
+
+def test_seat_token_brings_a_player_back_to_the_same_seat(client: TestClient) -> None:
+    t = create_table(client, preset="short")
+    with ws_connect(client) as a:
+        hello(a, t["code"], t["token"])
+        with ws_connect(client) as b:
+            hello(b, t["code"])
+            bob = sit(b, "Bob")
+            a.send_text(json.dumps({"type": "start"}))
+            before = recv_type(b, "state")
+        # Bob's connection dropped; a new one with the token is back in seat 1 with its view.
+        with ws_connect(client) as b2:
+            b2.send_text(json.dumps({"type": "hello", "table": t["code"], "token": bob["token"]}))
+            table = recv_type(b2, "table")
+            assert table["you"] == 1 and table["table"]["seats"][1]["connected"]
+            state = recv_type(b2, "state")
+            assert state["seat"] == 1 and state["view"]["hand"] == before["view"]["hand"]
+            # The token alone is enough (no code), and it never opens another table.
+            b2.send_text(json.dumps({"type": "hello", "token": bob["token"]}))
+            assert recv_type(b2, "state")["seat"] == 1
+
+
+def test_a_turn_timer_plays_for_a_slow_player_and_the_table_sees_it(client: TestClient) -> None:
+    t = create_table(client, preset="short", timer=1, rules={"passing": False})
+    with ws_connect(client) as a, ws_connect(client) as b:
+        log: list[dict[str, Any]] = []
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        sit(b, "Slow")
+        quick = Player(a, seed=1, log=log, limit=8)
+        quick.start()
+        a.send_text(json.dumps({"type": "start"}))
+        timeouts = []
+        deadline = time.monotonic() + 8
+        while len(timeouts) < 2 and time.monotonic() < deadline:
+            m = recv(b)
+            if m["type"] == "notice" and m["kind"] == "timeout":
+                timeouts.append(m)
+            if m["type"] == "state" and m["view"]["to_act"] == 1 and m["timer"]["deadline"]:
+                assert m["timer"]["seats"] == [1] and 0 < m["timer"]["remaining"] <= 1
+        assert [n["seat"] for n in timeouts] == [1, 1]
+        b.send_text(json.dumps({"type": "leave"}))
+        quick.join(10)
+        assert quick.final is not None
+    assert all(m["timer"]["seconds"] == 1 for m in log if m["type"] == "state")
+    plays = [
+        m["event"] for m in log if m["type"] == "state" and (m.get("event") or {}).get("auto") == "timeout"
+    ]
+    assert plays and all(e["seat"] == 1 for e in plays)
+
+
+def test_after_the_grace_period_a_bot_plays_and_the_player_takes_the_seat_back(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path / "g.sqlite3", grace=0.3)) as client:
+        t = create_table(client, preset="short")
+        with ws_connect(client) as a:
+            log: list[dict[str, Any]] = []
+            hello(a, t["code"], t["token"], log)
+            with ws_connect(client) as b:
+                hello(b, t["code"])
+                bob = sit(b, "Bob")
+                a.send_text(json.dumps({"type": "start"}))
+                recv_type(b, "state")
+            notice = recv_type(a, "notice", log)
+            while notice["kind"] != "stand_in":
+                notice = recv_type(a, "notice", log)
+            assert notice["seat"] == 1
+            host = Player(a, seed=3, log=log, limit=30)
+            host.start()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not any(
+                (m.get("event") or {}).get("auto") == "stand_in" for m in list(log) if m["type"] == "state"
+            ):
+                time.sleep(0.01)
+            with ws_connect(client) as b2:
+                back_log: list[dict[str, Any]] = []
+                hello(b2, t["code"], bob["token"], back_log)
+                bob_player = Player(b2, seed=4, log=back_log, limit=30)
+                bob_player.start()
+                host.join(30)
+                bob_player.join(30)
+                assert host.final is not None and host.final["over"]
+                assert bob_player.failure is None and bob_player.errors == []
+        stand_ins = [
+            m for m in log if m["type"] == "state" and (m.get("event") or {}).get("auto") == "stand_in"
+        ]
+        assert stand_ins and all(m["event"]["seat"] == 1 for m in stand_ins)
+        assert any(m["type"] == "notice" and m["kind"] == "back" and m["seat"] == 1 for m in log)
+        # Back at the table, Bob played his own cards again.
+        assert bob_player.done_key is not None
+
+
+def test_leaving_for_good_hands_the_seat_to_a_bot(client: TestClient) -> None:
+    t = create_table(client, preset="short")
+    with ws_connect(client) as a, ws_connect(client) as b:
+        log: list[dict[str, Any]] = []
+        hello(a, t["code"], t["token"], log)
+        hello(b, t["code"])
+        bob = sit(b, "Bob")
+        a.send_text(json.dumps({"type": "start"}))
+        recv_type(b, "state")
+        b.send_text(json.dumps({"type": "leave"}))
+        left = recv_type(b, "notice")
+        assert left["kind"] == "left" and left["seat"] == 1
+        b.send_text(json.dumps({"type": "play", "card": "2C"}))
+        assert next_error(b)["code"] == "not_seated"
+        host = Player(a, seed=5, log=log)
+        run_players([host])
+        assert host.final is not None and host.final["seats"][1]["kind"] == "bot"
+        assert host.final["table"]["seats"][1]["left"]
+        with ws_connect(client) as b2:
+            b2.send_text(json.dumps({"type": "hello", "table": t["code"], "token": bob["token"]}))
+            assert next_error(b2)["code"] == "bad_token"
+
+
+def test_rematch_keeps_the_table_together_and_a_stale_one_is_refused(client: TestClient) -> None:
+    t = create_table(client, preset="short", rules={"target": 20})
+    with ws_connect(client) as a, ws_connect(client) as b:
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        sit(b, "Bob")
+        a.send_text(json.dumps({"type": "start"}))
+        pa, pb = Player(a, seed=1), Player(b, seed=2)
+        run_players([pa, pb])
+        assert pa.final is not None
+        first = pa.final["game"]
+        b.send_text(json.dumps({"type": "rematch", "game": first}))
+        state = recv_type(a, "state")
+        while state["game"] == first:
+            state = recv_type(a, "state")
+        assert state["seats"][1]["name"] == "Bob" and not state["over"]
+        b.send_text(json.dumps({"type": "rematch", "game": first}))
+        assert next_error(b)["code"] == "stale_rematch"
+
+
+def test_quick_messages_and_muting(client: TestClient) -> None:
+    t = create_table(client, preset="short")
+    with ws_connect(client) as a, ws_connect(client) as b:
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        sit(b, "Bob")
+        a.send_text(json.dumps({"type": "chat", "message": "well_played"}))
+        chat = recv_type(b, "chat")
+        assert chat == {"v": 1, "type": "chat", "seat": 0, "message": "well_played"}
+        b.send_text(json.dumps({"type": "mute", "seat": 0}))
+        assert recv_type(b, "muted")["seats"] == [0]
+        assert recv_type(a, "chat")["message"] == "well_played"  # the sender sees it
+        a.send_text(json.dumps({"type": "chat", "message": "oops"}))
+        assert recv_type(a, "chat")["message"] == "oops"
+        b.send_text(json.dumps({"type": "ping", "id": "after"}))
+        m = recv(b)
+        while m["type"] != "pong":
+            assert m["type"] != "chat", m
+            m = recv(b)
+
+
+def test_the_lobby_lists_public_tables_live_and_never_private_ones(client: TestClient) -> None:
+    with client.websocket_connect("/ws/lobby") as lobby:
+        first = recv_type(lobby, "lobby")
+        assert first["tables"] == []
+        private = create_table(client, preset="short")
+        public = create_table(client, preset="short", public=True, ranked=False, timer=30)
+        update = recv_type(lobby, "lobby")
+        while not update["tables"]:
+            update = recv_type(lobby, "lobby")
+        codes = [x["code"] for x in update["tables"]]
+        assert codes == [public["code"]] and private["code"] not in json.dumps(update)
+        row = update["tables"][0]
+        assert row["taken"] == 1 and row["free"] == 3 and row["options"]["timer"] == 30
+        client.post(f"/api/tables/{public['code']}/seats", json={"name": "Zoe"})
+        update = recv_type(lobby, "lobby")
+        while update["tables"][0]["taken"] != 2:
+            update = recv_type(lobby, "lobby")
+        assert update["tables"][0]["names"] == ["Host", "Zoe"]
+    assert [x["code"] for x in client.get("/api/lobby").json()["tables"]] == [public["code"]]
+    assert client.get(f"/api/tables/{private['code']}").status_code == 200
+    assert client.get("/api/tables/ABCDEFGH").status_code == 404
+
+
+def test_a_restart_resumes_every_table_with_seats_timers_and_scores(tmp_path: Path) -> None:
+    path = tmp_path / "restart.sqlite3"
+    with TestClient(make_app(path)) as client:
+        t = create_table(client, preset="short", timer=30)
+        with ws_connect(client) as a, ws_connect(client) as b:
+            hello(a, t["code"], t["token"])
+            hello(b, t["code"])
+            bob = sit(b, "Bob")
+            a.send_text(json.dumps({"type": "start"}))
+            pa, pb = Player(a, seed=1, actions=6), Player(b, seed=2, actions=6)
+            pa.start()
+            pb.start()
+            pa.join(20)
+            pb.join(20)
+            time.sleep(0.2)
+            a.send_text(json.dumps({"type": "hello", "table": t["code"], "token": t["token"], "id": "now"}))
+            before = recv_type(a, "state")
+            while before.get("ack") != "now":
+                before = recv_type(a, "state")
+            assert not before["over"]
+    # A new app on the same database: the table and its game are back.
+    with TestClient(make_app(path)) as client, ws_connect(client) as a, ws_connect(client) as b:
+        hello(a, t["code"], t["token"])
+        after = recv_type(a, "state")
+        assert after["game"] == before["game"] and after["totals"] == before["totals"]
+        assert (
+            after["view"]["hand"] == before["view"]["hand"]
+            and after["view"]["tricks"] == before["view"]["tricks"]
+        )
+        assert after["table"]["seats"][1]["name"] == "Bob" and after["timer"]["seconds"] == 30
+        if after["view"]["to_act"] in (0, 1):
+            assert after["timer"]["deadline"]
+        hello(b, t["code"], bob["token"])
+        pa, pb = Player(a, seed=3, first=after), Player(b, seed=4)
+        run_players([pa, pb])
+        assert pa.final is not None and pa.final["over"]
+
+
+def register(client: TestClient, nickname: str, password: str = "correct horse") -> str:
+    r = client.post("/api/accounts", json={"nickname": nickname, "password": password})
+    assert r.status_code == 201, r.text
+    cookie = r.cookies["damepique_session"]
+    assert "httponly" in r.headers["set-cookie"].lower()
+    client.cookies.clear()
+    return cookie
+
+
+def test_accounts_ranked_games_elo_leaderboard_and_profile(client: TestClient) -> None:
+    assert client.post("/api/accounts", json={"nickname": "x", "password": "long enough"}).status_code == 400
+    assert client.post("/api/accounts", json={"nickname": "lea", "password": "short"}).status_code == 400
+    lea = register(client, "Lea")
+    tom = register(client, "Tom")
+    assert client.post("/api/accounts", json={"nickname": "LEA", "password": "whatever1"}).status_code == 409
+    client.cookies.clear()
+    assert client.post("/api/login", json={"nickname": "lea", "password": "wrong one"}).status_code == 401
+    r = client.post("/api/login", json={"nickname": "LEA", "password": "correct horse"})
+    assert r.status_code == 200 and r.json()["nickname"] == "Lea"
+    client.cookies.clear()
+    assert client.get("/api/me").json() == {"nickname": None}
+    assert client.get("/api/me", cookies={"damepique_session": lea + "x"}).json() == {"nickname": None}
+    assert client.get("/api/me", cookies={"damepique_session": lea}).json()["nickname"] == "Lea"
+    # Ranked tables need an account.
+    r = client.post("/api/tables", json={"preset": "short", "ranked": True})
+    assert r.status_code == 401 and r.json()["code"] == "account_needed"
+    r = client.post(
+        "/api/tables",
+        json={"preset": "short", "ranked": True, "speed": "fast", "level": "beginner"},
+        cookies={"damepique_session": lea},
+    )
+    client.cookies.clear()
+    t = r.json()
+    with ws_connect(client) as anon:
+        hello(anon, t["code"])
+        anon.send_text(json.dumps({"type": "sit", "name": "Anon"}))
+        assert next_error(anon)["code"] == "account_needed"
+    with ws_connect(client, lea) as a, ws_connect(client, tom) as b:
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        seated = sit(b, "ignored")
+        table = recv_type(b, "table")["table"]
+        assert table["seats"][seated["seat"]]["name"] == "Tom" and table["options"]["ranked"]
+        a.send_text(json.dumps({"type": "start"}))
+        pa, pb = Player(a, seed=1), Player(b, seed=2)
+        run_players([pa, pb])
+        final = pa.final
+        assert final is not None
+    totals = final["totals"]
+    deadline = time.monotonic() + 5
+    board = client.get("/api/leaderboard").json()["players"]
+    while not board and time.monotonic() < deadline:  # results are written just after the last card
+        time.sleep(0.05)
+        board = client.get("/api/leaderboard").json()["players"]
+    assert {p["nickname"] for p in board} == {"Lea", "Tom"}
+    ratings = {p["nickname"]: p["rating"] for p in board}
+    if totals[0] < totals[1]:
+        assert ratings["Lea"] == 1516 and ratings["Tom"] == 1484
+    elif totals[0] > totals[1]:
+        assert ratings["Lea"] == 1484 and ratings["Tom"] == 1516
+    else:
+        assert ratings == {"Lea": 1500, "Tom": 1500}
+    profile = client.get("/api/players/lea").json()
+    assert profile["nickname"] == "Lea" and len(profile["history"]) == 1
+    stats = profile["stats"]
+    assert stats["games"] == 1 and stats["deals"] == len(final["results"])
+    assert stats["average_points"] == round(totals[0] / len(final["results"]), 2)
+    assert stats["moons"] == sum(1 for r in final["results"] if r["moon"] == 0)
+    assert client.get("/api/players/nobody").status_code == 404
+    client.post("/api/logout")
