@@ -244,6 +244,11 @@ export function setLang(l, remember = true) {
   document.documentElement.lang = lang;
 }
 
+/** Add the words of another module: ``{en: {...}, fr: {...}}`` (multiplayer.js). */
+export function addStrings(tables) {
+  for (const l of Object.keys(tables)) Object.assign(STRINGS[l], tables[l]);
+}
+
 export function t(key, params = {}) {
   let s = STRINGS[lang][key];
   if (s === undefined) s = STRINGS.en[key] ?? key;
