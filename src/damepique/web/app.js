@@ -2,6 +2,7 @@
 import { cardName, currentLang, detectLang, reasonText, seatName, setLang, suitName, t } from "./i18n.js";
 import { cardChip, cardFace, cardOrder, esc, rankLabel, sortHand, SUIT_SYMBOL } from "./cards.js";
 import { renderGuide, renderHistory, renderReplay, renderRules, totalsChart } from "./pages.js";
+import * as MP from "./multiplayer.js";
 
 const CURRENT_KEY = "damepique.current";
 const PREFS_KEY = "damepique.prefs";
@@ -67,7 +68,8 @@ function route() {
     }
   }
   const parts = hash.replace(/^#\/?/, "").split("/");
-  if (parts[0] !== "play") closeGame();
+  if (parts[0] !== "play" && parts[0] !== "t") closeGame();
+  if (parts[0] !== "friends") MP.closeLobby();
   document.querySelectorAll("header nav a").forEach((a) => {
     a.toggleAttribute("aria-current", a.getAttribute("href") === `#/${parts[0]}`);
     if (a.getAttribute("href") === `#/${parts[0]}`) a.setAttribute("aria-current", "page");
@@ -83,6 +85,16 @@ function route() {
       return renderRules(main(), getOptions);
     case "guide":
       return renderGuide(main());
+    case "friends":
+      return renderFriendsPage();
+    case "t":
+      return showMultiTable(MP.normalizeCode(parts[1]));
+    case "account":
+      return MP.renderAccount(main());
+    case "leaderboard":
+      return MP.renderLeaderboard(main());
+    case "player":
+      return MP.renderProfile(main(), decodeURIComponent(parts[1] || ""));
     default:
       return renderHome();
   }
@@ -93,10 +105,13 @@ function renderChrome() {
   const nav = document.querySelector("header nav");
   nav.innerHTML = `
     <a href="#/">${t("nav_play")}</a>
+    <a href="#/friends">${t("nav_friends")}</a>
     <a href="#/history">${t("nav_history")}</a>
     <a href="#/rules">${t("nav_rules")}</a>
     <a href="#/guide">${t("nav_guide")}</a>
-    <a href="/scorer">${t("nav_scorer")}</a>`;
+    <a href="/scorer">${t("nav_scorer")}</a>
+    <a href="#/leaderboard">${t("nav_leaderboard")}</a>
+    <a href="#/account">${t("nav_account")}</a>`;
   const label = document.getElementById("lang-label");
   label.textContent = t("language");
   document.getElementById("lang").value = currentLang();
@@ -274,14 +289,79 @@ function showTable() {
   render();
 }
 
+// A table with others (#/t/CODE): the same page, spoken over /ws/table with the seat token.
+async function renderFriendsPage() {
+  const opts = await getOptions();
+  const optionsForm = `<div class="row">
+    <div class="field"><label for="mp-preset">${t("preset")}</label><select id="mp-preset">${Object.keys(opts.presets)
+      .map((p) => `<option value="${p}">${t("preset_" + p)}</option>`)
+      .join("")}</select></div>
+    <div class="field"><label for="mp-target">${t("target")}</label><select id="mp-target">${opts.choices.target
+      .map((v) => `<option value="${v}">${t("points_" + v)}</option>`)
+      .join("")}</select></div></div>`;
+  const readRules = () => ({
+    ...opts.presets[document.getElementById("mp-preset").value],
+    target: parseInt(document.getElementById("mp-target").value, 10),
+  });
+  await MP.renderFriends(main(), { playerName: () => load(PREFS_KEY, {}).name || "", readRules, optionsForm });
+}
+
+function showMultiTable(code) {
+  if (!code) {
+    main().innerHTML = `<section class="empty"><p>${t("mp_bad_code")}</p></section>`;
+    return;
+  }
+  if (!game || game.code !== code) {
+    closeGame();
+    game = {
+      mode: "table", code, token: MP.tokenFor(code), id: null, ws: null, state: null, pending: null, selected: [],
+      flash: null, training: false, advice: null, adviceKey: null, reviews: {}, banner: null,
+      status: t("connecting"), attempts: 0, nextId: 1, table: null, you: null, chats: [], quick: [],
+      mutes: MP.savedMutes(code), nameOf: (s) => (game.state ? nameOf(s) : MP.seatLabel(game, s)),
+      playerName: () => load(PREFS_KEY, {}).name || "",
+    };
+    fetch("/api/multiplayer").then((r) => r.json()).then((d) => {
+      if (game && game.code === code) {
+        game.quick = d.quick_messages;
+        render();
+      }
+    });
+    connect();
+  }
+  render();
+}
+
+function onTableMessage(msg) {
+  const g = game;
+  if (msg.type === "table") {
+    g.table = msg.table;
+    g.you = msg.you;
+    if (g.state && msg.table.status === "waiting") g.state = null; // back to the waiting room
+  } else if (msg.type === "seated") {
+    MP.saveToken(msg.code, msg.token);
+    g.token = msg.token;
+    g.you = msg.seat;
+  } else if (msg.type === "notice") {
+    g.status = MP.noticeText(g, msg);
+    announce(g.status);
+  } else if (msg.type === "chat") {
+    g.chats.push(msg);
+    announce(`${g.nameOf(msg.seat)}: ${t("qm_" + msg.message)}`);
+  }
+  render();
+}
+
 function connect() {
   const g = game;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  const ws = new WebSocket(`${proto}//${location.host}${g.mode === "table" ? "/ws/table" : "/ws"}`);
   g.ws = ws;
   ws.onopen = () => {
     g.attempts = 0;
-    ws.send(JSON.stringify({ v: 1, type: "join", token: g.token }));
+    if (g.mode === "table") {
+      ws.send(JSON.stringify({ v: 1, type: "hello", table: g.code, ...(g.token ? { token: g.token } : {}) }));
+      for (const seat of g.mutes) ws.send(JSON.stringify({ v: 1, type: "mute", seat }));
+    } else ws.send(JSON.stringify({ v: 1, type: "join", token: g.token }));
   };
   ws.onmessage = (e) => {
     if (game !== g) return;
@@ -290,6 +370,7 @@ function connect() {
     else if (msg.type === "error") onError(msg);
     else if (msg.type === "advice") onAdvice(msg);
     else if (msg.type === "review") onReview(msg);
+    else if (g.mode === "table") onTableMessage(msg);
   };
   ws.onclose = () => {
     if (game !== g || g.closing) return;
@@ -309,6 +390,13 @@ function send(msg) {
 }
 
 function onError(msg) {
+  if (game.mode === "table" && msg.code === "bad_token") {
+    // The seat was given up or the token is for another table: come back as a visitor.
+    MP.saveToken(game.code, null);
+    game.token = null;
+    game.ws.send(JSON.stringify({ v: 1, type: "hello", table: game.code }));
+    return;
+  }
   if (msg.code === "unknown_token") {
     localStorage.removeItem(CURRENT_KEY);
     closeGame();
@@ -499,6 +587,10 @@ function render() {
   if (!game) return;
   const root = main();
   const focused = document.activeElement?.dataset?.card || (document.activeElement?.id === "pass-btn" ? "#pass" : null);
+  if (!game.state && game.mode === "table") {
+    root.innerHTML = MP.waitingRoom(game);
+    return;
+  }
   if (!game.state) {
     root.innerHTML = `<section class="table-page"><p class="status">${esc(game.status)}</p></section>`;
     return;
@@ -517,6 +609,7 @@ function render() {
     ${handArea()}
     <div class="side">
       ${game.banner && !s.over ? dealBanner() : ""}
+      ${game.mode === "table" ? MP.tablePanel(game) : ""}
       ${game.training ? trainingPanel() : ""}
       ${scoreSheet(s)}
     </div>
@@ -535,7 +628,7 @@ function topBar(s) {
     <span class="deal-no">${t("deal_n", { n: (v?.deal ?? 0) + 1 })}${v?.phase === "pass" ? dir : ""}</span>
     <span class="hearts ${v?.hearts_broken ? "broken" : ""}">${v?.hearts_broken ? "♥ " + t("hearts_broken") : "♡ " + t("hearts_not_broken")}</span>
     ${v && v.kitty && v.kitty.length ? `<span class="kitty">${t("kitty")}: ${v.kitty.map(cardChip).join(" ")}</span>` : ""}
-    <label class="switch"><input type="checkbox" role="switch" id="training" ${game.training ? "checked" : ""}> ${t("training")}</label>
+    ${game.mode === "table" ? "" : `<label class="switch"><input type="checkbox" role="switch" id="training" ${game.training ? "checked" : ""}> ${t("training")}</label>`}
     <details class="undo"><summary>${t("undo_q")}</summary><p>${t("undo_text")}</p></details>
   </div>`;
 }
@@ -665,7 +758,7 @@ function gameOver(s) {
     <h2 id="over-h">${t("game_over")}</h2>
     <p class="winner-line">${esc(text)}</p>
     ${totalsChart(s.results.map((r) => r.points), names)}
-    <p class="actions"><a class="button primary" href="#/" id="new-game">${t("new_game")}</a>
+    <p class="actions">${game.mode === "table" ? MP.rematchButton(game) : `<a class="button primary" href="#/" id="new-game">${t("new_game")}</a>`}
     <a class="button" href="/api/games/${esc(s.game)}/record" download>${t("download")}</a></p>
   </section>`;
 }
@@ -727,6 +820,19 @@ document.addEventListener("click", (e) => {
   const card = e.target.closest("#hand [data-card]");
   if (card) return onCard(card.dataset.card);
   if (e.target.closest("#pass-btn")) return onPass();
+  if (game && game.mode === "table") {
+    if (e.target.closest("#sit-btn")) return send({ type: "sit", name: document.getElementById("sit-name")?.value.trim() || t("mp_player") });
+    if (e.target.closest("#start-btn")) return send({ type: "start" });
+    if (e.target.closest("#rematch-btn")) return send({ type: "rematch", game: game.state?.game });
+    if (e.target.closest("#leave-btn")) {
+      send({ type: "leave" });
+      MP.saveToken(game.code, null);
+      game.token = null;
+      return;
+    }
+    const quick = e.target.closest("[data-quick]");
+    if (quick) return send({ type: "chat", message: quick.dataset.quick });
+  }
   if (e.target.closest("#new-game")) {
     localStorage.removeItem(CURRENT_KEY);
     closeGame();
@@ -746,6 +852,11 @@ document.addEventListener("change", (e) => {
     }
     render();
     document.getElementById("training")?.focus();
+  }
+  if (e.target.dataset?.mute !== undefined && game && game.mode === "table") {
+    const seat = parseInt(e.target.dataset.mute, 10);
+    MP.toggleMute(game, seat, e.target.checked);
+    send({ type: e.target.checked ? "mute" : "unmute", seat });
   }
   if (e.target.id === "lang") {
     setLang(e.target.value);
@@ -774,4 +885,5 @@ setLang(detectLang(), false);
 applyDeckColours();
 renderChrome();
 window.addEventListener("hashchange", route);
+setInterval(MP.updateTimer, 500);
 route();
