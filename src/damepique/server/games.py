@@ -385,8 +385,12 @@ class Games:
         return None if runner is None else (runner, seat)
 
     def release(self, runner: Runner) -> None:
-        """Forget a finished game nobody watches (it stays in the store)."""
-        if runner.table.over and self.hub.connections(runner.id) == 0:
+        """Forget a solo game nobody is connected to once nothing runs for it (it
+        stays in the store; the next ``join`` rebuilds it): memory follows the
+        games being played, not every game ever started."""
+        idle = runner._bots is None or runner._bots.done()
+        alone = self.hub.connections(runner.id) == 0 and self.runners.get(runner.id) is runner
+        if type(runner) is Runner and idle and alone:
             self.runners.pop(runner.id, None)
             self._loading.pop(runner.id, None)
 
