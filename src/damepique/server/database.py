@@ -114,6 +114,11 @@ async def migrate(engine: AsyncEngine) -> None:
             # DDL is transactional on PostgreSQL: the lock is held until the upgrade
             # commits, so a second process waits, then finds nothing left to do.
             await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        elif engine.dialect.name == "sqlite":
+            # The driver would run DDL outside any transaction: take the write lock
+            # first, so a second process on the same file waits (busy timeout), then
+            # sees the tables and the stamp of the first.
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
         await conn.run_sync(_upgrade)
 
 

@@ -1,0 +1,400 @@
+"""The stores' suite on every backend: SQLite (file and memory) and a throwaway PostgreSQL.
+
+Each test gets a database of its own: a fresh SQLite file, or a ``CREATE
+DATABASE`` on the session's PostgreSQL cluster. What runs here is what the
+server runs: ``SqlStore.init`` migrates with Alembic, then the game store, the
+multiplayer store and the score keeper's store are used through their own
+interfaces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError
+
+from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
+from damepique.server import database
+from damepique.server.app import create_app
+from damepique.server.mpstore import MpStore
+from damepique.server.scorer_api import SheetStore
+from damepique.server.store import GameRow, SqlStore
+
+BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
+TABLES = {
+    "games",
+    "seat_tokens",
+    "events",
+    "mp_tables",
+    "mp_tokens",
+    "accounts",
+    "rating_history",
+    "mp_results",
+    "mp_meta",
+    "scorer_sheets",
+}
+
+
+def _on_own_loop(work: Any) -> Any:
+    """Run a coroutine to the end on a loop of its own (from sync or async code alike)."""
+    out: list[Any] = []
+
+    def run() -> None:
+        out.append(asyncio.run(work))
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out[0]
+
+
+def fresh_pg_database(server: Any) -> str:
+    """A new, empty database on the throwaway cluster; its URL as people write it."""
+    import asyncpg
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+
+    async def create() -> None:
+        conn = await asyncpg.connect(host="127.0.0.1", port=server.port, user="postgres", database="postgres")
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+
+    _on_own_loop(create())
+    return f"postgresql://postgres@127.0.0.1:{server.port}/{name}"
+
+
+def url_for(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if backend == "sqlite-file":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    if backend == "sqlite-memory":
+        return "sqlite+aiosqlite:///:memory:"
+    return fresh_pg_database(request.getfixturevalue("postgres_server"))
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return url_for(request.param, tmp_path, request)
+
+
+@pytest.fixture(params=["sqlite-file", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database that a second engine (the score keeper's) sees too: no memory SQLite."""
+    return url_for(request.param, tmp_path, request)
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[SqlStore]:
+    s = SqlStore(db_url)
+    await s.init()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def game(game_id: str, owner: str | None = "player-0001", created: float | None = None) -> GameRow:
+    return GameRow(
+        id=game_id,
+        owner=owner,
+        rules={"players": 4, "target": 100},
+        seats=[{"name": "You", "kind": "human"}] + [{"name": f"Bot {i}", "kind": "bot"} for i in (1, 2, 3)],
+        seed=random.getrandbits(31),
+        options={"level": "beginner", "speed": "fast"},
+        created=created if created is not None else time.time(),
+    )
+
+
+# -- the schema ---------------------------------------------------------------------------------
+
+
+async def test_migrated_schema_matches_the_code(db_url: str) -> None:
+    """``alembic check`` in a test: after ``upgrade head`` autogenerate finds nothing to change."""
+    engine = database.create_engine(db_url)
+    try:
+        await database.migrate(engine)
+        assert await database.current_revision(engine) == "0001"
+        assert await database.differences(engine) == []
+        async with engine.connect() as conn:
+            names = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+        assert names == TABLES | {"alembic_version"}
+        await database.migrate(engine)  # a second start finds nothing to do
+        assert await database.current_revision(engine) == "0001"
+    finally:
+        await engine.dispose()
+
+
+def test_every_table_of_the_app_is_in_the_schema() -> None:
+    assert set(database.schema().tables) == TABLES
+
+
+async def test_processes_starting_together_migrate_once(shared_url: str) -> None:
+    engines = [database.create_engine(shared_url) for _ in range(3)]
+    try:
+        await asyncio.gather(*(database.migrate(e) for e in engines))
+        assert await database.differences(engines[0]) == []
+        assert await database.current_revision(engines[0]) == "0001"
+    finally:
+        for e in engines:
+            await e.dispose()
+
+
+async def test_a_sqlite_file_made_by_create_all_is_adopted(tmp_path: Path) -> None:
+    """Files made earlier by ``metadata.create_all`` (before migrations) keep their data."""
+    from damepique.server import store as store_module
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = database.create_engine(url)
+    async with engine.begin() as conn:  # what the old SqlStore.init did: its own tables only
+        await conn.run_sync(store_module.metadata.create_all)
+    await engine.dispose()
+    old = SqlStore(url)
+    async with old.engine.begin() as conn:
+        await conn.run_sync(lambda c: None)
+    await old.create_game(game("old-game"), {"tok-old": 0})
+    await old.append("old-game", 0, {"kind": "deal"})
+    await old.engine.dispose()
+
+    s = SqlStore(url)
+    await s.init()
+    try:
+        assert await database.current_revision(s.engine) == "0001"
+        assert await database.differences(s.engine) == []
+        loaded = await s.load_game("old-game")
+        assert loaded is not None and loaded[1] == [{"kind": "deal"}]
+        assert await s.find_seat("tok-old") == ("old-game", 0)
+        assert await MpStore(s.engine).secret()  # the new tables are there and usable
+    finally:
+        await s.close()
+
+
+# -- the game store -------------------------------------------------------------------------------
+
+
+async def test_games_events_and_seat_tokens(store: SqlStore) -> None:
+    await store.create_game(game("g1"), {"tok-a": 0, "tok-b": 2})
+    assert await store.find_seat("tok-a") == ("g1", 0)
+    assert await store.find_seat("tok-b") == ("g1", 2)
+    assert await store.find_seat("nobody") is None
+
+    await store.append("g1", 0, {"kind": "deal", "hands": ["2C"]})
+    await store.append_many("g1", 1, [{"kind": "play", "card": f"{r}C"} for r in "3456789"])
+    await store.append_many("g1", 8, [])
+    # Events that arrive together are committed together and come back in order.
+    await asyncio.gather(*(store.append("g1", 8 + i, {"kind": "play", "n": i}) for i in range(20)))
+    loaded = await store.load_game("g1")
+    assert loaded is not None
+    row, events = loaded
+    assert row.id == "g1" and row.owner == "player-0001" and row.finished is None
+    assert row.rules == {"players": 4, "target": 100} and row.seats[0]["name"] == "You"
+    assert len(events) == 28
+    assert events[0]["kind"] == "deal" and events[1]["card"] == "3C"
+    assert [e["n"] for e in events[8:]] == list(range(20))
+    assert await store.load_game("missing") is None
+
+
+async def test_an_event_is_never_written_twice(store: SqlStore) -> None:
+    await store.create_game(game("g2"), {})
+    await store.append("g2", 0, {"kind": "deal"})
+    # SQLAlchemy's IntegrityError, or sqlite3's on the SQLite file's fast path.
+    with pytest.raises((IntegrityError, sqlite3.IntegrityError)) as caught:
+        await store.append("g2", 0, {"kind": "deal again"})
+    assert "unique" in str(caught.value).lower() or "duplicate" in str(caught.value).lower()
+    loaded = await store.load_game("g2")
+    assert loaded is not None and loaded[1] == [{"kind": "deal"}]
+    await store.append("g2", 1, {"kind": "next"})  # the store still writes after a refusal
+    loaded = await store.load_game("g2")
+    assert loaded is not None and len(loaded[1]) == 2
+
+
+async def test_finish_and_history(store: SqlStore) -> None:
+    now = time.time()
+    for i in range(4):
+        await store.create_game(game(f"h{i}", created=now + i), {})
+    await store.create_game(game("someone-else", owner="player-0002"), {})
+    assert await store.games_of("player-0001") == []  # unfinished games are not history
+    record = {"format": "damepique-game/1", "deals": [{"plays": ["2C", "3C"]}]}
+    for i in (2, 0, 3):
+        await store.finish(f"h{i}", [26, 0, 13, 52 + i], i % 4, record | {"n": i})
+        await asyncio.sleep(0.002)  # distinct finish times: history is newest first
+    await store.finish("someone-else", [0, 0, 0, 0], None, record)
+
+    history = await store.games_of("player-0001")
+    assert [g.id for g in history] == ["h3", "h0", "h2"]
+    assert history[0].totals == [26, 0, 13, 55] and history[0].winner == 3
+    assert history[0].record == record | {"n": 3}
+    assert [g.id for g in await store.games_of("player-0001", limit=2)] == ["h3", "h0"]
+    g = await store.get_game("h1")
+    assert g is not None and g.finished is None and g.record is None
+    g = await store.get_game("someone-else")
+    assert g is not None and g.winner is None and g.totals == [0, 0, 0, 0]
+    assert await store.get_game("missing") is None
+
+
+# -- the multiplayer store --------------------------------------------------------------------------
+
+
+async def test_multiplayer_tables_and_their_seat_tokens(store: SqlStore) -> None:
+    mp = MpStore(store.engine)
+    await mp.init()  # after the migration: nothing left to create
+    data = {"code": "ABCD-EFGH", "seats": [None] * 4, "host": 0}
+    await mp.save_table("ABCD-EFGH", "waiting", True, data)
+    await mp.save_table("ABCD-EFGH", "playing", True, data | {"game": "g9"})
+    await mp.save_table("KLMN-PQRS", "closed", False, {"code": "KLMN-PQRS"})
+    assert await mp.load_table("ABCD-EFGH") == data | {"game": "g9"}
+    assert await mp.load_table("ZZZZ-ZZZZ") is None
+    assert [t["code"] for t in await mp.active_tables()] == ["ABCD-EFGH"]
+
+    await mp.add_token("tok-1", "ABCD-EFGH", 1)
+    await mp.add_token("tok-3", "ABCD-EFGH", 3)
+    assert await mp.find_token("tok-1") == ("ABCD-EFGH", 1)
+    await mp.drop_token("ABCD-EFGH", 1)
+    assert await mp.find_token("tok-1") is None
+    assert await mp.find_token("tok-3") == ("ABCD-EFGH", 3)
+
+
+async def test_accounts_ratings_and_results(store: SqlStore) -> None:
+    mp = MpStore(store.engine)
+    assert await mp.create_account("lea", "Léa", "hash-1", 1500.0)
+    assert not await mp.create_account("lea", "LEA", "hash-2", 1500.0)  # nickname taken
+    assert await mp.create_account("bob", "Bob", "hash-b", 1500.0)
+    assert await mp.create_account("idle", "Idle", "hash-i", 1500.0)
+    acc = await mp.get_account("lea")
+    assert acc is not None and acc["nickname"] == "Léa" and acc["stats"]["games"] == 0
+    await mp.set_password("lea", "hash-3")
+    acc = await mp.get_account("lea")
+    assert acc is not None and acc["password"] == "hash-3"
+    assert await mp.get_account("nobody") is None
+
+    stats = {"games": 1, "ranked": 1, "deals": 5, "points": 40, "moons": 1, "queens": 2}
+    assert await mp.record_result(
+        "game-1",
+        {"placing": ["lea", "bob"]},
+        {"lea": 1516.0, "bob": 1484.0},
+        {"lea": stats | {"wins": 1}, "bob": stats},
+    )
+    assert not await mp.record_result("game-1", {}, {"lea": 2000.0}, {"lea": stats})  # once only
+    assert await mp.record_result("game-2", {"placing": ["bob"]}, {"bob": 1490.5}, {"bob": stats})
+    assert await mp.result_of("game-1") == {"placing": ["lea", "bob"]}
+    assert await mp.result_of("game-3") is None
+
+    lea = await mp.get_account("lea")
+    assert lea is not None and lea["rating"] == 1516.0
+    assert lea["stats"] == {
+        "games": 1,
+        "ranked": 1,
+        "wins": 1,
+        "deals": 5,
+        "points": 40,
+        "moons": 1,
+        "queens": 2,
+    }
+    board = await mp.leaderboard()
+    assert [(p["nickname"], p["rating"]) for p in board] == [("Léa", 1516), ("Bob", 1490)]  # no "Idle"
+    assert [h["rating"] for h in await mp.history("bob")] == [1484.0, 1490.5]
+    assert [h["game"] for h in await mp.history("bob")] == ["game-1", "game-2"]
+
+    secret = await mp.secret()
+    assert secret == await mp.secret() == await MpStore(store.engine).secret()
+
+
+# -- the score keeper's store -------------------------------------------------------------------------
+
+
+async def test_score_sheets(shared_url: str) -> None:
+    app_store = SqlStore(shared_url)
+    await app_store.init()  # the server migrates first; the score keeper finds its table made
+    sheets = SheetStore(database.async_url(shared_url))
+    try:
+        sheet = Sheet(["Ana", "Ben", "Cy", "Di"], SheetRules())
+        stored = await sheets.create(sheet)
+        again = await sheets.get(stored.id)
+        shared = await sheets.get(stored.read_id, shared=True)
+        assert again.version == shared.version == 1
+        assert again.sheet.to_json() == shared.sheet.to_json() == sheet.to_json()
+
+        changed = await asyncio.gather(*(sheets.change(stored.id, lambda s: None) for _ in range(5)))
+        assert sorted(c.version for c in changed) == [2, 3, 4, 5, 6]
+        assert (await sheets.get(stored.id)).version == 6
+        with pytest.raises(ScoreError) as caught:
+            await sheets.get("no-such-sheet")
+        assert caught.value.kind == NO_SUCH_SHEET
+    finally:
+        await sheets.close()
+        await app_store.close()
+
+
+# -- the whole app on each backend ---------------------------------------------------------------------
+
+
+def _recv_state(ws: Any) -> dict[str, Any]:
+    while True:
+        msg = json.loads(ws.receive_text())
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            return msg
+
+
+def _play_some(ws: Any, state: dict[str, Any], rng: random.Random, actions: int) -> dict[str, Any]:
+    """Random legal passes and plays for the human seat (bots answer at fast speed)."""
+    n = 0
+    while not state["over"] and n < actions:
+        view = state["view"]
+        if view["to_act"] != state["seat"]:
+            state = _recv_state(ws)
+            continue
+        n += 1
+        if view["phase"] == "pass":
+            cards = rng.sample(view["hand"], state["rules"].get("pass_count", 3))
+            ws.send_text(json.dumps({"type": "pass", "cards": cards, "id": n}))
+        else:
+            ws.send_text(json.dumps({"type": "play", "card": rng.choice(view["legal"]), "id": n}))
+        state = _recv_state(ws)
+        while state.get("ack") != n:
+            state = _recv_state(ws)
+    return state
+
+
+def test_a_solo_game_survives_a_restart_on_each_backend(shared_url: str) -> None:
+    rng = random.Random(7)
+    with TestClient(create_app(shared_url)) as c:
+        r = c.post(
+            "/api/games",
+            json={"preset": "short", "speed": "fast", "level": "beginner", "player": "player-0001"},
+        )
+        assert r.status_code == 200, r.text
+        g = r.json()
+        with c.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": g["token"]}))
+            before = _play_some(ws, _recv_state(ws), rng, 8)
+    # A new app on the same database: the game is rebuilt from its stored events.
+    with TestClient(create_app(shared_url)) as c, c.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "join", "token": g["token"]}))
+        after = _recv_state(ws)
+        assert after["view"]["hand"] == before["view"]["hand"]
+        end = _play_some(ws, after, rng, 10_000)
+        assert end["over"]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            history = c.get("/api/history", headers={"x-player": "player-0001"}).json()["games"]
+            if history:
+                break
+            time.sleep(0.05)
+        assert [h["game"] for h in history] == [g["game"]]
+        record = c.get(f"/api/games/{g['game']}/record")
+        assert record.status_code == 200 and record.json()["deals"]
+        sheet = c.post("/api/sheets", json={"players": ["Ana", "Ben", "Cy", "Di"]})
+        assert sheet.status_code in (200, 201), sheet.text
