@@ -1,0 +1,216 @@
+"""Tables with others in a real Chromium: two people in two browser contexts,
+one creates a private table, the other joins by its code, bots fill the rest;
+a page closed mid-deal comes back to its seat; a player who stays away is
+replaced by a bot after the grace period; a turn timer runs out and the server
+plays."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.async_api import Page, expect
+
+pytestmark = [pytest.mark.browser]
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CARD_NAME = re.compile(
+    r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (clubs|diamonds|hearts|spades)$"
+)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def mp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server with a short grace period and a 2-second turn timer on offer."""
+    folder = tmp_path_factory.mktemp("mp-server")
+    port = _free_port()
+    env = {**os.environ, "DAMEPIQUE_GRACE": "3", "DAMEPIQUE_TIMER_CHOICES": "0,2,30,60"}
+    log = open(folder / "server.log", "ab")  # noqa: SIM115 - lives with the process
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "damepique",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(folder / "mp.sqlite3"),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise RuntimeError("server did not start")
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+async def new_page(browser, url: str) -> tuple[object, Page]:  # type: ignore[no-untyped-def]
+    context = await browser.new_context(base_url=url, locale="en-GB")
+    page = await context.new_page()
+    return context, page
+
+
+async def create_table(page: Page, timer: str = "0") -> str:
+    await page.goto("/#/friends")
+    await page.get_by_label("Rules", exact=True).select_option("short")
+    await page.get_by_label("Speed").select_option("fast")
+    await page.get_by_label("Bot level").select_option("beginner")
+    await page.get_by_label("Time per turn").select_option(timer)
+    await page.get_by_label("Your name").fill("Ann")
+    await page.get_by_role("button", name="Create the table").click()
+    code = page.locator(".waiting-room .code")
+    await expect(code).to_be_visible()
+    return (await code.inner_text()).strip()
+
+
+async def join_by_code(page: Page, code: str, name: str) -> None:
+    await page.goto("/#/friends")
+    await page.get_by_label("Table code").fill(code.lower())
+    await page.get_by_role("button", name="Join", exact=True).click()
+    await page.get_by_label("Your name").fill(name)
+    await page.get_by_role("button", name="Take a seat").click()
+    await expect(page.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+
+
+async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type: ignore[no-untyped-def]
+    """Click legal cards (and pass three when asked) until the game is over or ``stop()``."""
+    hand = page.get_by_role("group", name="Your hand")
+    over = page.get_by_role("heading", name="Game over")
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if await over.count():
+            return
+        if stop is not None and await stop():
+            return
+        pass_button = page.get_by_role("button", name="Pass", exact=True)
+        if await pass_button.count():
+            pressed = await hand.locator("[aria-pressed=true]").count()
+            cards = hand.locator("[aria-pressed=false]")
+            names = [await cards.nth(i).get_attribute("aria-label") for i in range(max(0, 3 - pressed))]
+            try:
+                for name in names:
+                    await hand.get_by_role("button", name=name, exact=True).click(timeout=2000)
+                await pass_button.click(timeout=2000)
+            except Exception:
+                continue
+            continue
+        enabled = hand.get_by_role("button", disabled=False)
+        if await enabled.count():
+            name = await enabled.first.get_attribute("aria-label")
+            if name is None:
+                continue
+            assert CARD_NAME.match(name), name
+            size = await hand.get_by_role("button").count()
+            try:
+                await hand.get_by_role("button", name=name, exact=True).click(timeout=2000)
+                await page.wait_for_function(
+                    "size => document.querySelectorAll('#hand button').length !== size",
+                    arg=size,
+                    timeout=3000,
+                )
+            except Exception:
+                continue
+            continue
+        await page.wait_for_timeout(30)
+    raise AssertionError("the game did not finish in time")
+
+
+async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(browser, mp_server: str) -> None:  # type: ignore[no-untyped-def]
+    ctx_a, ann = await new_page(browser, mp_server)
+    ctx_b, bob = await new_page(browser, mp_server)
+    errors: list[str] = []
+    for p in (ann, bob):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    code = await create_table(ann)
+    await join_by_code(bob, code, "Bob")
+    start = ann.get_by_role("button", name="Start the game")
+    await expect(start).to_be_enabled()
+    await start.click()
+    hand_b = bob.get_by_role("group", name="Your hand")
+    await expect(hand_b).to_be_visible()
+
+    async def bob_mid_deal() -> bool:
+        return await hand_b.get_by_role("button").count() <= 9
+
+    # Both play; Bob stops mid-deal and closes the page.
+    ann_task = asyncio.create_task(play_until(ann))
+    await play_until(bob, stop=bob_mid_deal)
+    before = await hand_b.get_by_role("button").evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))"
+    )
+    await bob.close()
+    bob = await ctx_b.new_page()  # type: ignore[attr-defined]
+    bob.on("pageerror", lambda e: errors.append(str(e)))
+    await bob.goto(f"/#/t/{code}")
+    hand_b = bob.get_by_role("group", name="Your hand")
+    await expect(hand_b).to_be_visible()
+    after = await hand_b.get_by_role("button").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
+    assert (
+        set(after) <= set(before) and len(after) >= len(before) - 1
+    )  # the same seat (one card may have gone)
+    await play_until(bob)
+    await ann_task
+    for p in (ann, bob):
+        await expect(p.get_by_role("heading", name="Game over")).to_be_visible()
+        await expect(p.get_by_role("button", name="Rematch")).to_be_visible()
+    totals = await ann.locator(".score-sheet tfoot td").all_inner_texts()
+    assert max(int(x) for x in totals) >= 50
+    names = await ann.locator(".score-sheet thead th").all_inner_texts()
+    assert "Bob" in names
+    assert not errors
+    await ctx_a.close()  # type: ignore[attr-defined]
+    await ctx_b.close()  # type: ignore[attr-defined]
+
+
+async def test_a_timer_runs_out_and_an_absent_player_is_replaced_by_a_bot(browser, mp_server: str) -> None:  # type: ignore[no-untyped-def]
+    ctx_a, ann = await new_page(browser, mp_server)
+    ctx_b, bob = await new_page(browser, mp_server)
+    code = await create_table(ann, timer="2")
+    await join_by_code(bob, code, "Bob")
+    await ann.get_by_role("button", name="Start the game").click()
+    await expect(bob.get_by_role("group", name="Your hand")).to_be_visible()
+    # Bob goes away for good without a word; Ann does nothing either at first.
+    await ctx_b.close()  # type: ignore[attr-defined]
+    status = ann.locator("#status")
+    await expect(status).to_contain_text("Time ran out: the server played for", timeout=10_000)
+    await expect(ann.locator(".presence")).to_contain_text("Bob: away, a bot plays", timeout=10_000)
+    await play_until(ann)
+    await expect(ann.get_by_role("heading", name="Game over")).to_be_visible()
+    await ctx_a.close()  # type: ignore[attr-defined]
