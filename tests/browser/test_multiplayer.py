@@ -208,8 +208,8 @@ async def test_a_timer_runs_out_and_an_absent_player_is_replaced_by_a_bot(browse
     await expect(bob.get_by_role("group", name="Your hand")).to_be_visible()
     # Bob goes away for good without a word; Ann does nothing either at first.
     await ctx_b.close()  # type: ignore[attr-defined]
-    status = ann.locator("#status")
-    await expect(status).to_contain_text("Time ran out: the server played for", timeout=10_000)
+    notices = ann.locator(".notices")
+    await expect(notices).to_contain_text("Time ran out: the server played for", timeout=10_000)
     await expect(ann.locator(".presence")).to_contain_text("Bob: away, a bot plays", timeout=10_000)
     await play_until(ann)
     await expect(ann.get_by_role("heading", name="Game over")).to_be_visible()

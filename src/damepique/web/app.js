@@ -342,8 +342,9 @@ function onTableMessage(msg) {
     g.token = msg.token;
     g.you = msg.seat;
   } else if (msg.type === "notice") {
-    g.status = MP.noticeText(g, msg);
-    announce(g.status);
+    const text = MP.noticeText(g, msg);
+    g.notices = [...(g.notices || []).slice(-4), text];
+    announce(text);
   } else if (msg.type === "chat") {
     g.chats.push(msg);
     announce(`${g.nameOf(msg.seat)}: ${t("qm_" + msg.message)}`);

@@ -212,6 +212,7 @@ export function tablePanel(game) {
       .map((s, i) => (s.kind === "human" ? `<li>${esc(game.nameOf(i))}: ${s.left ? t("mp_left") : s.away ? t("mp_away") : s.connected ? t("mp_online") : t("mp_offline")}</li>` : ""))
       .join("")}</ul>
     ${you !== null ? `<div class="quick" role="group" aria-label="${t("mp_quick")}">${game.quick.map((q) => `<button type="button" class="button small" data-quick="${q}">${esc(t("qm_" + q))}</button>`).join("")}</div>` : ""}
+    ${game.notices && game.notices.length ? `<ul class="notices">${game.notices.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : ""}
     <ul class="chat" aria-live="polite">${chats}</ul>
     ${others.length ? `<div class="mutes">${others.map(({ i }) => `<label><input type="checkbox" data-mute="${i}" ${game.mutes.includes(i) ? "checked" : ""}> ${t("mp_mute", { name: esc(game.nameOf(i)) })}</label>`).join(" ")}</div>` : ""}
     ${you !== null && !game.state?.over ? `<button type="button" class="button secondary" id="leave-btn">${t("mp_leave")}</button>` : ""}
