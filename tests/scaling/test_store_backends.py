@@ -398,3 +398,99 @@ def test_a_solo_game_survives_a_restart_on_each_backend(shared_url: str) -> None
         assert record.status_code == 200 and record.json()["deals"]
         sheet = c.post("/api/sheets", json={"players": ["Ana", "Ben", "Cy", "Di"]})
         assert sheet.status_code in (200, 201), sheet.text
+
+
+# -- a ranked multiplayer game on each backend ------------------------------------------------------------
+
+
+class _Seat(threading.Thread):
+    """Plays one seat of a table with random legal cards until the game is over."""
+
+    def __init__(self, ws: Any, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.ws, self.rng = ws, random.Random(seed)
+        self.final: dict[str, Any] | None = None
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            done: Any = None
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                msg = json.loads(self.ws.receive_text())
+                assert msg["type"] != "error", msg
+                if msg["type"] != "state":
+                    continue
+                if msg["over"]:
+                    self.final = msg
+                    return
+                view = msg.get("view")
+                if not view or msg.get("seat") is None or view["to_act"] != msg["seat"]:
+                    continue
+                key = (view["deal"], view["phase"], len(view.get("tricks", [])), len(view.get("trick", [])))
+                if key == done:
+                    continue
+                done = key
+                if view["phase"] == "pass":
+                    cards = self.rng.sample(view["hand"], msg["rules"].get("pass_count", 3))
+                    self.ws.send_text(json.dumps({"type": "pass", "cards": cards}))
+                elif view["phase"] == "play":
+                    self.ws.send_text(json.dumps({"type": "play", "card": self.rng.choice(view["legal"])}))
+        except BaseException as e:
+            self.failure = e
+
+
+def _hello(ws: Any, code: str, token: str | None = None) -> None:
+    ws.send_text(json.dumps({"type": "hello", "table": code} | ({"token": token} if token else {})))
+    while json.loads(ws.receive_text())["type"] != "table":
+        pass
+
+
+def test_a_ranked_table_accounts_and_ratings_on_each_backend(shared_url: str) -> None:
+    app = create_app(shared_url)
+    with TestClient(app) as c:
+        cookies = {}
+        for nick in ("Lea", "Tom"):
+            r = c.post("/api/accounts", json={"nickname": nick, "password": "correct horse"})
+            assert r.status_code == 201, r.text
+            cookies[nick] = r.cookies["damepique_session"]
+            c.cookies.clear()
+        r = c.post(
+            "/api/tables",
+            json={"preset": "short", "ranked": True, "speed": "fast", "level": "beginner", "fill": True},
+            cookies={"damepique_session": cookies["Lea"]},
+        )
+        assert r.status_code == 201, r.text
+        c.cookies.clear()
+        t = r.json()
+
+        def connect(nick: str) -> Any:
+            return c.websocket_connect("/ws/table", headers={"cookie": f"damepique_session={cookies[nick]}"})
+
+        with connect("Lea") as a, connect("Tom") as b:
+            _hello(a, t["code"], t["token"])
+            _hello(b, t["code"])
+            b.send_text(json.dumps({"type": "sit", "name": "Tom"}))
+            while json.loads(b.receive_text())["type"] != "seated":
+                pass
+            a.send_text(json.dumps({"type": "start"}))
+            seats = [_Seat(a, 1), _Seat(b, 2)]
+            for s in seats:
+                s.start()
+            for s in seats:
+                s.join(60)
+                assert not s.is_alive() and s.failure is None, s.failure
+        assert seats[0].final is not None
+        deadline = time.monotonic() + 10
+        board = c.get("/api/leaderboard").json()["players"]
+        while len(board) < 2 and time.monotonic() < deadline:  # results follow the last card
+            time.sleep(0.05)
+            board = c.get("/api/leaderboard").json()["players"]
+        assert {p["nickname"] for p in board} == {"Lea", "Tom"}
+        assert sum(p["rating"] for p in board) == 3000  # Elo moves points from one to the other
+        assert len(c.get("/api/players/tom").json()["history"]) == 1
+    # Another process (here: a new app) on the same database logs the same people in.
+    with TestClient(create_app(shared_url)) as c:
+        r = c.post("/api/login", json={"nickname": "lea", "password": "correct horse"})
+        assert r.status_code == 200 and r.json()["nickname"] == "Lea"
+        assert c.get("/api/me", cookies={"damepique_session": cookies["Tom"]}).json()["nickname"] == "Tom"
