@@ -126,13 +126,13 @@ async def test_migrated_schema_matches_the_code(db_url: str) -> None:
     engine = database.create_engine(db_url)
     try:
         await database.migrate(engine)
-        assert await database.current_revision(engine) == "0001"
+        assert await database.current_revision(engine) == database.head_revision()
         assert await database.differences(engine) == []
         async with engine.connect() as conn:
             names = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
         assert names == TABLES | {"alembic_version"}
         await database.migrate(engine)  # a second start finds nothing to do
-        assert await database.current_revision(engine) == "0001"
+        assert await database.current_revision(engine) == database.head_revision()
     finally:
         await engine.dispose()
 
@@ -146,7 +146,7 @@ async def test_processes_starting_together_migrate_once(shared_url: str) -> None
     try:
         await asyncio.gather(*(database.migrate(e) for e in engines))
         assert await database.differences(engines[0]) == []
-        assert await database.current_revision(engines[0]) == "0001"
+        assert await database.current_revision(engines[0]) == database.head_revision()
     finally:
         for e in engines:
             await e.dispose()
@@ -171,7 +171,7 @@ async def test_a_sqlite_file_made_by_create_all_is_adopted(tmp_path: Path) -> No
     s = SqlStore(url)
     await s.init()
     try:
-        assert await database.current_revision(s.engine) == "0001"
+        assert await database.current_revision(s.engine) == database.head_revision()
         assert await database.differences(s.engine) == []
         loaded = await s.load_game("old-game")
         assert loaded is not None and loaded[1] == [{"kind": "deal"}]
@@ -494,3 +494,16 @@ def test_a_ranked_table_accounts_and_ratings_on_each_backend(shared_url: str) ->
         r = c.post("/api/login", json={"nickname": "lea", "password": "correct horse"})
         assert r.status_code == 200 and r.json()["nickname"] == "Lea"
         assert c.get("/api/me", cookies={"damepique_session": cookies["Tom"]}).json()["nickname"] == "Tom"
+
+
+def test_database_url_from_a_path_a_url_or_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from damepique.server.settings import database_url
+
+    assert database_url(str(tmp_path / "a.sqlite3")) == f"sqlite+aiosqlite:///{tmp_path / 'a.sqlite3'}"
+    assert database_url("postgresql://u:p@h:5432/db") == "postgresql+asyncpg://u:p@h:5432/db"
+    assert database_url("sqlite:////srv/x.sqlite3") == "sqlite+aiosqlite:////srv/x.sqlite3"
+    monkeypatch.setenv("DAMEPIQUE_DB", "postgres://u@h/db")
+    assert database_url(None) == "postgresql+asyncpg://u@h/db"
+    assert database_url(str(tmp_path / "b.sqlite3")).endswith("b.sqlite3")  # the flag wins

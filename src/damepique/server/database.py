@@ -136,6 +136,13 @@ async def differences(engine: AsyncEngine) -> list[Any]:
         return await conn.run_sync(_differences)
 
 
+def head_revision() -> str | None:
+    """The newest revision shipped with the code."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
 async def current_revision(engine: AsyncEngine) -> str | None:
     from alembic.migration import MigrationContext
 
@@ -182,4 +189,12 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["async_url", "create_engine", "differences", "migrate", "schema"]
+__all__ = [
+    "async_url",
+    "create_engine",
+    "current_revision",
+    "differences",
+    "head_revision",
+    "migrate",
+    "schema",
+]
