@@ -1,0 +1,91 @@
+"""Kill the real server (SIGKILL) in the middle of a table's game, start it
+again on the same database: the table resumes with its seats, timer and
+scores, the players come back with their tokens, and the game finishes."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+
+from ..conftest import free_port
+from .mp_helpers import Player
+
+
+class Socket:
+    """The test client's socket methods on a real WebSocket."""
+
+    def __init__(self, url: str) -> None:
+        self.ws = connect(url, max_size=None)
+
+    def receive_text(self) -> str:
+        return str(self.ws.recv(timeout=30))
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def state_now(sock: Socket, code: str, token: str) -> dict[str, Any]:
+    sock.send_text(json.dumps({"type": "hello", "table": code, "token": token, "id": "now"}))
+    while True:
+        msg = json.loads(sock.receive_text())
+        if msg["type"] == "state" and msg.get("ack") == "now":
+            return msg
+
+
+def test_sigkill_mid_game_then_every_table_resumes(tmp_path: Path, server_process: Any) -> None:
+    db = tmp_path / "kill.sqlite3"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    ws_url = f"ws://127.0.0.1:{port}/ws/table"
+    proc = server_process(db, port)
+    t = httpx.post(
+        base + "/api/tables",
+        json={"preset": "short", "timer": 30, "speed": "fast", "level": "beginner", "name": "Ann"},
+    ).json()
+    bob = httpx.post(base + f"/api/tables/{t['code']}/seats", json={"name": "Bob"}).json()
+    tokens = [t["token"], bob["token"]]
+    a, b = Socket(ws_url), Socket(ws_url)
+    b.send_text(json.dumps({"type": "hello", "table": t["code"], "token": tokens[1]}))
+    pa, pb = Player(a, seed=1, actions=6), Player(b, seed=2, actions=6)
+    pb.start()
+    a.send_text(json.dumps({"type": "hello", "table": t["code"], "token": tokens[0]}))
+    a.send_text(json.dumps({"type": "start"}))
+    pa.start()
+    pa.join(30)
+    pb.join(30)
+    assert pa.errors == [] and pb.errors == []
+    before = state_now(a, t["code"], tokens[0])
+    assert not before["over"]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    a.close()
+    b.close()
+
+    server_process(db, port)
+    a, b = Socket(ws_url), Socket(ws_url)
+    after = state_now(a, t["code"], tokens[0])
+    assert after["game"] == before["game"]
+    assert after["totals"] == before["totals"] and after["results"] == before["results"]
+    assert after["view"]["tricks"] == before["view"]["tricks"]
+    assert after["view"]["trick"] == before["view"]["trick"]
+    assert after["table"]["seats"][1]["name"] == "Bob" and after["timer"]["seconds"] == 30
+    b_after = state_now(b, t["code"], tokens[1])
+    pa, pb = Player(a, seed=3, first=after), Player(b, seed=4, first=b_after)
+    pa.start()
+    pb.start()
+    pa.join(60)
+    pb.join(60)
+    assert pa.failure is None and pb.failure is None, (pa.failure, pb.failure)
+    assert pa.final is not None and pa.final["over"]
+    record = httpx.get(base + f"/api/games/{after['game']}/record").json()
+    assert record["format"] == "damepique-game/1"
+    a.close()
+    b.close()
