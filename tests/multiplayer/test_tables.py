@@ -505,3 +505,45 @@ def test_accounts_ranked_games_elo_leaderboard_and_profile(client: TestClient) -
     assert stats["moons"] == sum(1 for r in final["results"] if r["moon"] == 0)
     assert client.get("/api/players/nobody").status_code == 404
     client.post("/api/logout")
+
+
+def test_spectators_see_nothing_of_the_game_when_the_host_says_no(client: TestClient) -> None:
+    t = create_table(client, preset="short", spectators=False)
+    with ws_connect(client) as a, ws_connect(client) as b, ws_connect(client) as watcher:
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        sit(b, "Bob")
+        hello(watcher, t["code"])
+        a.send_text(json.dumps({"type": "start"}))
+        recv_type(a, "state")
+        watcher.send_text(json.dumps({"type": "ping", "id": "w"}))
+        m = recv(watcher)
+        while m["type"] != "pong":
+            assert m["type"] in ("table", "notice"), m
+            m = recv(watcher)
+
+
+def test_a_finished_table_set_aside_is_loaded_again_by_its_code(client: TestClient) -> None:
+    t = create_table(client, preset="short", rules={"target": 20})
+    with ws_connect(client) as a, ws_connect(client) as b:
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        bob = sit(b, "Bob")
+        a.send_text(json.dumps({"type": "start"}))
+        pa, pb = Player(a, seed=1), Player(b, seed=2)
+        run_players([pa, pb])
+        assert pa.final is not None
+    deadline = time.monotonic() + 5
+    tables = client.app.state.multiplayer.tables  # type: ignore[attr-defined]
+    while t["code"] in tables and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert t["code"] not in tables
+    with ws_connect(client) as b2:
+        hello(b2, t["code"], bob["token"])
+        again = recv_type(b2, "state")
+        assert again["over"] and again["game"] == pa.final["game"]
+        b2.send_text(json.dumps({"type": "rematch", "game": again["game"]}))
+        fresh = recv_type(b2, "state")
+        while fresh["game"] == again["game"]:
+            fresh = recv_type(b2, "state")
+        assert not fresh["over"]

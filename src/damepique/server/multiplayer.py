@@ -590,6 +590,9 @@ class MultiTable:
         if isinstance(seat, int) and not self.connected(seat):
             self._start_grace(seat)
         self._spawn(self.announce())
+        if not self.conns and self.status in ("over", "closed"):
+            # A finished table nobody watches leaves memory; its code still works (loaded again).
+            self.mp.forget(self)
 
     def _start_grace(self, seat: int) -> None:
         ms = self.seats[seat]
@@ -863,6 +866,7 @@ class Multiplayer:
         self.lobby_conns: set[Any] = set()
         self._lobby_task: asyncio.Task[None] | None = None
         self.accounts: Any = None
+        self._loading = asyncio.Lock()
 
     @property
     def pace(self) -> Pace:
@@ -892,7 +896,22 @@ class Multiplayer:
         self.tables.pop(mt.code, None)
 
     async def get(self, code: str) -> MultiTable | None:
-        return self.tables.get(code)
+        """The table with this code, loaded from the store if it was set aside."""
+        mt = self.tables.get(code)
+        if mt is not None:
+            return mt
+        async with self._loading:
+            mt = self.tables.get(code)
+            if mt is not None:
+                return mt
+            data = await self.store.load_table(code)
+            if data is None or data.get("status") == "closed":
+                return None
+            mt = MultiTable.from_data(self, data)
+            if mt.game_id is not None and mt.status in ("playing", "over"):
+                await mt.load_game()
+            self.tables[code] = mt
+            return mt
 
     async def create(
         self,
@@ -935,7 +954,7 @@ class Multiplayer:
         found = await self.store.find_token(token)
         if found is None:
             return None
-        mt = self.tables.get(found[0])
+        mt = await self.get(found[0])
         return None if mt is None else (mt, found[1])
 
     # -- the lobby --------------------------------------------------------------------------------
