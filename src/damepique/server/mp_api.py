@@ -20,8 +20,9 @@ from .accounts import Accounts
 from .accounts import install as install_accounts
 from .codes import display_code, normalize_code
 from .games import LEVELS, SPEEDS
+from .lobby import Multiplayer
 from .mpstore import MpStore
-from .multiplayer import QUICK_MESSAGES, Client, MpSettings, Multiplayer
+from .multiplayer import QUICK_MESSAGES, Client, MpSettings
 from .protocol import MAX_MESSAGE, VERSION, ProtocolError, dumps, error
 from .table import CommandError
 
