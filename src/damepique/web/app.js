@@ -292,18 +292,57 @@ function showTable() {
 // A table with others (#/t/CODE): the same page, spoken over /ws/table with the seat token.
 async function renderFriendsPage() {
   const opts = await getOptions();
+  const ch = opts.choices;
+  const r0 = fullRules(opts.presets.standard, opts.defaults);
+  const sel = (key, values, labels) =>
+    `<select id="mpo-${key}" data-mpo="${key}">${values
+      .map((v, i) => `<option value="${esc(v)}" ${String(r0[key]) === String(v) ? "selected" : ""}>${esc(labels[i])}</option>`)
+      .join("")}</select>`;
+  const yn = (key) => sel(key, ["true", "false"], [t("yes"), t("no")]);
+  const num = (key, min, max) => `<input type="number" id="mpo-${key}" data-mpo="${key}" min="${min}" max="${max}" value="${r0[key]}">`;
+  const field = (key, control) => `<div class="field"><label for="mpo-${key}">${t("opt_" + key)}</label>${control}</div>`;
   const optionsForm = `<div class="row">
     <div class="field"><label for="mp-preset">${t("preset")}</label><select id="mp-preset">${Object.keys(opts.presets)
       .map((p) => `<option value="${p}">${t("preset_" + p)}</option>`)
       .join("")}</select></div>
-    <div class="field"><label for="mp-target">${t("target")}</label><select id="mp-target">${opts.choices.target
-      .map((v) => `<option value="${v}">${t("points_" + v)}</option>`)
-      .join("")}</select></div></div>`;
-  const readRules = () => ({
-    ...opts.presets[document.getElementById("mp-preset").value],
-    target: parseInt(document.getElementById("mp-target").value, 10),
-  });
+    <div class="field"><label for="mpo-target">${t("target")}</label>${sel("target", ch.target, ch.target.map((v) => t("points_" + v)))}</div></div>
+    <details class="all-options"><summary>${t("all_options")}</summary><div class="grid">
+      ${field("players", sel("players", ch.players, ch.players.map(String)))}
+      ${field("passing", yn("passing"))}
+      ${field("pass_cycle", sel("pass_cycle", ch.pass_cycle, ch.pass_cycle.map((c) => t("cycle_" + c))))}
+      ${field("pass_count", num("pass_count", 1, 8))}
+      ${field("no_points_first_trick", yn("no_points_first_trick"))}
+      ${field("must_break_hearts", yn("must_break_hearts"))}
+      ${field("queen_breaks_hearts", yn("queen_breaks_hearts"))}
+      ${field("moon", sel("moon", ch.moon, ch.moon.map((c) => t("moon_" + c))))}
+      ${field("jack_of_diamonds", yn("jack_of_diamonds"))}
+      ${field("leftover", sel("leftover", ch.leftover, ch.leftover.map((c) => t("leftover_" + c))))}
+      ${field("queen_points", num("queen_points", 0, 100))}
+      ${field("black_maria", yn("black_maria"))}
+      ${field("first_lead", sel("first_lead", ch.first_lead, ch.first_lead.map((c) => t("first_" + c))))}
+      ${field("deck", sel("deck", ch.deck, ch.deck.map((c) => t("deck_" + c))))}
+      ${field("last_trick_points", num("last_trick_points", 0, 100))}
+    </div></details>`;
+  const readRules = () => {
+    const out = {};
+    for (const key of OPTION_KEYS) {
+      const el = document.getElementById("mpo-" + key);
+      if (!el) continue;
+      let v = el.value;
+      if (BOOL_KEYS.has(key)) v = v === "true";
+      else if (NUMBER_KEYS.has(key) || ["players", "target", "deck"].includes(key)) v = parseInt(v, 10);
+      out[key] = v;
+    }
+    return out;
+  };
   await MP.renderFriends(main(), { playerName: () => load(PREFS_KEY, {}).name || "", readRules, optionsForm });
+  document.getElementById("mp-preset").addEventListener("change", (e) => {
+    const r = fullRules(opts.presets[e.target.value], opts.defaults);
+    for (const key of OPTION_KEYS) {
+      const el = document.getElementById("mpo-" + key);
+      if (el) el.value = String(r[key]);
+    }
+  });
 }
 
 function showMultiTable(code) {
