@@ -214,3 +214,39 @@ async def test_a_timer_runs_out_and_an_absent_player_is_replaced_by_a_bot(browse
     await play_until(ann)
     await expect(ann.get_by_role("heading", name="Game over")).to_be_visible()
     await ctx_a.close()  # type: ignore[attr-defined]
+
+
+async def test_the_lobby_updates_live_and_account_pages_work_in_both_languages(
+    browser, mp_server: str
+) -> None:  # type: ignore[no-untyped-def]
+    ctx_a, watcher = await new_page(browser, mp_server)
+    ctx_b, host = await new_page(browser, mp_server)
+    errors: list[str] = []
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    await watcher.goto("/#/friends")
+    lobby = watcher.locator("#lobby")
+    await expect(lobby).not_to_contain_text("Connecting")
+    await host.goto("/#/friends")
+    await host.get_by_label("Your name").fill("Zed")
+    await host.get_by_label("Public (listed in the lobby)").check()
+    await host.get_by_role("button", name="Create the table").click()
+    await expect(host.locator(".waiting-room .code")).to_be_visible()
+    await expect(lobby).to_contain_text("Zed")  # no reload
+    # Accounts, leaderboard and profile.
+    await watcher.goto("/#/account")
+    await watcher.get_by_label("Nickname").fill("lea_browser")
+    await watcher.get_by_label("Password").fill("a long password")
+    await watcher.get_by_role("button", name="Create an account").click()
+    await expect(watcher.get_by_text("Signed in as lea_browser")).to_be_visible()
+    await watcher.goto("/#/leaderboard")
+    await expect(watcher.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    await watcher.goto("/#/player/lea_browser")
+    await expect(watcher.get_by_text("Average points per deal")).to_be_visible()
+    await watcher.locator("#lang").select_option("fr")
+    await watcher.goto("/#/leaderboard")
+    await expect(watcher.get_by_role("heading", name="Classement")).to_be_visible()
+    await watcher.goto("/#/friends")
+    await expect(watcher.get_by_role("heading", name="Tables publiques")).to_be_visible()
+    assert not errors
+    await ctx_a.close()  # type: ignore[attr-defined]
+    await ctx_b.close()  # type: ignore[attr-defined]
