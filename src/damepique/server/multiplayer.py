@@ -91,7 +91,8 @@ class MpSeat:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MpSeat:
-        return cls(**{k: d.get(k) for k in cls.__dataclass_fields__ if k in d})
+        known: dict[str, Any] = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        return cls(**known)
 
 
 @dataclass
@@ -264,7 +265,11 @@ class MultiRunner(Runner):
             own = self.table.seats[seat]
             level = (own.level if own.kind == "bot" else STAND_IN_LEVEL) or "random"
             auto = None if own.kind == "bot" else "stand_in"
-            if not await self._act_for(seat, level, auto, check=lambda s=seat: s in self._bot_seats()):
+
+            def still(s: int = seat) -> bool:
+                return s in self._bot_seats()
+
+            if not await self._act_for(seat, level, auto, check=still):
                 return
 
     async def _act_for(self, seat: int, level: str, auto: str | None, check: Callable[[], bool]) -> bool:
