@@ -165,6 +165,14 @@ async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(bro
     await start.click()
     hand_b = bob.get_by_role("group", name="Your hand")
     await expect(hand_b).to_be_visible()
+    # A spectator with the link sees the table and the score sheet, never a hand.
+    ctx_c, carl = await new_page(browser, mp_server)
+    carl.on("pageerror", lambda e: errors.append(str(e)))
+    await carl.goto(f"/#/t/{code}")
+    await expect(carl.locator(".felt")).to_be_visible()
+    await expect(carl.locator(".table-extras")).to_contain_text("you are watching")
+    assert await carl.locator("#hand button").count() == 0
+    await ctx_c.close()  # type: ignore[attr-defined]
 
     async def bob_mid_deal() -> bool:
         return await hand_b.get_by_role("button").count() <= 9

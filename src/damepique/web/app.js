@@ -452,7 +452,8 @@ function onError(msg) {
 // ---------------------------------------------------------------- the table: state
 
 function me() {
-  return game.state.seat;
+  // A spectator has no seat (null): -1 matches no seat, so nothing is ever "yours".
+  return game.state.seat ?? -1;
 }
 function nameOf(seat) {
   const s = game.state.seats[seat];
@@ -620,7 +621,7 @@ function onPass() {
 
 const POSITIONS = { 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"], 5: ["bottom", "left", "top-left", "top-right", "right"] };
 function posOf(seat) {
-  return POSITIONS[n()][(seat - me() + n()) % n()];
+  return POSITIONS[n()][(seat - Math.max(0, me()) + n()) % n()];
 }
 
 function render() {
