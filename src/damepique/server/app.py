@@ -25,6 +25,7 @@ from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS
 
 from . import mp_api, scorer_api
 from .games import LEVELS, SPEEDS, Games, Pace
+from .http import error_response, rules_from_body
 from .hub import Hub
 from .protocol import VERSION, ProtocolError, error, parse
 from .replays import replay_data
@@ -160,9 +161,9 @@ def create_app(
     async def create_game(request: Request) -> JSONResponse:
         body = await _json_body(request)
         if not isinstance(body, dict):
-            return _bad("bad_request", "send a JSON object")
+            return error_response("bad_request", "send a JSON object")
         try:
-            rules = _rules_from(body)
+            rules = rules_from_body(body)
             game_id, token, seat = await games.create_solo(
                 rules=rules,
                 level=str(body.get("level", "intermediate")),
@@ -171,9 +172,9 @@ def create_app(
                 owner=_player(request, body),
             )
         except RulesError as e:
-            return _bad("bad_rules", e.reason)
+            return error_response("bad_rules", e.reason)
         except CommandError as e:
-            return _bad(e.code, e.reason)
+            return error_response(e.code, e.reason)
         return JSONResponse({"game": game_id, "token": token, "seat": seat})
 
     @app.get("/api/history")
@@ -200,7 +201,7 @@ def create_app(
     async def record(game_id: str) -> Response:
         g = await store.get_game(game_id)
         if g is None or g.record is None:
-            return _bad("not_found", "no finished game with this id", 404)
+            return error_response("not_found", "no finished game with this id", 404)
         return Response(
             json.dumps(g.record, ensure_ascii=False, indent=1),
             media_type="application/json",
@@ -211,7 +212,7 @@ def create_app(
     async def replay_game(game_id: str) -> JSONResponse:
         g = await store.get_game(game_id)
         if g is None or g.record is None:
-            return _bad("not_found", "no finished game with this id", 404)
+            return error_response("not_found", "no finished game with this id", 404)
         match = replay_record(g.record)
         return JSONResponse(replay_data(match, g.record.get("players")) | {"game": game_id})
 
@@ -219,7 +220,7 @@ def create_app(
     async def replay_upload(request: Request) -> JSONResponse:
         raw = await request.body()
         if len(raw) > MAX_BODY:
-            return _bad("too_large", "a record larger than 2 MB", 413)
+            return error_response("too_large", "a record larger than 2 MB", 413)
         try:
             data = load_record(raw)
             match = replay_record(data)
@@ -315,20 +316,3 @@ def _player(request: Request, body: dict[str, Any]) -> str | None:
     if isinstance(p, str) and 8 <= len(p) <= 64:
         return p
     return None
-
-
-def _rules_from(body: dict[str, Any]) -> Rules:
-    preset = body.get("preset")
-    base: dict[str, Any] = {}
-    if preset is not None:
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {str(preset)[:40]!r}")
-        base = PRESETS[preset].to_json()
-    extra = body.get("rules") or {}
-    if not isinstance(extra, dict):
-        raise RulesError("rules must be an object")
-    return Rules.from_json(base | extra)
-
-
-def _bad(code: str, reason: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "code": code, "reason": reason}, status_code=status)

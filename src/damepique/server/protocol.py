@@ -31,8 +31,9 @@ class ProtocolError(Exception):
         self.reason = reason
 
 
-def parse(text: str | bytes | None) -> dict[str, Any]:
-    """One client message, checked for shape (not for the rules)."""
+def parse(text: str | bytes | None, types: tuple[str, ...] = CLIENT_TYPES) -> dict[str, Any]:
+    """One client message, checked for shape (not for the rules); ``types`` are
+    the message types this connection understands."""
     if text is None:
         raise ProtocolError("bad_message", "empty message")
     if len(text) > MAX_MESSAGE:
@@ -48,7 +49,7 @@ def parse(text: str | bytes | None) -> dict[str, Any]:
         raise ProtocolError("bad_message", "a message needs a string 'type'")
     if "v" in msg and msg["v"] != VERSION:
         raise ProtocolError("bad_version", f"this server speaks version {VERSION}")
-    if kind not in CLIENT_TYPES:
+    if kind not in types:
         raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
     return msg
 
