@@ -547,3 +547,12 @@ def test_a_finished_table_set_aside_is_loaded_again_by_its_code(client: TestClie
         while fresh["game"] == again["game"]:
             fresh = recv_type(b2, "state")
         assert not fresh["over"]
+
+
+def test_guessing_a_password_is_slowed_down(client: TestClient) -> None:
+    register(client, "Guarded")
+    for _ in range(10):
+        r = client.post("/api/login", json={"nickname": "guarded", "password": "wrong password"})
+        assert r.status_code == 401
+    r = client.post("/api/login", json={"nickname": "guarded", "password": "correct horse"})
+    assert r.status_code == 429 and r.json()["code"] == "too_many_attempts"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -65,9 +66,28 @@ class Sessions:
 
 
 class Accounts:
+    MAX_FAILURES = 10
+    FAILURE_WINDOW = 600.0
+
     def __init__(self, store: MpStore) -> None:
         self.store = store
         self.sessions: Sessions | None = None
+        self._failures: dict[str, list[float]] = {}
+
+    def locked(self, nickname: object) -> bool:
+        """Too many wrong passwords for this nickname lately (guessing is slowed down)."""
+        key = nickname_key(nickname)
+        if key is None:
+            return False
+        now = time.monotonic()
+        recent = [t for t in self._failures.get(key, []) if now - t < self.FAILURE_WINDOW]
+        self._failures[key] = recent
+        return len(recent) >= self.MAX_FAILURES
+
+    def _failed(self, key: str) -> None:
+        self._failures.setdefault(key, []).append(time.monotonic())
+        if len(self._failures) > 10_000:
+            self._failures.clear()
 
     async def start(self) -> None:
         self.sessions = Sessions(os.environ.get("DAMEPIQUE_SECRET") or await self.store.secret())
@@ -100,6 +120,7 @@ class Accounts:
             await asyncio.to_thread(_verify, _DUMMY, password)
             return None
         if not await asyncio.to_thread(_verify, acc["password"], password):
+            self._failed(key)
             return None
         if _hasher.check_needs_rehash(acc["password"]):
             await self.store.set_password(key, await asyncio.to_thread(_hasher.hash, password))
@@ -171,6 +192,8 @@ def install(app: FastAPI, accounts: Accounts) -> None:
         body = await body_of(request)
         if body is None:
             return _bad("bad_request", "send a JSON object")
+        if accounts.locked(body.get("nickname")):
+            return _bad("too_many_attempts", "too many wrong passwords; try again in a few minutes", 429)
         key = await accounts.login(body.get("nickname"), body.get("password"))
         if key is None:
             return _bad("bad_login", "wrong nickname or password", 401)
