@@ -14,16 +14,18 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
-from damepique.engine import PRESETS, Rules, RulesError
+from damepique.engine import RulesError
 
 from .accounts import Accounts
 from .accounts import install as install_accounts
 from .codes import display_code, normalize_code
 from .games import LEVELS, SPEEDS
+from .http import error_response, rules_from_body
 from .lobby import Multiplayer
 from .mpstore import MpStore
 from .multiplayer import QUICK_MESSAGES, Client, MpSettings
-from .protocol import MAX_MESSAGE, VERSION, ProtocolError, dumps, error
+from .protocol import VERSION, ProtocolError, dumps, error
+from .protocol import parse as parse_message
 from .table import CommandError
 
 TABLE_TYPES = ("hello", "sit", "start", "pass", "play", "leave", "rematch", "chat", "mute", "unmute", "ping")
@@ -32,41 +34,11 @@ MAX_BAD_CODES = 20
 
 def parse(text: str | bytes | None) -> dict[str, Any]:
     """One table message, checked for shape only."""
-    if text is None:
-        raise ProtocolError("bad_message", "empty message")
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE} bytes")
-    try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "not valid JSON") from None
-    if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object")
-    kind = msg.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a string 'type'")
-    if "v" in msg and msg["v"] != VERSION:
-        raise ProtocolError("bad_version", f"this server speaks version {VERSION}")
-    if kind not in TABLE_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
-    return msg
+    return parse_message(text, TABLE_TYPES)
 
 
-def _rules_from(body: dict[str, Any]) -> Rules:
-    preset = body.get("preset")
-    base: dict[str, Any] = {}
-    if preset is not None:
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {str(preset)[:40]!r}")
-        base = PRESETS[preset].to_json()
-    extra = body.get("rules") or {}
-    if not isinstance(extra, dict):
-        raise RulesError("rules must be an object")
-    return Rules.from_json(base | extra)
-
-
-def _bad(code: str, reason: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "code": code, "reason": reason}, status_code=status)
+_rules_from = rules_from_body
+_bad = error_response
 
 
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
