@@ -32,9 +32,9 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text, event, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool, StaticPool
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import NullPool
 
 from damepique.scorer import (
     BAD_ENTRY,
@@ -50,6 +50,8 @@ from damepique.scorer import (
     to_csv,
     to_export_json,
 )
+
+from .database import async_url, create_engine, is_sqlite, is_sqlite_memory
 
 PAGES = Path(__file__).resolve().parent.parent / "web" / "scorer"
 PREFIX = "/api/sheets"
@@ -127,31 +129,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    # WAL lets the live readers and the writer work at once; busy_timeout waits
-    # for another process's write instead of failing.
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=5000")
-    cur.close()
-
-
 def _engine_for(url: str) -> AsyncEngine:
-    if url.startswith("sqlite://"):
-        url = "sqlite+aiosqlite://" + url[len("sqlite://") :]
-    kwargs: dict[str, Any] = {}
-    if url.startswith("sqlite"):
-        if ":memory:" in url or url.endswith("://"):
-            kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-        else:
-            # A SQLite connection is cheap to open, and one per request never
-            # outlives the event loop that opened it.
-            kwargs = {"poolclass": NullPool}
-    engine = create_async_engine(url, **kwargs)
-    if url.startswith("sqlite"):
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    return engine
+    url = async_url(url)
+    if is_sqlite(url) and not is_sqlite_memory(url):
+        # A SQLite connection is cheap to open, and one per request never
+        # outlives the event loop that opened it.
+        return create_engine(url, poolclass=NullPool)
+    return create_engine(url)
 
 
 class Watchers:

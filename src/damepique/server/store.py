@@ -22,15 +22,13 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    event,
     insert,
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .database import async_url, migrate
+from .database import async_url, create_engine, migrate, sqlite_pragmas
 
 metadata = MetaData()
 
@@ -132,12 +130,7 @@ class SqlStore:
         self._wconn: Any = None
         self._file = _sqlite_file(url)
         self._direct: sqlite3.Connection | None = None
-        kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite") and (":memory:" in url or url.endswith("://")):
-            kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
-        if url.startswith("sqlite"):
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.engine: AsyncEngine = create_engine(url)
 
     async def init(self) -> None:
         # Every table of the app (this store's, multiplayer's, the score keeper's),
@@ -159,7 +152,7 @@ class SqlStore:
         microseconds, far less than one trip to aiosqlite's thread under load."""
         if self._direct is None:
             self._direct = sqlite3.connect(self._file, check_same_thread=False)
-            _sqlite_pragmas(self._direct, None)
+            sqlite_pragmas(self._direct, None)
         with self._direct as conn:  # one transaction: committed, or rolled back on error
             conn.executemany(
                 "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
@@ -299,16 +292,6 @@ def _sqlite_file(url: str) -> str | None:
     if not path or path == ":memory:" or path.startswith("file:"):
         return None
     return path
-
-
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    # WAL with synchronous=NORMAL survives a killed process (only a power cut
-    # may lose the last commits) and keeps one commit well under a millisecond.
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=5000")
-    cur.close()
 
 
 __all__ = ["GameRow", "SqlStore", "Store"]
