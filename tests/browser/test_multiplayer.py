@@ -123,8 +123,12 @@ async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type
         if await pass_button.count():
             pressed = await hand.locator("[aria-pressed=true]").count()
             cards = hand.locator("[aria-pressed=false]")
-            names = [await cards.nth(i).get_attribute("aria-label") for i in range(max(0, 3 - pressed))]
             try:
+                # The passing may end meanwhile (a timer, the other seats): short waits, then look again.
+                names = [
+                    await cards.nth(i).get_attribute("aria-label", timeout=2000)
+                    for i in range(max(0, 3 - pressed))
+                ]
                 for name in names:
                     await hand.get_by_role("button", name=name, exact=True).click(timeout=2000)
                 await pass_button.click(timeout=2000)
@@ -133,7 +137,10 @@ async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type
             continue
         enabled = hand.get_by_role("button", disabled=False)
         if await enabled.count():
-            name = await enabled.first.get_attribute("aria-label")
+            try:
+                name = await enabled.first.get_attribute("aria-label", timeout=2000)
+            except Exception:
+                continue  # the hand changed meanwhile (a timer played): look again
             if name is None:
                 continue
             assert CARD_NAME.match(name), name
