@@ -37,10 +37,6 @@ def parse(text: str | bytes | None) -> dict[str, Any]:
     return parse_message(text, TABLE_TYPES)
 
 
-_rules_from = rules_from_body
-_bad = error_response
-
-
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
     v = body.get(key, default)
     if not isinstance(v, bool):
@@ -87,10 +83,10 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
     async def create_table(request: Request) -> JSONResponse:
         body = await body_of(request)
         if body is None:
-            return _bad("bad_request", "send a JSON object")
+            return error_response("bad_request", "send a JSON object")
         account = accounts.account_of(request.cookies)
         try:
-            rules = _rules_from(body)
+            rules = rules_from_body(body)
             timer = body.get("timer", 0)
             if not isinstance(timer, int) or isinstance(timer, bool):
                 raise CommandError("bad_timer", "time per turn is a whole number of seconds")
@@ -109,9 +105,9 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
                 player=None,
             )
         except RulesError as e:
-            return _bad("bad_rules", e.reason)
+            return error_response("bad_rules", e.reason)
         except CommandError as e:
-            return _bad(e.code, e.reason, 401 if e.code == "account_needed" else 400)
+            return error_response(e.code, e.reason, 401 if e.code == "account_needed" else 400)
         return JSONResponse(
             {
                 "code": mt.code,
@@ -131,22 +127,23 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
     async def table_info(code: str) -> JSONResponse:
         mt = await find(code)
         if mt is None or mt.status == "closed":
-            return _bad("no_table", "no table with this code", 404)
+            return error_response("no_table", "no table with this code", 404)
         return JSONResponse(mt.info())
 
     @app.post("/api/tables/{code}/seats")
     async def take_seat(code: str, request: Request) -> JSONResponse:
         body = await body_of(request)
         if body is None:
-            return _bad("bad_request", "send a JSON object")
+            return error_response("bad_request", "send a JSON object")
         mt = await find(code)
         if mt is None:
-            return _bad("no_table", "no table with this code", 404)
+            return error_response("no_table", "no table with this code", 404)
         account = accounts.account_of(request.cookies)
         try:
             token, seat = await mt.sit(body.get("name"), account, await nickname_of(account), None)
         except CommandError as e:
-            return _bad(e.code, e.reason, 409 if e.code in ("table_full", "already_started") else 400)
+            status = 409 if e.code in ("table_full", "already_started") else 400
+            return error_response(e.code, e.reason, status)
         return JSONResponse({"code": mt.code, "token": token, "seat": seat}, status_code=201)
 
     @app.get("/api/lobby")

@@ -255,7 +255,9 @@ class SqlStore:
     async def finish(
         self, game_id: str, totals: list[int], winner: int | None, record: dict[str, Any]
     ) -> None:
-        async with self.engine.begin() as conn:
+        # Under the write lock like every other write: an on-loop event write
+        # and this one must not meet in SQLite ("database is locked").
+        async with self._write_lock, self.engine.begin() as conn:
             await conn.execute(
                 update(games)
                 .where(games.c.id == game_id)
