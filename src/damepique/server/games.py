@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,15 @@ class Pace:
     play: float = 0.8
     after_trick: float = 1.6
     pass_: float = 0.4
+
+
+def stamp(events: list[dict[str, Any]]) -> None:
+    """Write down when each event happened (``at``, seconds since the epoch), in
+    the stored log only: a restarted table gives a turn timer the time it had
+    left. The table itself keeps no clock; replays ignore the field."""
+    now = round(time.time(), 3)
+    for e in events:
+        e.setdefault("at", now)
 
 
 def public_event(event: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
@@ -159,6 +169,7 @@ class Runner:
         """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
         try:
             base = len(self.table.log) - len(new)
+            stamp(new)
             await self.store.append_many(self.id, base, new)
             if self.table.over and not self._finished_stored:
                 m = self.table.match
@@ -167,6 +178,7 @@ class Runner:
             await self.hub.broadcast(self.id, lambda s: self._update(s, new, ack if s == ack_seat else None))
             dealt = self.table.start()
             if dealt:
+                stamp(dealt)
                 await self.store.append_many(self.id, len(self.table.log) - 1, dealt)
                 await self.hub.broadcast(self.id, lambda s: self._update(s, dealt, None))
         except Exception:

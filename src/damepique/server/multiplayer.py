@@ -41,6 +41,8 @@ log = logging.getLogger("damepique.server")
 
 TIMEOUT_LEVEL = "intermediate"
 STAND_IN_LEVEL = "intermediate"
+RESUME_FLOOR_S = 5.0
+"""Seconds a player is left to act when their turn ran out while the server was down."""
 QUICK_MESSAGES = ("hello", "well_played", "thanks", "oops", "sorry", "nice_try", "good_game", "bye")
 QS = parse_card("QS")
 
@@ -183,6 +185,8 @@ class MultiRunner(Runner):
         super().__init__(game, table, _ResultsFirst(store, self), TableHub(mt), thinker, pace)  # type: ignore[arg-type]
         self.mt = mt
         self.deadline: float | None = None
+        self._resume_at: float | None = None
+        """When the position waiting at a restart began (from the stored log)."""
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: Any = None
         self._timer_seats: list[int] = []
@@ -326,8 +330,14 @@ class MultiRunner(Runner):
             return
         self._cancel_timer()
         self._timer_key = key
-        self.deadline = time.time() + seconds
-        self._timer = asyncio.get_running_loop().create_task(self._expire(key, seconds))
+        now = time.time()
+        self.deadline = now + seconds
+        if self._resume_at is not None:
+            # After a restart the turn keeps the time it had left, but a player
+            # who ran out while the server was down gets a moment to act.
+            self.deadline = max(self._resume_at + seconds, now + RESUME_FLOOR_S)
+            self._resume_at = None
+        self._timer = asyncio.get_running_loop().create_task(self._expire(key, self.deadline - now))
 
     def _cancel_timer(self) -> None:
         if self._timer is not None and self._timer is not asyncio.current_task():
@@ -336,6 +346,19 @@ class MultiRunner(Runner):
         self._timer_key = None
         self.deadline = None
         self._timer_seats = []
+
+    def resume_from(self, events: list[dict[str, Any]]) -> None:
+        """Remember when the waiting position began, from the stored events: the
+        deal that opened the passing, else the last event."""
+        deal = self.table.deal
+        if not events or deal is None:
+            return
+        if deal.phase == PASS:
+            opened = next((e for e in reversed(events) if e.get("type") == "deal"), None)
+        else:
+            opened = events[-1]
+        at = None if opened is None else opened.get("at")
+        self._resume_at = float(at) if isinstance(at, (int, float)) else None
 
     def rearm(self) -> None:
         """After a seat changed hands (away, back, left): the timer follows."""
@@ -818,6 +841,7 @@ class MultiTable:
         self.runner = MultiRunner(game, table, self.mp.games.store, self, self.mp.games.thinker, self.mp.pace)
         if self.status == "playing":
             await self.runner.start()
+            self.runner.resume_from(events)
             self.runner.rearm()
             for i, _ in enumerate(self.seats):
                 self._start_grace(i)
