@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from damepique.engine import HEARTS_MASK, PLAY, SUIT_MASKS, Deal, Rules
 
-from .tactics import big_cards
+from .tactics import big_cards, highest_rank, lowest_rank
 
 _S0, _S1, _S2, _S3 = SUIT_MASKS
 
@@ -55,34 +55,6 @@ class Policy:
 
 
 _CACHE: dict[Rules, Policy] = {}
-
-
-def _highest_rank(mask: int) -> int:
-    best = -1
-    best_rank = -1
-    for s in (3, 2, 1, 0):
-        part = mask & SUIT_MASKS[s]
-        if part:
-            c = part.bit_length() - 1
-            r = c - 13 * s
-            if r > best_rank:
-                best_rank = r
-                best = c
-    return best
-
-
-def _lowest_rank(mask: int) -> int:
-    best = -1
-    best_rank = 99
-    for s in (0, 1, 2, 3):
-        part = mask & SUIT_MASKS[s]
-        if part:
-            c = (part & -part).bit_length() - 1
-            r = c - 13 * s
-            if r < best_rank:
-                best_rank = r
-                best = c
-    return best
 
 
 def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
@@ -141,14 +113,14 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
             return (follow & -follow).bit_length() - 1
         # Void: discard.
         if seat == shooter:
-            return _lowest_rank(legal & ~pm or legal)
+            return lowest_rank(legal & ~pm or legal)
         if tp >= 0:
             tps = deal.taken_points
             x = tps[deal.winning_seat]
             if x >= pol.threat and sum(tps) == x:
                 plain = legal & ~pm
                 if plain:
-                    return _highest_rank(plain)
+                    return highest_rank(plain)
         heavy = legal & big
         if heavy:
             if heavy & (heavy - 1):
@@ -171,10 +143,10 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
             danger = legal & SUIT_MASKS[low_big // 13] & ~((1 << low_big) - 1)
             if danger:
                 return danger.bit_length() - 1
-        return _highest_rank(legal & ~pol.negative or legal)
+        return highest_rank(legal & ~pol.negative or legal)
     # Leading.
     if seat == shooter:
-        return _highest_rank(legal)
+        return highest_rank(legal)
     tps = deal.taken_points
     total = sum(tps)
     if total >= pol.threat and max(tps) == total and tps[seat] != total:
