@@ -132,19 +132,68 @@ function fullRules(presetRules, defaults) {
   return { ...defaults, deck: 52, black_maria: false, last_trick_points: 0, pass_count: 3, queen_breaks_hearts: false, ...presetRules };
 }
 
+// The engine's options as form controls, shared by the solo home page ("opt")
+// and the form that creates a table with others ("mpo"): ids are PREFIX-KEY.
+function ruleSelect(prefix, rules, key, values, labels) {
+  return `<select id="${prefix}-${key}" data-rule="${key}">${values
+    .map((v, i) => `<option value="${esc(v)}" ${String(rules[key]) === String(v) ? "selected" : ""}>${esc(labels[i])}</option>`)
+    .join("")}</select>`;
+}
+
+function rulesGrid(prefix, rules, ch) {
+  const sel = (key, values, labels) => ruleSelect(prefix, rules, key, values, labels);
+  const yn = (key) => sel(key, ["true", "false"], [t("yes"), t("no")]);
+  const num = (key, min, max) =>
+    `<input type="number" id="${prefix}-${key}" data-rule="${key}" min="${min}" max="${max}" value="${rules[key]}">`;
+  const field = (key, control) => `<div class="field"><label for="${prefix}-${key}">${t("opt_" + key)}</label>${control}</div>`;
+  return `<details class="all-options">
+        <summary>${t("all_options")}</summary>
+        <div class="grid">
+          ${field("players", sel("players", ch.players, ch.players.map(String)))}
+          ${field("passing", yn("passing"))}
+          ${field("pass_cycle", sel("pass_cycle", ch.pass_cycle, ch.pass_cycle.map((c) => t("cycle_" + c))))}
+          ${field("pass_count", num("pass_count", 1, 8))}
+          ${field("no_points_first_trick", yn("no_points_first_trick"))}
+          ${field("must_break_hearts", yn("must_break_hearts"))}
+          ${field("queen_breaks_hearts", yn("queen_breaks_hearts"))}
+          ${field("moon", sel("moon", ch.moon, ch.moon.map((c) => t("moon_" + c))))}
+          ${field("jack_of_diamonds", yn("jack_of_diamonds"))}
+          ${field("leftover", sel("leftover", ch.leftover, ch.leftover.map((c) => t("leftover_" + c))))}
+          ${field("queen_points", num("queen_points", 0, 100))}
+          ${field("black_maria", yn("black_maria"))}
+          ${field("first_lead", sel("first_lead", ch.first_lead, ch.first_lead.map((c) => t("first_" + c))))}
+          ${field("deck", sel("deck", ch.deck, ch.deck.map((c) => t("deck_" + c))))}
+          ${field("last_trick_points", num("last_trick_points", 0, 100))}
+        </div>
+      </details>`;
+}
+
+function readRulesForm(prefix) {
+  const out = {};
+  for (const key of OPTION_KEYS) {
+    const el = document.getElementById(`${prefix}-${key}`);
+    if (!el) continue;
+    let v = el.value;
+    if (BOOL_KEYS.has(key)) v = v === "true";
+    else if (NUMBER_KEYS.has(key) || ["players", "target", "deck"].includes(key)) v = parseInt(v, 10);
+    out[key] = v;
+  }
+  return out;
+}
+
+function showRulesForm(prefix, rules) {
+  for (const key of OPTION_KEYS) {
+    const el = document.getElementById(`${prefix}-${key}`);
+    if (el) el.value = String(rules[key]);
+  }
+}
+
 async function renderHome() {
   const opts = await getOptions();
   const prefs = load(PREFS_KEY, {});
   const preset = prefs.preset && (prefs.preset in opts.presets || prefs.preset === "custom") ? prefs.preset : "standard";
   const rules = fullRules(prefs.rules || opts.presets[preset === "custom" ? "standard" : preset], opts.defaults);
   const cur = load(CURRENT_KEY, null);
-  const choice = (key, values, labels) =>
-    `<select id="opt-${key}" data-opt="${key}">${values
-      .map((v, i) => `<option value="${esc(v)}" ${String(rules[key]) === String(v) ? "selected" : ""}>${esc(labels[i])}</option>`)
-      .join("")}</select>`;
-  const yn = (key) => choice(key, ["true", "false"], [t("yes"), t("no")]);
-  const field = (key, control) => `<div class="field"><label for="opt-${key}">${t("opt_" + key)}</label>${control}</div>`;
-  const num = (key, min, max) => `<input type="number" id="opt-${key}" data-opt="${key}" min="${min}" max="${max}" value="${rules[key]}">`;
   const ch = opts.choices;
   main().innerHTML = `
   <section class="home">
@@ -159,29 +208,10 @@ async function renderHome() {
           <select id="speed">${opts.speeds.map((s) => `<option value="${s}" ${s === (prefs.speed || "normal") ? "selected" : ""}>${t(s)}</option>`).join("")}</select></div>
         <div class="field"><label for="preset">${t("preset")}</label>
           <select id="preset">${[...Object.keys(opts.presets), "custom"].map((p) => `<option value="${p}" ${p === preset ? "selected" : ""}>${t("preset_" + p)}</option>`).join("")}</select></div>
-        <div class="field"><label for="opt-target">${t("target")}</label>${choice("target", ch.target, ch.target.map((v) => t("points_" + v)))}</div>
+        <div class="field"><label for="opt-target">${t("target")}</label>${ruleSelect("opt", rules, "target", ch.target, ch.target.map((v) => t("points_" + v)))}</div>
       </div>
       <button type="submit" class="button primary play-now">${t("play_now")}</button>
-      <details class="all-options">
-        <summary>${t("all_options")}</summary>
-        <div class="grid">
-          ${field("players", choice("players", ch.players, ch.players.map(String)))}
-          ${field("passing", yn("passing"))}
-          ${field("pass_cycle", choice("pass_cycle", ch.pass_cycle, ch.pass_cycle.map((c) => t("cycle_" + c))))}
-          ${field("pass_count", num("pass_count", 1, 8))}
-          ${field("no_points_first_trick", yn("no_points_first_trick"))}
-          ${field("must_break_hearts", yn("must_break_hearts"))}
-          ${field("queen_breaks_hearts", yn("queen_breaks_hearts"))}
-          ${field("moon", choice("moon", ch.moon, ch.moon.map((c) => t("moon_" + c))))}
-          ${field("jack_of_diamonds", yn("jack_of_diamonds"))}
-          ${field("leftover", choice("leftover", ch.leftover, ch.leftover.map((c) => t("leftover_" + c))))}
-          ${field("queen_points", num("queen_points", 0, 100))}
-          ${field("black_maria", yn("black_maria"))}
-          ${field("first_lead", choice("first_lead", ch.first_lead, ch.first_lead.map((c) => t("first_" + c))))}
-          ${field("deck", choice("deck", ch.deck, ch.deck.map((c) => t("deck_" + c))))}
-          ${field("last_trick_points", num("last_trick_points", 0, 100))}
-        </div>
-      </details>
+      ${rulesGrid("opt", rules, ch)}
       <div class="row">
         <div class="field"><label for="name">${t("your_name")}</label><input id="name" maxlength="24" value="${esc(prefs.name || "")}" placeholder="${t("you")}" autocomplete="nickname"></div>
         <div class="field check"><input type="checkbox" id="four-colour" ${prefs.fourColour ? "checked" : ""}><label for="four-colour">${t("four_colour")}</label></div>
@@ -190,29 +220,14 @@ async function renderHome() {
     </form>
   </section>`;
   const form = document.getElementById("home-form");
-  const readRules = () => {
-    const out = {};
-    for (const key of OPTION_KEYS) {
-      const el = document.getElementById("opt-" + key);
-      if (!el) continue;
-      let v = el.value;
-      if (BOOL_KEYS.has(key)) v = v === "true";
-      else if (NUMBER_KEYS.has(key) || ["players", "target", "deck"].includes(key)) v = parseInt(v, 10);
-      out[key] = v;
-    }
-    return out;
-  };
+  const readRules = () => readRulesForm("opt");
   const sameRules = (a, b) => OPTION_KEYS.every((k) => String(a[k]) === String(b[k]));
   document.getElementById("preset").addEventListener("change", (e) => {
     const p = e.target.value;
     if (p === "custom") return;
-    const r = fullRules(opts.presets[p], opts.defaults);
-    for (const key of OPTION_KEYS) {
-      const el = document.getElementById("opt-" + key);
-      if (el) el.value = String(r[key]);
-    }
+    showRulesForm("opt", fullRules(opts.presets[p], opts.defaults));
   });
-  form.querySelectorAll("[data-opt]").forEach((el) =>
+  form.querySelectorAll("[data-rule]").forEach((el) =>
     el.addEventListener("change", () => {
       const r = readRules();
       const match = Object.keys(opts.presets).find((p) => sameRules(fullRules(opts.presets[p], opts.defaults), r));
@@ -294,54 +309,16 @@ async function renderFriendsPage() {
   const opts = await getOptions();
   const ch = opts.choices;
   const r0 = fullRules(opts.presets.standard, opts.defaults);
-  const sel = (key, values, labels) =>
-    `<select id="mpo-${key}" data-mpo="${key}">${values
-      .map((v, i) => `<option value="${esc(v)}" ${String(r0[key]) === String(v) ? "selected" : ""}>${esc(labels[i])}</option>`)
-      .join("")}</select>`;
-  const yn = (key) => sel(key, ["true", "false"], [t("yes"), t("no")]);
-  const num = (key, min, max) => `<input type="number" id="mpo-${key}" data-mpo="${key}" min="${min}" max="${max}" value="${r0[key]}">`;
-  const field = (key, control) => `<div class="field"><label for="mpo-${key}">${t("opt_" + key)}</label>${control}</div>`;
   const optionsForm = `<div class="row">
     <div class="field"><label for="mp-preset">${t("preset")}</label><select id="mp-preset">${Object.keys(opts.presets)
       .map((p) => `<option value="${p}">${t("preset_" + p)}</option>`)
       .join("")}</select></div>
-    <div class="field"><label for="mpo-target">${t("target")}</label>${sel("target", ch.target, ch.target.map((v) => t("points_" + v)))}</div></div>
-    <details class="all-options"><summary>${t("all_options")}</summary><div class="grid">
-      ${field("players", sel("players", ch.players, ch.players.map(String)))}
-      ${field("passing", yn("passing"))}
-      ${field("pass_cycle", sel("pass_cycle", ch.pass_cycle, ch.pass_cycle.map((c) => t("cycle_" + c))))}
-      ${field("pass_count", num("pass_count", 1, 8))}
-      ${field("no_points_first_trick", yn("no_points_first_trick"))}
-      ${field("must_break_hearts", yn("must_break_hearts"))}
-      ${field("queen_breaks_hearts", yn("queen_breaks_hearts"))}
-      ${field("moon", sel("moon", ch.moon, ch.moon.map((c) => t("moon_" + c))))}
-      ${field("jack_of_diamonds", yn("jack_of_diamonds"))}
-      ${field("leftover", sel("leftover", ch.leftover, ch.leftover.map((c) => t("leftover_" + c))))}
-      ${field("queen_points", num("queen_points", 0, 100))}
-      ${field("black_maria", yn("black_maria"))}
-      ${field("first_lead", sel("first_lead", ch.first_lead, ch.first_lead.map((c) => t("first_" + c))))}
-      ${field("deck", sel("deck", ch.deck, ch.deck.map((c) => t("deck_" + c))))}
-      ${field("last_trick_points", num("last_trick_points", 0, 100))}
-    </div></details>`;
-  const readRules = () => {
-    const out = {};
-    for (const key of OPTION_KEYS) {
-      const el = document.getElementById("mpo-" + key);
-      if (!el) continue;
-      let v = el.value;
-      if (BOOL_KEYS.has(key)) v = v === "true";
-      else if (NUMBER_KEYS.has(key) || ["players", "target", "deck"].includes(key)) v = parseInt(v, 10);
-      out[key] = v;
-    }
-    return out;
-  };
+    <div class="field"><label for="mpo-target">${t("target")}</label>${ruleSelect("mpo", r0, "target", ch.target, ch.target.map((v) => t("points_" + v)))}</div></div>
+    ${rulesGrid("mpo", r0, ch)}`;
+  const readRules = () => readRulesForm("mpo");
   await MP.renderFriends(main(), { playerName: () => load(PREFS_KEY, {}).name || "", readRules, optionsForm });
   document.getElementById("mp-preset").addEventListener("change", (e) => {
-    const r = fullRules(opts.presets[e.target.value], opts.defaults);
-    for (const key of OPTION_KEYS) {
-      const el = document.getElementById("mpo-" + key);
-      if (el) el.value = String(r[key]);
-    }
+    showRulesForm("mpo", fullRules(opts.presets[e.target.value], opts.defaults));
   });
 }
 
