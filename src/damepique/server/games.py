@@ -209,22 +209,28 @@ class Runner:
     def _bot_seats(self) -> list[int]:
         return [s for s in self.table.waiting_on() if self.table.seats[s].kind == "bot"]
 
+    async def _pause(self) -> None:
+        """At "normal" speed, wait as a person would before the next bot acts
+        (longer after a trick, so the finished trick stays visible)."""
+        if self.speed != "normal":
+            return
+        deal = self.table.deal
+        assert deal is not None
+        if deal.phase == PASS:
+            delay = self.pace.pass_
+        elif not deal.trick and deal.tricks:
+            delay = self.pace.after_trick
+        else:
+            delay = self.pace.play
+        await asyncio.sleep(delay)
+
     async def _drive_bots(self) -> None:
         while not self.broken:
             seats = self._bot_seats()
             if not seats:
                 return
             seat = seats[0]
-            deal = self.table.deal
-            assert deal is not None
-            if self.speed == "normal":
-                if deal.phase == PASS:
-                    delay = self.pace.pass_
-                elif not deal.trick and deal.tricks:
-                    delay = self.pace.after_trick
-                else:
-                    delay = self.pace.play
-                await asyncio.sleep(delay)
+            await self._pause()
             level = self.table.seats[seat].level or "random"
             if self.thinker.inline(level):
                 async with self.lock:

@@ -254,16 +254,7 @@ class MultiRunner(Runner):
             if not seats:
                 return
             seat = seats[0]
-            deal = self.table.deal
-            assert deal is not None
-            if self.speed == "normal":
-                if deal.phase == PASS:
-                    delay = self.pace.pass_
-                elif not deal.trick and deal.tricks:
-                    delay = self.pace.after_trick
-                else:
-                    delay = self.pace.play
-                await asyncio.sleep(delay)
+            await self._pause()
             if seat not in self._bot_seats():
                 continue
             own = self.table.seats[seat]
