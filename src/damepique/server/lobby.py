@@ -19,10 +19,11 @@ from damepique.engine import Rules
 from .codes import new_code
 from .games import LEVELS, SPEEDS, Pace
 from .mpstore import MpStore
-from .multiplayer import QS, MpSeat, MpSettings, MultiRunner, MultiTable, TableOptions
+from .multiplayer import QS, MpSeat, MpSettings, MultiTable, TableOptions
 from .protocol import VERSION, dumps
 from .ratings import DEFAULT_RATING, update_ratings
 from .table import CommandError
+from .tablegame import MultiRunner
 
 log = logging.getLogger("damepique.server")
 

@@ -1,0 +1,323 @@
+"""The game at a multiplayer table: the solo ``Runner`` plus turn timers and
+stand-in bots for players who are away or left, and the hub that sends each
+connection of the table its seat's messages (a spectator's carry nothing
+private).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from damepique.engine import CARD_NAMES, PASS, PLAY, view_of
+
+from .games import Pace, Runner, public_event
+from .protocol import VERSION, dumps
+from .store import GameRow, Store
+from .table import CommandError, Table
+from .thinking import Thinker
+
+if TYPE_CHECKING:
+    from .multiplayer import MultiTable
+
+log = logging.getLogger("damepique.server")
+
+TIMEOUT_LEVEL = "intermediate"
+STAND_IN_LEVEL = "intermediate"
+RESUME_FLOOR_S = 5.0
+"""Seconds a player is left to act when their turn ran out while the server was down."""
+
+
+class Conn(Protocol):
+    async def send_text(self, data: str) -> None: ...
+
+
+def spectator_view(table: Table) -> dict[str, Any] | None:
+    """What everybody at the table sees: seat 0's view without anything private."""
+    deal = table.deal
+    if deal is None:
+        return None
+    v = view_of(deal, 0, table.totals_before(deal)).to_json()
+    v.update(
+        seat=None,
+        hand=[],
+        legal=[],
+        passed=None,
+        received=None,
+        pass_to=None,
+        to_act=deal.to_act if deal.phase == PLAY else None,
+    )
+    return v
+
+
+class TableHub:
+    """The runner's hub for one table: each connection gets its seat's message
+    (``-1`` builds a spectator's)."""
+
+    def __init__(self, mt: MultiTable) -> None:
+        self.mt = mt
+
+    def connections(self, _game_id: str) -> int:
+        return len(self.mt.conns)
+
+    async def send(self, conn: Conn, msg: dict[str, Any]) -> None:
+        await self.mt.send(conn, msg)
+
+    async def broadcast(self, _game_id: str, message_for: Callable[[int], dict[str, Any]]) -> None:
+        cache: dict[int, str] = {}
+        sends = []
+        for conn, seat in list(self.mt.conns.items()):
+            s = -1 if seat is None else seat
+            if s < 0 and not self.mt.options.spectators:
+                continue
+            if s not in cache:
+                cache[s] = dumps(message_for(s))
+            sends.append(self.mt.send_raw(conn, cache[s]))
+        if sends:
+            await asyncio.gather(*sends)
+
+
+class _ResultsFirst:
+    """The game store, but storing a game's end also records its results and
+    ratings (the runner calls ``finish`` after the last events are stored and
+    before they are broadcast)."""
+
+    def __init__(self, store: Store, runner: MultiRunner) -> None:
+        self._store = store
+        self._runner = runner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def finish(
+        self, game_id: str, totals: list[int], winner: int | None, record: dict[str, Any]
+    ) -> None:
+        await self._store.finish(game_id, totals, winner, record)
+        await self._runner.mt.game_over(self._runner, announce=False)
+
+
+class MultiRunner(Runner):
+    """A runner with turn timers and stand-in bots for absent players."""
+
+    def __init__(
+        self, game: GameRow, table: Table, store: Store, mt: MultiTable, thinker: Thinker, pace: Pace
+    ):
+        super().__init__(game, table, _ResultsFirst(store, self), TableHub(mt), thinker, pace)  # type: ignore[arg-type]
+        self.mt = mt
+        self.deadline: float | None = None
+        self._resume_at: float | None = None
+        """When the position waiting at a restart began (from the stored log)."""
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_key: Any = None
+        self._timer_seats: list[int] = []
+
+    @property
+    def speed(self) -> str:
+        return self.mt.options.speed
+
+    # -- messages ----------------------------------------------------------------------
+
+    def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
+        # The timer starts when the position is first shown, so the message carries its deadline.
+        self.rearm()
+        if seat >= 0:
+            msg = super().state(seat, event, ack)
+        else:
+            t = self.table
+            msg = {
+                "v": VERSION,
+                "type": "state",
+                "game": self.id,
+                "seat": None,
+                "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
+                "rules": t.rules.to_json(),
+                "speed": self.speed,
+                "level": self.mt.options.level,
+                "view": spectator_view(t),
+                "results": t.results(),
+                "totals": t.match.totals,
+                "over": t.match.over,
+                "winner": t.match.winner,
+                "event": public_event(event, -1),
+            }
+        msg["mode"] = "table"
+        msg["spectator"] = seat < 0
+        msg["table"] = self.mt.info()
+        msg["timer"] = self.timer_info()
+        return msg
+
+    def timer_info(self) -> dict[str, Any] | None:
+        if not self.mt.options.timer:
+            return None
+        return {
+            "seconds": self.mt.options.timer,
+            "seats": list(self._timer_seats) if self.deadline else [],
+            "deadline": None if self.deadline is None else round(self.deadline * 1000),
+            "remaining": None if self.deadline is None else max(0.0, round(self.deadline - time.time(), 1)),
+        }
+
+    # -- who plays a seat ------------------------------------------------------------------
+
+    def stand_in(self, seat: int) -> bool:
+        """A bot plays this seat now (a bot's seat, or a player who left or is away)."""
+        if self.table.seats[seat].kind == "bot":
+            return True
+        ms = self.mt.seats[seat]
+        return ms.left or ms.away
+
+    def _bot_seats(self) -> list[int]:
+        return [s for s in self.table.waiting_on() if self.stand_in(s)]
+
+    async def _drive_bots(self) -> None:
+        while not self.broken:
+            seats = self._bot_seats()
+            if not seats:
+                return
+            seat = seats[0]
+            await self._pause()
+            if seat not in self._bot_seats():
+                continue
+            own = self.table.seats[seat]
+            level = (own.level if own.kind == "bot" else STAND_IN_LEVEL) or "random"
+            auto = None if own.kind == "bot" else "stand_in"
+
+            def still(s: int = seat) -> bool:
+                return s in self._bot_seats()
+
+            if not await self._act_for(seat, level, auto, check=still):
+                return
+
+    async def _act_for(self, seat: int, level: str, auto: str | None, check: Callable[[], bool]) -> bool:
+        """Think for ``seat`` off the loop, then apply if ``check()`` still holds; False on failure."""
+        view = self.table.view_object(seat)
+        seed = hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
+        mark = len(self.table.log)
+        try:
+            kind, choice = await self.thinker.decide(level, view, seed)
+        except Exception:
+            log.exception("bot %s failed in game %s", level, self.id)
+            return False
+        async with self.lock:
+            if self.broken:
+                return False
+            if len(self.table.log) != mark or not check():
+                return True  # the position changed while it thought
+            try:
+                if kind == "pass":
+                    event = self.table.pass_cards(seat, [CARD_NAMES[c] for c in choice])
+                else:
+                    event = self.table.play(seat, CARD_NAMES[choice])
+            except CommandError:
+                return True
+            if auto:
+                event["auto"] = auto
+            try:
+                await self._commit([event])
+            except Exception:
+                log.exception("store failed in game %s", self.id)
+                return False
+        return True
+
+    # -- commits: timers and results ------------------------------------------------------------
+
+    async def _commit(self, new: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+        await super()._commit(new, ack_seat, ack)
+        self._arm()
+        if self.table.over:
+            await self.mt.announce()
+
+    def _arm(self) -> None:
+        """Start the turn timer for the people who must act now (bots have none)."""
+        seconds = self.mt.options.timer
+        waiting = [] if self.table.over else [s for s in self.table.waiting_on() if not self.stand_in(s)]
+        if not seconds or not waiting:
+            self._cancel_timer()
+            return
+        deal = self.table.deal
+        assert deal is not None
+        key = (deal.number, "pass") if deal.phase == PASS else (deal.number, len(deal.plays))
+        self._timer_seats = waiting
+        if key == self._timer_key and self._timer is not None and not self._timer.done():
+            return
+        self._cancel_timer()
+        self._timer_key = key
+        now = time.time()
+        self.deadline = now + seconds
+        if self._resume_at is not None:
+            # After a restart the turn keeps the time it had left, but a player
+            # who ran out while the server was down gets a moment to act.
+            self.deadline = max(self._resume_at + seconds, now + RESUME_FLOOR_S)
+            self._resume_at = None
+        self._timer = asyncio.get_running_loop().create_task(self._expire(key, self.deadline - now))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        self._timer_key = None
+        self.deadline = None
+        self._timer_seats = []
+
+    def resume_from(self, events: list[dict[str, Any]]) -> None:
+        """Remember when the waiting position began, from the stored events: the
+        deal that opened the passing, else the last event."""
+        deal = self.table.deal
+        if not events or deal is None:
+            return
+        if deal.phase == PASS:
+            opened = next((e for e in reversed(events) if e.get("type") == "deal"), None)
+        else:
+            opened = events[-1]
+        at = None if opened is None else opened.get("at")
+        self._resume_at = float(at) if isinstance(at, (int, float)) else None
+
+    def rearm(self) -> None:
+        """After a seat changed hands (away, back, left): the timer follows."""
+        with contextlib.suppress(RuntimeError):
+            self._arm()
+
+    async def _expire(self, key: Any, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if self._timer is asyncio.current_task():
+            self._timer = None
+        try:
+            await self._play_out_of_time(key)
+        finally:
+            self.kick()
+
+    async def _play_out_of_time(self, key: Any) -> None:
+        while not self.broken and not self.table.over:
+            deal = self.table.deal
+            if deal is None:
+                return
+            now = (deal.number, "pass") if deal.phase == PASS else (deal.number, len(deal.plays))
+            if now != key:
+                return
+            seats = [s for s in self.table.waiting_on() if not self.stand_in(s)]
+            if not seats:
+                return
+            seat = seats[0]
+
+            def still(seat: int = seat) -> bool:
+                d = self.table.deal
+                if d is None:
+                    return False
+                k = (d.number, "pass") if d.phase == PASS else (d.number, len(d.plays))
+                return k == key and seat in self.table.waiting_on() and not self.stand_in(seat)
+
+            before = len(self.table.log)
+            if not await self._act_for(seat, TIMEOUT_LEVEL, "timeout", still):
+                return
+            if len(self.table.log) > before:
+                await self.mt.notice("timeout", seat)
+
+    async def stop(self) -> None:
+        self._cancel_timer()
+        await super().stop()
+
+
+__all__ = ["RESUME_FLOOR_S", "STAND_IN_LEVEL", "TIMEOUT_LEVEL", "MultiRunner", "TableHub", "spectator_view"]
