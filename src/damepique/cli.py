@@ -181,6 +181,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="SQLite file path or database URL")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument(
+        "--broker",
+        default=None,
+        help="memory:// (one process, the default) or redis://host:port/db to share tables with "
+        "other processes on the same database (default: $DAMEPIQUE_BROKER)",
+    )
+    p.add_argument(
+        "--process-id",
+        default=None,
+        help="this process's name among the others (default: $DAMEPIQUE_PROCESS_ID, else host-pid-random)",
+    )
 
     args = parser.parse_args(argv)
 
@@ -206,7 +217,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from damepique.server.run import serve
 
-        return serve(host=args.host, port=args.port, db=args.db, open_browser=args.open)
+        return serve(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            open_browser=args.open,
+            broker=args.broker,
+            process_id=args.process_id,
+        )
     parser.error(f"unknown command {args.command}")  # pragma: no cover
     return 2
 

@@ -35,6 +35,7 @@ from damepique.server.store import GameRow, SqlStore
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
 TABLES = {
     "games",
+    "leases",
     "seat_tokens",
     "events",
     "mp_tables",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
@@ -24,6 +25,7 @@ from damepique.engine.record import replay as replay_record
 from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS_CYCLES
 
 from . import mp_api, scorer_api
+from .cluster import Cluster
 from .games import LEVELS, SPEEDS, Games, Pace
 from .http import error_response, rules_from_body
 from .hub import Hub
@@ -96,8 +98,12 @@ def create_app(
     hub: Hub | None = None,
     thinker: Thinker | None = None,
     pace: Pace | None = None,
+    broker_url: str | None = None,
+    process_id: str | None = None,
 ) -> FastAPI:
-    """The ASGI app. ``database_url`` defaults to the per-user SQLite file."""
+    """The ASGI app. ``database_url`` defaults to the per-user SQLite file;
+    ``broker_url`` (default ``$DAMEPIQUE_BROKER``, else ``memory://``) connects
+    this process to the others that share the database (``cluster``)."""
     url = make_url(database_url)  # a path or any URL people write (postgresql://...)
     store = store or SqlStore(url)
     hub = hub or Hub()
@@ -134,7 +140,7 @@ def create_app(
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "protocol": VERSION}
+        return {"ok": True, "protocol": VERSION, "process": app.state.cluster.pid}
 
     # -- JSON API ------------------------------------------------------------------
 
@@ -297,7 +303,9 @@ def create_app(
                 games.release(joined[0])
 
     scorer_api.install(app, url)
-    mp_api.install(app, games)
+    cluster = Cluster(broker_url or os.environ.get("DAMEPIQUE_BROKER"), process_id)
+    app.state.cluster = cluster
+    mp_api.install(app, games, cluster=cluster)
     return app
 
 

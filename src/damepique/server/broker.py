@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -32,11 +32,19 @@ class Broker:
     async def stop(self) -> None:
         """Disconnect."""
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str) -> int:
+        """Send to every current subscriber; returns how many there were (0: nobody
+        listens, e.g. the process that did has died)."""
         raise NotImplementedError
 
-    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[str]]:
-        """``async with broker.subscribe(ch) as messages: async for m in messages: ...``"""
+    def subscribe(
+        self, channel: str, on_reconnect: Callable[[], None] | None = None
+    ) -> contextlib.AbstractAsyncContextManager[AsyncIterator[str]]:
+        """``async with broker.subscribe(ch) as messages: async for m in messages: ...``
+
+        ``on_reconnect`` is called each time the subscription comes back after a
+        lost connection: messages published meanwhile were lost, so whoever
+        relies on them should catch up (for instance reconnect its pages)."""
         raise NotImplementedError
 
 
@@ -47,12 +55,16 @@ class MemoryBroker(Broker):
         self.url = "memory://"
         self._queues: dict[str, set[asyncio.Queue[str]]] = {}
 
-    async def publish(self, channel: str, message: str) -> None:
-        for queue in list(self._queues.get(channel, ())):
+    async def publish(self, channel: str, message: str) -> int:
+        queues = list(self._queues.get(channel, ()))
+        for queue in queues:
             queue.put_nowait(message)
+        return len(queues)
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[str]]:
+    async def subscribe(
+        self, channel: str, on_reconnect: Callable[[], None] | None = None
+    ) -> AsyncIterator[AsyncIterator[str]]:
         queue: asyncio.Queue[str] = asyncio.Queue()
         self._queues.setdefault(channel, set()).add(queue)
 
@@ -89,22 +101,24 @@ class RedisBroker(Broker):
             await self._redis.aclose()
             self._redis = None
 
-    async def publish(self, channel: str, message: str) -> None:
-        """Publish, retrying while Redis is unreachable (a restart takes a moment)."""
+    async def publish(self, channel: str, message: str) -> int:
+        """Publish, retrying while Redis is unreachable (a restart takes a moment;
+        bound the wait with ``asyncio.wait_for`` where that matters)."""
         import redis.exceptions
 
         if self._redis is None:
             await self.start()
         while True:
             try:
-                await self._redis.publish(channel, message)
-                return
+                return int(await self._redis.publish(channel, message))
             except (redis.exceptions.ConnectionError, OSError) as e:
                 log.warning("redis publish on %s failed (%s); retrying", channel, e)
                 await asyncio.sleep(self.RETRY_SECONDS)
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[str]]:
+    async def subscribe(
+        self, channel: str, on_reconnect: Callable[[], None] | None = None
+    ) -> AsyncIterator[AsyncIterator[str]]:
         import redis.exceptions
 
         if self._redis is None:
@@ -118,6 +132,8 @@ class RedisBroker(Broker):
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 try:
                     await pubsub.subscribe(channel)
+                    if ready.is_set() and on_reconnect is not None:
+                        on_reconnect()
                     ready.set()
                     while True:
                         msg = await pubsub.get_message(timeout=1.0)

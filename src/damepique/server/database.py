@@ -97,10 +97,10 @@ def schema() -> MetaData:
     Each part keeps its own MetaData next to its code (the game store, the
     multiplayer store, the score keeper); this gathers copies of their tables.
     """
-    from . import mpstore, scorer_api, store
+    from . import leases, mpstore, scorer_api, store
 
     combined = MetaData()
-    for part in (store.metadata, mpstore.metadata, scorer_api.metadata):
+    for part in (store.metadata, mpstore.metadata, scorer_api.metadata, leases.metadata):
         for table in part.tables.values():
             if table.name in combined.tables:
                 raise RuntimeError(f"two parts of the app define the table {table.name!r}")

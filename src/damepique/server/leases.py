@@ -3,8 +3,10 @@
 A process owns a table while it holds the table's lease and renews it well
 before it expires; when the process dies the lease runs out and another
 process takes the table over from the stored events. ``memory://`` leases
-serve a single process; ``redis://`` ones use ``SET NX PX`` and compare-and-
-renew scripts, so only the holder can renew or release.
+serve a single process; ``SqlLeases`` are rows of the app's database
+(PostgreSQL, or SQLite shared on one machine): the server uses these, so a
+Redis restart never loses who owns what. ``redis://`` ones use ``SET NX PX``
+and compare-and-renew scripts, so only the holder can renew or release.
 
 >>> import asyncio
 >>> leases = leases_from_url("memory://", owner="p1")
@@ -14,10 +16,25 @@ renew scripts, so only the holder can renew or release.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
+from sqlalchemy import Column, Float, MetaData, String, Table, delete, select, update
+
 DEFAULT_TTL_MS = 5000
+
+metadata = MetaData()
+leases = Table(
+    "leases",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("holder", String(64), nullable=False),
+    Column("expires", Float, nullable=False, index=True),
+)
+"""Who runs what: one row per multiplayer table (its code) and per live process (``proc:<id>``)."""
 
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -122,6 +139,96 @@ class RedisLeases(Leases):
 
     async def stop(self) -> None:
         await self._redis.aclose()
+
+
+class SqlLeases(Leases):
+    """Leases as rows of the app's database, with the processes' wall clocks
+    (keep them in sync: NTP; the time to live is seconds, clocks drift by far less).
+
+    ``renew_all`` extends every lease this process holds in one statement and
+    says which are still its own; the server calls it about once a second.
+    """
+
+    def __init__(
+        self, engine: Any, owner: str, ttl_ms: int = DEFAULT_TTL_MS, lock: asyncio.Lock | None = None
+    ) -> None:
+        self.engine = engine
+        self.owner = owner
+        self.ttl_ms = ttl_ms
+        self._lock = lock
+        """The store's write lock on SQLite (one writer at a time in this process)."""
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[Any]:
+        if self._lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+        else:
+            async with self._lock, self.engine.begin() as conn:
+                yield conn
+
+    def _insert(self) -> Any:
+        if self.engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        return insert(leases)
+
+    async def acquire(self, table: str) -> bool:
+        now = time.time()
+        expires = now + self.ttl_ms / 1000
+        stmt = self._insert().values(name=table, holder=self.owner, expires=expires)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[leases.c.name],
+            set_={"holder": self.owner, "expires": expires},
+            where=(leases.c.expires < now) | (leases.c.holder == self.owner),
+        ).returning(leases.c.holder)
+        async with self._write() as conn:
+            return (await conn.execute(stmt)).first() is not None
+
+    async def renew(self, table: str) -> bool:
+        expires = time.time() + self.ttl_ms / 1000
+        stmt = (
+            update(leases)
+            .where(leases.c.name == table, leases.c.holder == self.owner)
+            .values(expires=expires)
+            .returning(leases.c.name)
+        )
+        async with self._write() as conn:
+            return (await conn.execute(stmt)).first() is not None
+
+    async def renew_all(self) -> set[str]:
+        """Extend every lease held by this process; returns their names."""
+        expires = time.time() + self.ttl_ms / 1000
+        stmt = (
+            update(leases)
+            .where(leases.c.holder == self.owner)
+            .values(expires=expires)
+            .returning(leases.c.name)
+        )
+        async with self._write() as conn:
+            return {str(r.name) for r in await conn.execute(stmt)}
+
+    async def release(self, table: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(delete(leases).where(leases.c.name == table, leases.c.holder == self.owner))
+
+    async def release_all(self) -> None:
+        async with self._write() as conn:
+            await conn.execute(delete(leases).where(leases.c.holder == self.owner))
+
+    async def holder(self, table: str) -> str | None:
+        return (await self.holders([table])).get(table)
+
+    async def holders(self, tables: list[str]) -> dict[str, str]:
+        """The live holder of each of these leases (absent: nobody holds it)."""
+        if not tables:
+            return {}
+        stmt = select(leases.c.name, leases.c.holder).where(
+            leases.c.name.in_(tables), leases.c.expires >= time.time()
+        )
+        async with self.engine.connect() as conn:
+            return {str(r.name): str(r.holder) for r in await conn.execute(stmt)}
 
 
 def leases_from_url(url: str | None, owner: str, ttl_ms: int = DEFAULT_TTL_MS) -> Leases:

@@ -16,6 +16,7 @@ from typing import Any
 
 from damepique.engine import Rules
 
+from .cluster import Cluster
 from .codes import new_code
 from .games import LEVELS, SPEEDS, Pace
 from .mpstore import MpStore
@@ -23,6 +24,7 @@ from .multiplayer import QS, MpSeat, MpSettings, MultiTable, TableOptions
 from .protocol import VERSION, dumps
 from .ratings import DEFAULT_RATING, update_ratings
 from .table import CommandError
+from .table_session import MOVED, TableMoved
 from .tablegame import MultiRunner
 
 log = logging.getLogger("damepique.server")
@@ -31,25 +33,37 @@ log = logging.getLogger("damepique.server")
 class Multiplayer:
     """The registry of tables: create, find by code, load all after a restart, the lobby."""
 
-    def __init__(self, games: Any, store: MpStore, settings: MpSettings | None = None) -> None:
+    def __init__(
+        self, games: Any, store: MpStore, settings: MpSettings | None = None, cluster: Cluster | None = None
+    ) -> None:
         self.games = games
         self.store = store
         self.settings = settings or MpSettings()
+        self.cluster = cluster or Cluster()
+        """The other server processes (none with the default ``memory://`` broker)."""
+        self.cluster.mp = self
         self.tables: dict[str, MultiTable] = {}
         self.lobby_conns: set[Any] = set()
         self._lobby_task: asyncio.Task[None] | None = None
         self.accounts: Any = None
         self._loading = asyncio.Lock()
+        self._lobby_everywhere = False
 
     @property
     def pace(self) -> Pace:
         return self.games.pace  # type: ignore[no-any-return]
 
     async def start(self) -> None:
-        """Load every table that was open when the server stopped; their games go on."""
+        """Load every table that was open when the server stopped; their games go on.
+
+        With other processes (a broker), this process loads only the tables
+        nobody runs, and goes on looking for such tables every second."""
         await self.store.init()
         if self.accounts is not None:
             await self.accounts.start()
+        if not self.cluster.single:
+            await self.cluster.start(self, self.store.engine, self.store.lock)
+            return
         for data in await self.store.active_tables():
             mt = MultiTable.from_data(self, data)
             self.tables[mt.code] = mt
@@ -64,12 +78,35 @@ class Multiplayer:
             self._lobby_task.cancel()
         for mt in list(self.tables.values()):
             await mt.close()
+        await self.cluster.stop()
 
     def forget(self, mt: MultiTable) -> None:
-        self.tables.pop(mt.code, None)
+        if self.tables.get(mt.code) is mt:
+            del self.tables[mt.code]
+            self.cluster.released(mt.code)
+
+    async def drop(self, code: str) -> None:
+        """Another process runs this table now: stop it here and send its pages
+        there (they reconnect)."""
+        mt = self.tables.pop(code, None)
+        if mt is None:
+            return
+        mt.moved = True
+        await mt.close()
+        for conn in list(mt.conns):
+            await conn.end(MOVED, "this table moved to another server; reconnect")
+        mt.conns.clear()
+
+    async def nickname_of(self, key: str | None) -> str | None:
+        if key is None:
+            return None
+        acc = await self.store.get_account(key)
+        return None if acc is None else str(acc["nickname"])
 
     async def get(self, code: str) -> MultiTable | None:
-        """The table with this code, loaded from the store if it was set aside."""
+        """The table with this code, loaded from the store if it was set aside.
+
+        Raises ``TableMoved`` when another process runs it."""
         mt = self.tables.get(code)
         if mt is not None:
             return mt
@@ -80,6 +117,8 @@ class Multiplayer:
             data = await self.store.load_table(code)
             if data is None or data.get("status") == "closed":
                 return None
+            if not await self.cluster.claim(code):
+                raise TableMoved(code)
             mt = MultiTable.from_data(self, data)
             if mt.game_id is not None and mt.status in ("playing", "over"):
                 await mt.load_game()
@@ -111,7 +150,11 @@ class Multiplayer:
         if ranked and account is None:
             raise CommandError("account_needed", "ranked tables need an account: sign in first")
         code = new_code()
-        while code in self.tables or await self.store.load_table(code) is not None:
+        while (
+            code in self.tables
+            or await self.store.load_table(code) is not None
+            or not await self.cluster.claim(code)
+        ):
             code = new_code()
         options = TableOptions(rules.to_json(), timer, fill, level, public, ranked, spectators, speed)
         mt = MultiTable(self, code, options, [MpSeat() for _ in range(rules.players)])
@@ -132,23 +175,40 @@ class Multiplayer:
 
     # -- the lobby --------------------------------------------------------------------------------
 
-    def lobby(self) -> list[dict[str, Any]]:
-        rows = [
+    def local_lobby(self) -> list[dict[str, Any]]:
+        """The public tables this process runs."""
+        return [
             mt.lobby_entry()
             for mt in self.tables.values()
             if mt.options.public and mt.status in ("waiting", "playing")
         ]
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every public table, including those other processes run."""
+        rows = self.local_lobby() + self.cluster.lobby_entries()
         rows.sort(key=lambda r: (r["status"] != "waiting", -r["taken"], r["code"]))
         return rows[:200]
 
     def lobby_changed(self) -> None:
-        """Tell the lobby soon; changes close together go out as one message."""
-        if not self.lobby_conns or (self._lobby_task is not None and not self._lobby_task.done()):
+        """Tell the lobby soon (here and at the other processes); changes close
+        together go out as one message."""
+        self.push_lobby(everywhere=True)
+
+    def push_lobby(self, everywhere: bool = False) -> None:
+        if not everywhere and not self.lobby_conns:
             return
+        if self._lobby_task is not None and not self._lobby_task.done():
+            self._lobby_everywhere = self._lobby_everywhere or everywhere
+            return
+        self._lobby_everywhere = everywhere
         self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
 
     async def _push_lobby(self) -> None:
         await asyncio.sleep(0.1)
+        if self._lobby_everywhere:
+            self.cluster.lobby_changed()
+        if not self.lobby_conns:
+            return
         text = dumps({"v": VERSION, "type": "lobby", "tables": self.lobby()})
         for conn in list(self.lobby_conns):
             with contextlib.suppress(Exception):

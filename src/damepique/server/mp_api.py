@@ -18,23 +18,16 @@ from damepique.engine import RulesError
 
 from .accounts import Accounts
 from .accounts import install as install_accounts
+from .cluster import Cluster, Link
 from .codes import display_code, normalize_code
 from .games import LEVELS, SPEEDS
 from .http import error_response, rules_from_body
 from .lobby import Multiplayer
 from .mpstore import MpStore
-from .multiplayer import QUICK_MESSAGES, Client, MpSettings
-from .protocol import VERSION, ProtocolError, dumps, error
-from .protocol import parse as parse_message
+from .multiplayer import QUICK_MESSAGES, Client, MpSettings, MultiTable
+from .protocol import VERSION, dumps, error
 from .table import CommandError
-
-TABLE_TYPES = ("hello", "sit", "start", "pass", "play", "leave", "rematch", "chat", "mute", "unmute", "ping")
-MAX_BAD_CODES = 20
-
-
-def parse(text: str | bytes | None) -> dict[str, Any]:
-    """One table message, checked for shape only."""
-    return parse_message(text, TABLE_TYPES)
+from .table_session import TableMoved, parse
 
 
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
@@ -44,20 +37,16 @@ def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
     return v
 
 
-def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Multiplayer:
+def install(
+    app: FastAPI, games: Any, settings: MpSettings | None = None, cluster: Cluster | None = None
+) -> Multiplayer:
     # The game store's write lock, when it has one (SqlStore): see MpStore.
     store = MpStore(games.store.engine, getattr(games.store, "_write_lock", None))
     accounts = Accounts(store)
-    mp = Multiplayer(games, store, settings)
+    mp = Multiplayer(games, store, settings, cluster)
     mp.accounts = accounts
     app.state.multiplayer = mp
     install_accounts(app, accounts)
-
-    async def nickname_of(key: str | None) -> str | None:
-        if key is None:
-            return None
-        acc = await store.get_account(key)
-        return None if acc is None else str(acc["nickname"])
 
     async def body_of(request: Request) -> dict[str, Any] | None:
         raw = await request.body()
@@ -101,7 +90,7 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
                 speed=str(body.get("speed", "normal")),
                 name=body.get("name"),
                 account=account,
-                nickname=await nickname_of(account),
+                nickname=await mp.nickname_of(account),
                 player=None,
             )
         except RulesError as e:
@@ -119,13 +108,26 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
             status_code=201,
         )
 
-    async def find(code: str) -> Any:
+    async def find(code: str) -> tuple[str | None, Any]:
+        """(the process running the table, the table when it is this one)."""
         norm = normalize_code(code)
-        return None if norm is None else await mp.get(norm)
+        if norm is None:
+            return None, None
+        owner = await mp.cluster.owner_for(norm)
+        if owner != mp.cluster.pid:
+            return owner, norm
+        try:
+            return owner, await mp.get(norm)
+        except TableMoved:
+            return None, None
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str) -> JSONResponse:
-        mt = await find(code)
+        owner, mt = await find(code)
+        if owner is not None and owner != mp.cluster.pid:
+            # Run by another process: what the store says (who is connected is known there).
+            data = await store.load_table(mt)
+            mt = None if data is None else MultiTable.from_data(mp, data)
         if mt is None or mt.status == "closed":
             return error_response("no_table", "no table with this code", 404)
         return JSONResponse(mt.info())
@@ -135,16 +137,25 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
         body = await body_of(request)
         if body is None:
             return error_response("bad_request", "send a JSON object")
-        mt = await find(code)
+        owner, mt = await find(code)
         if mt is None:
             return error_response("no_table", "no table with this code", 404)
         account = accounts.account_of(request.cookies)
+        nickname = await mp.nickname_of(account)
         try:
-            token, seat = await mt.sit(body.get("name"), account, await nickname_of(account), None)
+            if owner != mp.cluster.pid:
+                assert owner is not None
+                sat = await mp.cluster.call(
+                    owner, "sit", code=mt, name=body.get("name"), account=account, nickname=nickname
+                )
+                token, seat, code = sat["token"], sat["seat"], mt
+            else:
+                token, seat = await mt.sit(body.get("name"), account, nickname, None)
+                code = mt.code
         except CommandError as e:
-            status = 409 if e.code in ("table_full", "already_started") else 400
-            return error_response(e.code, e.reason, status)
-        return JSONResponse({"code": mt.code, "token": token, "seat": seat}, status_code=201)
+            status = {"table_full": 409, "already_started": 409, "no_table": 404, "unavailable": 503}
+            return error_response(e.code, e.reason, status.get(e.code, 400))
+        return JSONResponse({"code": code, "token": token, "seat": seat}, status_code=201)
 
     @app.get("/api/lobby")
     async def lobby() -> dict[str, Any]:
@@ -173,9 +184,7 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
     @app.websocket("/ws/table")
     async def table_ws(ws: WebSocket) -> None:
         await ws.accept()
-        client = Client(ws, account=accounts.account_of(ws.cookies))
-        mt: Any = None
-        seat: int | None = None
+        link = Link(mp.cluster, Client(ws, account=accounts.account_of(ws.cookies)))
         try:
             while True:
                 message = await ws.receive()
@@ -184,134 +193,11 @@ def install(app: FastAPI, games: Any, settings: MpSettings | None = None) -> Mul
                 text = message.get("text")
                 if text is None and message.get("bytes") is not None:
                     text = message["bytes"]
-                ref = None
-                try:
-                    if not client.allow():
-                        raise ProtocolError("rate_limited", "too many messages; slow down")
-                    msg = parse(text)
-                    ref = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
-                    kind = msg["type"]
-                    if kind == "ping":
-                        await client.send_text(dumps({"v": VERSION, "type": "pong", "ref": ref}))
-                        continue
-                    if kind == "hello":
-                        new_mt, new_seat = await _hello(msg, client)
-                        if mt is not None:
-                            mt.detach(client)
-                        mt, seat = new_mt, new_seat
-                        await mt.attach(client, seat)
-                        await mt.send_state(client, seat, ref)
-                        continue
-                    if mt is None:
-                        raise ProtocolError("not_joined", "send hello with a table code first")
-                    if seat is not None and mt.conns.get(client, None) != seat:
-                        seat = None  # the seat was given up (left for good)
-                    if kind == "sit":
-                        if seat is not None:
-                            raise CommandError("already_seated", "you already sit at this table")
-                        token, s = await mt.sit(
-                            msg.get("name"),
-                            client.account,
-                            await nickname_of(client.account),
-                            None,
-                            announce=False,
-                        )
-                        seat = s
-                        mt.conns[client] = s
-                        await mt.send(
-                            client,
-                            {
-                                "v": VERSION,
-                                "type": "seated",
-                                "code": mt.code,
-                                "token": token,
-                                "seat": s,
-                                "ref": ref,
-                            },
-                        )
-                        await mt.announce()
-                        continue
-                    if kind in ("mute", "unmute"):
-                        target = msg.get("seat")
-                        if (
-                            not isinstance(target, int)
-                            or isinstance(target, bool)
-                            or not 0 <= target < len(mt.seats)
-                        ):
-                            raise CommandError("bad_seat", "no such seat")
-                        if kind == "mute":
-                            client.mutes.add(target)
-                        else:
-                            client.mutes.discard(target)
-                        await mt.send(
-                            client, {"v": VERSION, "type": "muted", "seats": sorted(client.mutes), "ref": ref}
-                        )
-                        continue
-                    if seat is None:
-                        raise CommandError("not_seated", "take a seat first; spectators only watch")
-                    if kind == "start":
-                        await mt.start(seat)
-                    elif kind in ("pass", "play"):
-                        runner = mt.runner
-                        if runner is None or mt.status != "playing":
-                            raise CommandError("no_game", "no game in progress at this table")
-                        if runner.broken:
-                            async with mt.lock:
-                                await mt.load_game()
-                            runner = mt.runner
-                        await runner.command(seat, msg)
-                    elif kind == "leave":
-                        await mt.leave(seat)
-                        seat = None
-                    elif kind == "rematch":
-                        await mt.rematch(seat, msg.get("game"))
-                    elif kind == "chat":
-                        await _chat(mt, client, seat, msg.get("message"))
-                except ProtocolError as e:
-                    await client.send_text(dumps(error(e.code, e.reason, ref)))
-                except CommandError as e:
-                    await client.send_text(dumps(error(e.code, e.reason, ref)))
+                await link.on_text(text)
         except WebSocketDisconnect:
             pass
         finally:
-            if mt is not None:
-                mt.detach(client)
-
-    async def _hello(msg: dict[str, Any], client: Client) -> tuple[Any, int | None]:
-        raw = msg.get("table")
-        code = normalize_code(raw) if isinstance(raw, str) and len(raw) < 40 else None
-        token = msg.get("token")
-        if token is not None:
-            found = await mp.by_token(token)
-            if found is None:
-                raise ProtocolError("bad_token", "this seat token is not valid (any more)")
-            if raw is not None and found[0].code != code:
-                raise ProtocolError("bad_token", "this seat token is for another table")
-            return found
-        if code is None:
-            client.bad_codes += 1
-            raise ProtocolError("bad_code", "a table code has 8 letters and digits")
-        if client.bad_codes >= MAX_BAD_CODES:
-            raise ProtocolError("rate_limited", "too many unknown codes on this connection")
-        found_mt = await mp.get(code)
-        if found_mt is None or found_mt.status == "closed":
-            client.bad_codes += 1
-            raise ProtocolError("no_table", "no table with this code")
-        return found_mt, None
-
-    async def _chat(mt: Any, client: Client, seat: int, message: object) -> None:
-        import time
-
-        if message not in QUICK_MESSAGES:
-            raise CommandError("bad_chat", "only the preset quick messages can be sent")
-        now = time.monotonic()
-        if now - client.last_chat < mp.settings.chat_interval:
-            raise CommandError("rate_limited", "one message a second at most")
-        client.last_chat = now
-        text = dumps({"v": VERSION, "type": "chat", "seat": seat, "message": message})
-        for conn in list(mt.conns):
-            if seat not in getattr(conn, "mutes", set()):
-                await mt.send_raw(conn, text)
+            await link.close()
 
     return mp
 

@@ -25,11 +25,14 @@ from sqlalchemy import (
     Text,
     delete,
     insert,
+    or_,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .leases import leases
 
 metadata = MetaData()
 
@@ -133,6 +136,23 @@ class MpStore:
                 select(mp_tables.c.data).where(mp_tables.c.status.in_(("waiting", "playing", "over")))
             )
             return [json.loads(r.data) for r in rows]
+
+    async def orphan_codes(self, limit: int = 100) -> list[str]:
+        """Tables that must run somewhere (waiting for players or playing) but whose
+        lease nobody holds: their process died or stopped. (A finished table is
+        loaded again when someone comes back to it.)"""
+        now = time.time()
+        stmt = (
+            select(mp_tables.c.code)
+            .select_from(mp_tables.outerjoin(leases, leases.c.name == mp_tables.c.code))
+            .where(
+                mp_tables.c.status.in_(("waiting", "playing")),
+                or_(leases.c.name.is_(None), leases.c.expires < now),
+            )
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [str(r.code) for r in await conn.execute(stmt)]
 
     # -- seat tokens -------------------------------------------------------------------
 

@@ -124,6 +124,11 @@ class Client:
         async with self.lock:
             await self.ws.send_text(data)
 
+    async def end(self, code: int, reason: str) -> None:
+        """Close the connection (the page reconnects by itself)."""
+        with contextlib.suppress(Exception):
+            await self.ws.close(code, reason)
+
     def allow(self, rate: float = 50.0, burst: float = 100.0) -> bool:
         now = time.monotonic()
         self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
@@ -152,6 +157,8 @@ class MultiTable:
         self.runner: MultiRunner | None = None
         self.lock = asyncio.Lock()
         self._grace: dict[int, asyncio.Task[None]] = {}
+        self.moved = False
+        """Another process runs this table now (this one lost its lease)."""
         self._background: set[asyncio.Task[None]] = set()
 
     # -- persistence --------------------------------------------------------------------

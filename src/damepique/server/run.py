@@ -9,7 +9,12 @@ from .settings import database_url
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, open_browser: bool = False
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    open_browser: bool = False,
+    broker: str | None = None,
+    process_id: str | None = None,
 ) -> int:
     """Run the server until interrupted; returns the exit status."""
     import uvicorn
@@ -17,7 +22,7 @@ def serve(
     from .app import create_app
 
     url = database_url(db)
-    app = create_app(database_url=url)
+    app = create_app(database_url=url, broker_url=broker, process_id=process_id)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:

@@ -1,0 +1,515 @@
+"""Several server processes sharing the tables: ownership, relaying, takeover.
+
+Every multiplayer table is run by one process at a time, its *owner*: the
+process that holds the table's lease (``leases.SqlLeases``, rows of the shared
+database, renewed every second). A connection may arrive at any process (the
+load balancer spreads them). When the table it says hello to is run
+elsewhere, this process *relays* the connection: its frames go to the owner
+over the broker, the owner runs the connection's ``TableSession`` as if it
+held the socket, and what the session sends comes back the same way.
+
+When a process dies its leases run out (``ttl``); every process looks for
+tables that nobody runs each second and takes them over from the stored
+events, timers included. Connections relayed to a dead owner, or relayed
+while the broker was away (messages published meanwhile are lost), are
+closed with code 1012 and the pages reconnect: the fresh ``hello`` gets the
+whole state again. A process that stops cleanly hands its leases back at once.
+
+With the ``memory://`` broker (the default) there is one process and none of
+this runs: every table is local.
+
+Channels: ``damepique:proc:<id>`` carries what is addressed to one process,
+``damepique:lobby`` each process's list of public tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+from .broker import Broker, MemoryBroker, broker_from_url
+from .codes import normalize_code
+from .leases import SqlLeases
+from .multiplayer import Client
+from .protocol import MAX_MESSAGE
+from .table import CommandError
+from .table_session import MOVED, TableSession
+
+if TYPE_CHECKING:
+    from .lobby import Multiplayer
+
+log = logging.getLogger("damepique.server")
+
+TTL_MS = 3000
+"""A lease runs out this long after its last renewal (the takeover delay after a crash)."""
+TICK_S = 1.0
+"""How often leases are renewed, relays checked and orphan tables looked for."""
+SEND_TIMEOUT_S = 5.0
+CALL_TIMEOUT_S = 10.0
+LOBBY_EVERY_S = 5.0
+LOBBY_STALE_S = 3 * LOBBY_EVERY_S
+
+
+def process_id() -> str:
+    """``$DAMEPIQUE_PROCESS_ID`` or host-pid-random (unique per start)."""
+    return os.environ.get("DAMEPIQUE_PROCESS_ID") or (
+        f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+    )
+
+
+def _channel(pid: str) -> str:
+    return f"damepique:proc:{pid}"
+
+
+LOBBY_CHANNEL = "damepique:lobby"
+
+
+class RemoteClient(Client):
+    """A connection held by another process (the *front*), as the owner's session sees it."""
+
+    def __init__(self, cluster: Cluster, front: str, conn: str, account: str | None) -> None:
+        super().__init__(ws=None, account=account)
+        self.cluster = cluster
+        self.front = front
+        self.conn = conn
+
+    async def send_text(self, data: str) -> None:
+        async with self.lock:  # one at a time: the front receives them in order
+            await self.cluster.send(self.front, {"op": "out", "conn": self.conn, "text": data})
+
+    async def end(self, code: int, reason: str) -> None:
+        await self.cluster.send(self.front, {"op": "end", "conn": self.conn, "code": code, "reason": reason})
+
+
+class Relayed:
+    """A relayed connection at the table's owner: its session, fed frame by frame."""
+
+    def __init__(self, cluster: Cluster, client: RemoteClient) -> None:
+        self.client = client
+        self.session = TableSession(cluster.mp, client)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        try:
+            while (text := await self.queue.get()) is not None:
+                try:
+                    await self.session.on_text(text)
+                except Exception:
+                    log.exception("relayed connection %s failed", self.client.conn)
+        finally:
+            self.session.close()
+
+
+class Link:
+    """A table WebSocket this process holds: its session runs here, or at the
+    table's owner when that is another process (then this process relays)."""
+
+    def __init__(self, cluster: Cluster, client: Client) -> None:
+        self.cluster = cluster
+        self.client = client
+        self.id = secrets.token_hex(8)
+        self.local: TableSession | None = None
+        self.owner: str | None = None
+        """The process running this connection's session, while it is not this one."""
+        self.code: str | None = None
+        self._outbox: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    async def on_text(self, text: str | bytes | None) -> None:
+        cluster = self.cluster
+        if not cluster.single and isinstance(text, str) and len(text) <= MAX_MESSAGE:
+            code = await cluster.hello_target(text)
+            if code is not None:
+                await self._route(await cluster.owner_for(code), code)
+        if self.owner is None:
+            if self.local is None:
+                self.local = TableSession(cluster.mp, self.client)
+            await self.local.on_text(text)
+            return
+        # Relayed: refuse here what the owner would refuse, without a trip over the broker.
+        if not isinstance(text, str) or len(text) > MAX_MESSAGE or not self.client.allow(rate=100, burst=200):
+            if self.local is None:
+                self.local = TableSession(cluster.mp, self.client)
+            await self.local.on_text(text)
+            return
+        if not await cluster.send(
+            self.owner, {"op": "frame", "from": cluster.pid, "conn": self.id, "text": text}
+        ):
+            await self._owner_gone()
+
+    async def _route(self, owner: str, code: str) -> None:
+        cluster = self.cluster
+        self.code = code
+        if owner == cluster.pid:
+            if self.owner is not None:
+                await self._unrelay()
+            return
+        if self.local is not None:
+            self.local.close()
+            self.local = None
+        if self.owner == owner:
+            return
+        if self.owner is not None:
+            await self._unrelay()
+        self.owner = owner
+        cluster.links[self.id] = self
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        opened = {"op": "open", "from": cluster.pid, "conn": self.id, "account": self.client.account}
+        if not await cluster.send(owner, opened):
+            await self._owner_gone()
+
+    async def _unrelay(self) -> None:
+        owner, self.owner = self.owner, None
+        self.cluster.links.pop(self.id, None)
+        if owner is not None:
+            await self.cluster.send(owner, {"op": "close", "from": self.cluster.pid, "conn": self.id})
+
+    async def _owner_gone(self) -> None:
+        """Nobody listens for the owner (it died): the page reconnects and, once its
+        lease has run out, finds the table at the process that took it over."""
+        await self._unrelay()
+        self.deliver("the server running this table stopped; reconnect", MOVED)
+
+    def deliver(self, text: str, close: int = 0) -> None:
+        """A message from the owner (or, with ``close``, the end of the connection)."""
+        self._outbox.put_nowait((text, close))
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while (item := await self._outbox.get()) is not None:
+            text, close = item
+            if close:
+                self.cluster.links.pop(self.id, None)
+                self.owner = None
+                await self.client.end(close, text)
+                continue
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.client.send_text(text), 10.0)
+
+    async def close(self) -> None:
+        """The socket closed."""
+        if self.local is not None:
+            self.local.close()
+            self.local = None
+        if self.owner is not None:
+            await self._unrelay()
+        if self._writer is not None:
+            self._outbox.put_nowait(None)
+
+
+class Cluster:
+    """This process among the others: leases, relays, takeovers, the shared lobby."""
+
+    def __init__(self, broker_url: str | None = None, pid: str | None = None, ttl_ms: int = TTL_MS) -> None:
+        self.broker: Broker = broker_from_url(broker_url)
+        self.single = isinstance(self.broker, MemoryBroker)
+        self.pid = pid or process_id()
+        self.ttl_ms = ttl_ms
+        self.mp: Multiplayer = None  # type: ignore[assignment]  # set by Multiplayer
+        self.leases: SqlLeases | None = None
+        self.owned: set[str] = set()
+        """Codes of the tables whose lease this process holds."""
+        self.links: dict[str, Link] = {}
+        """Connections held here and relayed to another process, by id."""
+        self.relayed: dict[tuple[str, str], Relayed] = {}
+        """Connections held by other processes whose sessions run here."""
+        self.remote_lobby: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        self._calls: dict[str, asyncio.Future[Any]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lobby_sent = 0.0
+
+    # -- start and stop ---------------------------------------------------------------------
+
+    async def start(self, mp: Multiplayer, engine: Any, lock: asyncio.Lock | None) -> None:
+        self.mp = mp
+        if self.single:
+            return
+        self.leases = SqlLeases(engine, self.pid, self.ttl_ms, lock)
+        await self.broker.start()
+        await self.leases.acquire(f"proc:{self.pid}")
+        ready = [asyncio.Event(), asyncio.Event()]
+        self._tasks = [
+            asyncio.get_running_loop().create_task(self._listen(_channel(self.pid), self._inbox, ready[0])),
+            asyncio.get_running_loop().create_task(self._listen(LOBBY_CHANNEL, self._lobby_news, ready[1])),
+        ]
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 30)
+        await self._sweep()
+        self._tasks.append(asyncio.get_running_loop().create_task(self._keep()))
+
+    async def stop(self) -> None:
+        """Stop relaying and hand every lease back (another process takes over at once)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        for link in list(self.links.values()):
+            link.deliver("this server is stopping; reconnect", MOVED)
+        for relayed in list(self.relayed.values()):
+            relayed.queue.put_nowait(None)
+        if self.leases is not None:
+            with contextlib.suppress(Exception):
+                await self.leases.release_all()
+        with contextlib.suppress(Exception):
+            await self.broker.stop()
+
+    # -- ownership --------------------------------------------------------------------------
+
+    async def claim(self, code: str) -> bool:
+        """Hold this table's lease (taking it when free); False when another process runs it."""
+        if self.single or code in self.owned:
+            return True
+        assert self.leases is not None
+        if await self.leases.acquire(code):
+            self.owned.add(code)
+            return True
+        return False
+
+    async def owner_for(self, code: str) -> str:
+        """The process that runs this table, taking it here when nobody does."""
+        if self.single or code in self.owned:
+            return self.pid
+        assert self.leases is not None
+        holder = await self.leases.holder(code)
+        if holder is not None and holder != self.pid:
+            return holder
+        data = await self.mp.store.load_table(code)
+        if data is None or data.get("status") == "closed":
+            return self.pid  # the session here answers that there is no such table
+        if await self.claim(code):
+            return self.pid
+        return await self.leases.holder(code) or self.pid
+
+    def released(self, code: str) -> None:
+        """The table left this process's memory: hand its lease back."""
+        if self.single or code not in self.owned:
+            return
+        self.owned.discard(code)
+        assert self.leases is not None
+        self._spawn(self.leases.release(code))
+
+    async def hello_target(self, text: str) -> str | None:
+        """The table code a ``hello`` frame is for (from its token or its code)."""
+        if '"hello"' not in text:
+            return None
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(msg, dict) or msg.get("type") != "hello":
+            return None
+        token = msg.get("token")
+        if token is not None:
+            if not isinstance(token, str) or not 8 <= len(token) <= 128:
+                return None
+            found = await self.mp.store.find_token(token)
+            return None if found is None else found[0]
+        raw = msg.get("table")
+        return normalize_code(raw) if isinstance(raw, str) and len(raw) < 40 else None
+
+    # -- messages between processes ------------------------------------------------------------
+
+    async def send(self, pid: str, message: dict[str, Any]) -> bool:
+        """To one process; False when nobody listens there (it died) or the broker is away."""
+        try:
+            n = await asyncio.wait_for(
+                self.broker.publish(_channel(pid), json.dumps(message)), SEND_TIMEOUT_S
+            )
+        except TimeoutError:
+            return False
+        return n > 0
+
+    async def _listen(self, channel: str, handle: Any, ready: asyncio.Event) -> None:
+        async with self.broker.subscribe(channel, on_reconnect=self._reconnected) as messages:
+            ready.set()
+            async for text in messages:
+                try:
+                    await handle(json.loads(text))
+                except Exception:
+                    log.exception("bad message on %s", channel)
+
+    def _reconnected(self) -> None:
+        """The broker came back: what it carried meanwhile is lost, so every relayed
+        connection starts again (its page reconnects and gets the whole state)."""
+        log.warning("broker connection restored; reconnecting relayed pages")
+        for link in list(self.links.values()):
+            link.deliver("the connection between servers was lost; reconnect", MOVED)
+        for key, relayed in list(self.relayed.items()):
+            relayed.queue.put_nowait(None)
+            self.relayed.pop(key, None)
+        self._lobby_sent = 0.0
+
+    async def _inbox(self, m: dict[str, Any]) -> None:
+        op = m.get("op")
+        if op == "out" or op == "end":
+            link = self.links.get(m["conn"])
+            if link is not None:
+                link.deliver(
+                    m.get("text") or m.get("reason", ""), int(m.get("code", 0)) if op == "end" else 0
+                )
+        elif op == "open":
+            key = (m["from"], m["conn"])
+            old = self.relayed.pop(key, None)
+            if old is not None:
+                old.queue.put_nowait(None)
+            self.relayed[key] = Relayed(self, RemoteClient(self, m["from"], m["conn"], m.get("account")))
+        elif op == "frame":
+            relayed = self.relayed.get((m["from"], m["conn"]))
+            if relayed is None:  # this process restarted, or dropped it: start again
+                await self.send(
+                    m["from"], {"op": "end", "conn": m["conn"], "code": MOVED, "reason": "reconnect"}
+                )
+            else:
+                relayed.queue.put_nowait(m["text"])
+        elif op == "close":
+            relayed = self.relayed.pop((m["from"], m["conn"]), None)
+            if relayed is not None:
+                relayed.queue.put_nowait(None)
+        elif op == "call":
+            self._spawn(self._answer(m))
+        elif op == "reply":
+            future = self._calls.pop(m["id"], None)
+            if future is not None and not future.done():
+                future.set_result(m)
+
+    async def call(self, pid: str, name: str, **args: Any) -> Any:
+        """Run ``name`` at another process and return its result; its
+        ``CommandError`` is raised here."""
+        call_id = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = future
+        try:
+            sent = await self.send(
+                pid, {"op": "call", "from": self.pid, "id": call_id, "name": name, "args": args}
+            )
+            if not sent:
+                raise CommandError("unavailable", "the server running this table is restarting; try again")
+            reply = await asyncio.wait_for(future, CALL_TIMEOUT_S)
+        except TimeoutError:
+            raise CommandError(
+                "unavailable", "the server running this table did not answer; try again"
+            ) from None
+        finally:
+            self._calls.pop(call_id, None)
+        if "error" in reply:
+            raise CommandError(reply["error"]["code"], reply["error"]["reason"])
+        return reply["result"]
+
+    async def _answer(self, m: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"op": "reply", "id": m["id"]}
+        try:
+            if m["name"] != "sit":
+                raise CommandError("bad_call", f"unknown call {m['name']!r}")
+            a = m["args"]
+            mt = await self.mp.get(a["code"])
+            if mt is None:
+                raise CommandError("no_table", "no table with this code")
+            token, seat = await mt.sit(a["name"], a["account"], a["nickname"], None)
+            reply["result"] = {"token": token, "seat": seat}
+        except CommandError as e:
+            reply["error"] = {"code": e.code, "reason": e.reason}
+        except Exception as e:  # the caller gets an answer, not a time-out
+            log.exception("call %s failed", m.get("name"))
+            reply["error"] = {"code": "server_error", "reason": type(e).__name__}
+        await self.send(m["from"], reply)
+
+    # -- the shared lobby ---------------------------------------------------------------------------
+
+    def lobby_changed(self) -> None:
+        if not self.single:
+            self._spawn(self._publish_lobby())
+
+    async def _publish_lobby(self) -> None:
+        self._lobby_sent = time.monotonic()
+        message = {"from": self.pid, "tables": self.mp.local_lobby()}
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.broker.publish(LOBBY_CHANNEL, json.dumps(message)), SEND_TIMEOUT_S)
+
+    async def _lobby_news(self, m: dict[str, Any]) -> None:
+        if m.get("from") == self.pid:
+            return
+        self.remote_lobby[m["from"]] = (time.monotonic(), list(m.get("tables") or []))
+        self.mp.push_lobby()
+
+    def lobby_entries(self) -> list[dict[str, Any]]:
+        """Public tables run by the other processes (their latest word, if recent)."""
+        now = time.monotonic()
+        rows: list[dict[str, Any]] = []
+        for pid, (at, tables) in list(self.remote_lobby.items()):
+            if now - at > LOBBY_STALE_S:
+                del self.remote_lobby[pid]
+            else:
+                rows.extend(t for t in tables if t["code"] not in self.owned)
+        return rows
+
+    # -- every second: leases, relays, orphans ---------------------------------------------------------
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            try:
+                await self._renew()
+                await self._check_links()
+                await self._sweep()
+                if time.monotonic() - self._lobby_sent > LOBBY_EVERY_S:
+                    await self._publish_lobby()
+            except Exception:
+                log.exception("cluster upkeep failed; trying again")
+
+    async def _renew(self) -> None:
+        assert self.leases is not None
+        held = await self.leases.renew_all()
+        if f"proc:{self.pid}" not in held:
+            await self.leases.acquire(f"proc:{self.pid}")
+        for code in list(self.owned - held):
+            # Another process runs it now (this one was too slow to renew): stop writing.
+            log.warning("lost the lease of table %s", code)
+            self.owned.discard(code)
+            await self.mp.drop(code)
+        for name in held - self.owned - {f"proc:{self.pid}"}:
+            await self.leases.release(name)
+
+    async def _check_links(self) -> None:
+        """Relayed connections whose owner changed, and sessions for processes that died."""
+        assert self.leases is not None
+        codes = sorted({link.code for link in self.links.values() if link.code is not None})
+        holders = await self.leases.holders(codes)
+        for link in list(self.links.values()):
+            if link.code is not None and holders.get(link.code) != link.owner:
+                await link._unrelay()
+                link.deliver("this table moved to another server; reconnect", MOVED)
+        fronts = sorted({front for front, _ in self.relayed})
+        alive = await self.leases.holders([f"proc:{f}" for f in fronts])
+        for key, relayed in list(self.relayed.items()):
+            if f"proc:{key[0]}" not in alive:
+                self.relayed.pop(key, None)
+                relayed.queue.put_nowait(None)
+
+    async def _sweep(self) -> None:
+        """Take over the tables nobody runs (their process died or stopped)."""
+        for code in await self.mp.store.orphan_codes():
+            if await self.claim(code):
+                log.info("taking over table %s", code)
+                try:
+                    await self.mp.get(code)
+                except Exception:
+                    log.exception("could not take over table %s", code)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.append(task)
+        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
+
+
+__all__ = ["Cluster", "Link", "RemoteClient", "process_id"]
