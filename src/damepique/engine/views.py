@@ -14,6 +14,12 @@ from hands *they* sampled, for search.
 >>> view = view_of(deal, 0)
 >>> view.hand == deal.hands[0], view.phase
 (True, 'pass')
+
+A server sending every seat its view after each card builds the public part
+once (``public_json``) and adds each seat's own fields (``seat_json``):
+
+>>> {**public_json(deal), **seat_json(deal, 0)} == view.to_json()
+True
 """
 
 from __future__ import annotations
@@ -261,3 +267,85 @@ def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:
         totals=tuple(totals),
         result=deal.result() if deal.phase == DONE else None,
     )
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
+def public_json(deal: Deal, totals: Sequence[int] = ()) -> dict[str, Any]:
+    """``view_of(deal, seat, totals).to_json()`` without anything private: what a
+    spectator may see (no seat, no hand, no legal cards, no passed or received
+    cards; ``to_act`` only in the play phase). The same for every seat, so a
+    server builds it once per update, without a ``View``."""
+    n = deal.players
+    offset = deal.pass_offset % n
+    phase = deal.phase
+    trick = deal.trick
+    tricks = deal.tricks
+    leader = deal.trick_leader
+    done = deal.tricks_played
+    # Every seat plays one card to each trick: the hand sizes follow from the trick count.
+    in_trick = len(trick)
+    size = deal.rules.hand_size - done
+    result = deal.result() if phase == DONE else None
+    return {
+        "seat": None,
+        "deal": deal.number,
+        "phase": phase,
+        "to_act": deal.to_act if phase == PLAY else None,
+        "hand": [],
+        "legal": [],
+        "pass_direction": direction_name(offset, n),
+        "pass_to": None,
+        "passed": None,
+        "received": None,
+        "passed_seats": [p is not None for p in deal.passes] if offset else [],
+        "trick": [CARD_NAMES[c] for c in trick],
+        "trick_leader": leader if trick else (deal.to_act if phase == PLAY else -1),
+        "tricks": [
+            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
+            for ld, cs, w, p in tricks
+        ],
+        "hearts_broken": deal.hearts_broken,
+        "taken_points": list(deal.taken_points),
+        "hand_sizes": [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)],
+        "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in deal.voids],
+        "kitty": _names(deal.kitty if deal.tricks_played else 0),
+        "totals": list(totals),
+        "result": None if result is None else {"points": list(result.points), "moon": result.moon},
+    }
+
+
+def seat_json(deal: Deal, seat: int) -> dict[str, Any]:
+    """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
+    (and ``to_act``, which differs by seat while passing); laid over
+    ``public_json(deal)`` they give the seat's whole view."""
+    n = deal.players
+    offset = deal.pass_offset % n
+    phase = deal.phase
+    passed = deal.passes[seat]
+    hand = deal.hands[seat]
+    received = None
+    legal = 0
+    if phase == PASS:
+        to_act: int | None = seat if passed is None else None
+        if passed is not None:
+            hand &= ~passed  # set aside, no longer in hand
+    else:
+        to_act = deal.to_act if phase == PLAY else None
+        if offset:
+            received = deal.passes[deal.pass_source(seat)]
+        if to_act == seat:
+            legal = legal_mask_for(
+                deal.rules, hand, deal.trick, not deal.tricks, deal.lead_card, deal.hearts_broken
+            )
+    return {
+        "seat": seat,
+        "to_act": to_act,
+        "hand": _names(hand),
+        "legal": _names(legal),
+        "pass_to": (seat + offset) % n if offset else None,
+        "passed": None if passed is None else _names(passed),
+        "received": None if received is None else _names(received),
+    }

@@ -13,10 +13,12 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, view_of
+from damepique.engine.views import public_json, seat_json
 
 from .codes import new_token
 from .hub import Hub
@@ -93,24 +95,43 @@ class Runner:
 
     def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
         """The whole picture for ``seat``; ``event`` is what just happened."""
+        return self._seat_state(self._common(), seat, event, ack)
+
+    def _common(self) -> dict[str, Any]:
+        """Everything in a state message that is the same for every seat (the
+        public view, scores, seats, rules): built once per update, shared by the
+        seats' messages, which only lay their own fields over it."""
         t = self.table
         match = t.match
-        msg: dict[str, Any] = {
+        deal = t.deal
+        return {
             "v": VERSION,
             "type": "state",
             "game": self.id,
-            "seat": seat,
+            "seat": None,
             "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
             "rules": t.rules.to_json(),
             "speed": self.speed,
             "level": self.game.options.get("level"),
-            "view": t.view(seat),
+            "view": None if deal is None else public_json(deal, t.totals_before(deal)),
             "results": t.results(),
             "totals": match.totals,
             "over": match.over,
             "winner": match.winner,
-            "event": public_event(event, seat),
+            "event": None,
         }
+
+    def _seat_state(
+        self, common: dict[str, Any], seat: int, event: dict[str, Any] | None, ack: Any
+    ) -> dict[str, Any]:
+        """``seat``'s message from the common part: its own view and event (a new
+        top-level dict and view; the rest is shared, never to be changed)."""
+        msg = dict(common)
+        msg["seat"] = seat
+        deal = self.table.deal
+        if deal is not None and common["view"] is not None:
+            msg["view"] = {**common["view"], **seat_json(deal, seat)}
+        msg["event"] = public_event(event, seat)
         if ack is not None:
             msg["ack"] = ack
         return msg
@@ -175,20 +196,39 @@ class Runner:
                 m = self.table.match
                 await self.store.finish(self.id, m.totals, m.winner, self.table.record())
                 self._finished_stored = True
-            await self.hub.broadcast(self.id, lambda s: self._update(s, new, ack if s == ack_seat else None))
+            await self.hub.broadcast(self.id, self._updates(new, ack_seat, ack))
             dealt = self.table.start()
             if dealt:
                 stamp(dealt)
                 await self.store.append_many(self.id, len(self.table.log) - 1, dealt)
-                await self.hub.broadcast(self.id, lambda s: self._update(s, dealt, None))
+                await self.hub.broadcast(self.id, self._updates(dealt))
         except Exception:
             # Memory and store may disagree now: stop; the registry reloads from the store.
             self.broken = True
             raise
 
-    def _update(self, seat: int, events: list[dict[str, Any]], ack: Any) -> dict[str, Any]:
+    def _updates(
+        self, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None
+    ) -> Callable[[int], dict[str, Any]]:
+        """The hub's ``message_for(seat)`` after ``events``: the common part is
+        built at the first seat's message and reused for the others."""
+        common: dict[str, Any] | None = None
+
+        def message_for(seat: int) -> dict[str, Any]:
+            nonlocal common
+            if common is None:
+                common = self._common()
+            return self._update(seat, events, ack if seat == ack_seat else None, common)
+
+        return message_for
+
+    def _update(
+        self, seat: int, events: list[dict[str, Any]], ack: Any, common: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The state after ``events`` (oldest first): ``event`` is the last, ``events`` all of them."""
-        msg = self.state(seat, events[-1] if events else None, ack)
+        if common is None:
+            common = self._common()
+        msg = self._seat_state(common, seat, events[-1] if events else None, ack)
         msg["events"] = [public_event(e, seat) for e in events]
         return msg
 

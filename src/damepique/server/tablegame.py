@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from damepique.engine import CARD_NAMES, PASS, PLAY, view_of
+from damepique.engine import CARD_NAMES, PASS
+from damepique.engine.views import public_json
 
 from .games import Pace, Runner, public_event
-from .protocol import VERSION, dumps
+from .protocol import dumps
 from .store import GameRow, Store
 from .table import CommandError, Table
 from .thinking import Thinker
@@ -37,21 +38,11 @@ class Conn(Protocol):
 
 
 def spectator_view(table: Table) -> dict[str, Any] | None:
-    """What everybody at the table sees: seat 0's view without anything private."""
+    """What everybody at the table sees: a seat's view without anything private."""
     deal = table.deal
     if deal is None:
         return None
-    v = view_of(deal, 0, table.totals_before(deal)).to_json()
-    v.update(
-        seat=None,
-        hand=[],
-        legal=[],
-        passed=None,
-        received=None,
-        pass_to=None,
-        to_act=deal.to_act if deal.phase == PLAY else None,
-    )
-    return v
+    return public_json(deal, table.totals_before(deal))
 
 
 class TableHub:
@@ -121,33 +112,28 @@ class MultiRunner(Runner):
 
     # -- messages ----------------------------------------------------------------------
 
-    def state(self, seat: int, event: dict[str, Any] | None = None, ack: Any = None) -> dict[str, Any]:
+    def _common(self) -> dict[str, Any]:
         # The timer starts when the position is first shown, so the message carries its deadline.
         self.rearm()
-        if seat >= 0:
-            msg = super().state(seat, event, ack)
-        else:
-            t = self.table
-            msg = {
-                "v": VERSION,
-                "type": "state",
-                "game": self.id,
-                "seat": None,
-                "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
-                "rules": t.rules.to_json(),
-                "speed": self.speed,
-                "level": self.mt.options.level,
-                "view": spectator_view(t),
-                "results": t.results(),
-                "totals": t.match.totals,
-                "over": t.match.over,
-                "winner": t.match.winner,
-                "event": public_event(event, -1),
-            }
+        msg = super()._common()
         msg["mode"] = "table"
-        msg["spectator"] = seat < 0
+        msg["spectator"] = False
         msg["table"] = self.mt.info()
         msg["timer"] = self.timer_info()
+        return msg
+
+    def _seat_state(
+        self, common: dict[str, Any], seat: int, event: dict[str, Any] | None, ack: Any
+    ) -> dict[str, Any]:
+        if seat >= 0:
+            return super()._seat_state(common, seat, event, ack)
+        # A spectator: the public view as it is, nothing private.
+        msg = dict(common)
+        msg["level"] = self.mt.options.level
+        msg["event"] = public_event(event, -1)
+        msg["spectator"] = True
+        if ack is not None:
+            msg["ack"] = ack
         return msg
 
     def timer_info(self) -> dict[str, Any] | None:
@@ -244,6 +230,7 @@ class MultiRunner(Runner):
         if key == self._timer_key and self._timer is not None and not self._timer.done():
             return
         self._cancel_timer()
+        self._timer_seats = waiting  # cancelling cleared them
         self._timer_key = key
         now = time.time()
         self.deadline = now + seconds

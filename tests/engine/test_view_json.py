@@ -1,0 +1,57 @@
+"""The wire view built in two parts (``public_json`` once, ``seat_json`` per
+seat) is exactly ``view_of(deal, seat).to_json()``, and the public part
+carries nothing private."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from damepique.engine import PRESETS, Deal, Rules, cards_of, view_of
+from damepique.engine.views import public_json, seat_json
+
+
+def every_position(rules: Rules, seed: int, deals: int) -> Iterator[Deal]:
+    rng = random.Random(seed)
+    for k in range(deals):
+        deal = Deal.shuffled(rules, rng, k)
+        yield deal
+        for seat in list(deal.passing_seats):
+            deal.pass_cards(seat, rng.sample(list(cards_of(deal.hands[seat])), rules.pass_count))
+            yield deal
+        while deal.phase == "play":
+            deal.play(rng.choice(deal.legal_cards()))
+            yield deal
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_public_and_seat_parts_make_the_view(name: str) -> None:
+    rules = PRESETS[name]
+    seen = 0
+    for deal in every_position(rules, 7, 3):
+        totals = list(range(rules.players))
+        public = public_json(deal, totals)
+        for seat in range(rules.players):
+            assert {**public, **seat_json(deal, seat)} == view_of(deal, seat, totals).to_json()
+            seen += 1
+        # What a spectator gets: seat 0's view stripped of everything private.
+        spectator = view_of(deal, 0, totals).to_json()
+        spectator.update(
+            seat=None,
+            hand=[],
+            legal=[],
+            passed=None,
+            received=None,
+            pass_to=None,
+            to_act=deal.to_act if deal.phase == "play" else None,
+        )
+        assert public == spectator
+    assert seen > 100
+
+
+def test_key_order_is_the_views() -> None:
+    deal = Deal.shuffled(PRESETS["standard"], random.Random(3))
+    merged = {**public_json(deal), **seat_json(deal, 2)}
+    assert list(merged) == list(view_of(deal, 2).to_json())
