@@ -56,6 +56,13 @@ DEFAULT_PLAYOUTS = 1500
 one core of the reference machine (see benchmarks/README.md)."""
 
 
+PASS_BUDGET_SHARE = 0.7
+"""A pass gets this share of the play-out budget: passes were the slowest
+decisions (every candidate is played from the first trick) and so set the
+95th percentile of decision time by themselves; racing spends what is left
+on the candidates that matter."""
+
+
 @dataclass
 class CardStats:
     """Outcomes of one candidate over the sampled worlds."""
@@ -68,6 +75,8 @@ class CardStats:
     conceded: int = 0
     """Worlds where another seat shot the moon."""
     mode: str = "normal"
+    dropped: bool = False
+    """Left out of the race (clearly worse than the leader): fewer worlds."""
 
     @property
     def mean(self) -> float:
@@ -163,6 +172,36 @@ def moon_hopeful(view: View) -> bool:
     return high >= max(4, hand.bit_count() // 3) and top_hearts >= 1
 
 
+RACE_Z = 3.0
+"""Racing: a candidate whose mean is worse than the leader's by more than this
+many (paired) standard errors stops being played out."""
+
+RACE_START = 16
+"""Worlds every candidate gets before racing may drop one."""
+
+RACE_EVERY = 8
+"""Worlds between two racing checks."""
+
+
+def _race(table: dict[int, CardStats], active: list[int]) -> list[int]:
+    """The candidates still in the race: the leader and those not clearly worse
+    than it (paired over the same worlds); the others are marked ``dropped``."""
+    if len(active) < 2:
+        return active
+    lead = min(active, key=lambda c: (table[c].mean, c))
+    best = table[lead]
+    keep = []
+    for c in active:
+        st = table[c]
+        if c != lead:
+            gap = st.mean - best.mean
+            if gap > 0.05 and gap > RACE_Z * paired_stderr(st.utility, best.utility):
+                st.dropped = True
+                continue
+        keep.append(c)
+    return keep
+
+
 def evaluate_play(
     view: View,
     rng: random.Random,
@@ -170,9 +209,17 @@ def evaluate_play(
     budget_ms: float | None = None,
     min_worlds: int = 8,
     max_worlds: int = 300,
+    race: bool = False,
+    defend: bool | None = None,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
-    mode (``"normal"`` or ``"shoot"``) whose best card is best."""
+    mode (``"normal"`` or ``"shoot"``) whose best card is best.
+
+    ``race``: candidates clearly worse than the leader stop being played out
+    (successive rejection) and the card plays they would have cost go to more
+    worlds for the rest; their ``CardStats`` are marked ``dropped``.
+    ``defend``: model a would-be moon shooter (default ``MODEL_RIVAL_MOON``).
+    """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
     reps = [g[0] for g in groups]
@@ -180,24 +227,29 @@ def evaluate_play(
     # Another seat that took every point so far is assumed, in the play-outs,
     # to keep running for the moon: the search then sees what it costs not
     # to stop it.
-    threat = moon_threat(view) if MODEL_RIVAL_MOON else None
+    if defend is None:
+        defend = MODEL_RIVAL_MOON
+    threat = moon_threat(view) if defend else None
     rival = threat if threat is not None and threat != view.seat else -1
     pol = Policy.of(view.rules)
     know = Knowledge.of(view)
     me = view.seat
     # The budget counts card plays: a full play-out is about 52 of them, and
-    # a world costs its sampling besides, so late decisions get more worlds.
+    # a world costs its sampling besides (24 card plays' worth), so late
+    # decisions get more worlds.
     remaining = sum(view.hand_sizes)
-    per_world = len(reps) * len(modes) * remaining + 24
-    worlds = max(min_worlds, min(max_worlds, playouts * 52 // per_world))
+    budget = playouts * 52
     template: Deal | None = None
     hidden_kitty = view.rules.kitty_size > 0 and not view.kitty
     stats: dict[str, dict[int, CardStats]] = {m: {c: CardStats(c, mode=m) for c in reps} for m in modes}
+    active = {m: list(reps) for m in modes}
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     done = 0
+    spent = 0
     while True:
+        per_world = sum(len(a) for a in active.values()) * remaining + 24
         if deadline is None:
-            if done >= worlds:
+            if done >= min_worlds and (spent + per_world > budget or done >= max_worlds):
                 break
         elif done >= min_worlds and (time.perf_counter() >= deadline or done >= max_worlds):
             break
@@ -215,7 +267,7 @@ def evaluate_play(
         for m in modes:
             shooter = me if m == "shoot" else rival
             table = stats[m]
-            for c in reps:
+            for c in active[m]:
                 d = world.copy()
                 d.play_unchecked(c)
                 playout(d, pol, shooter)
@@ -229,17 +281,23 @@ def evaluate_play(
                     else:
                         st.conceded += 1
         done += 1
+        spent += per_world
+        if race and done >= RACE_START and (done - RACE_START) % RACE_EVERY == 0:
+            for m in modes:
+                active[m] = _race(stats[m], active[m])
+            if all(len(a) == 1 for a in active.values()):
+                break  # one card left in every mode: nothing more to learn
     best_mode = "normal"
     if "shoot" in stats:
-        bn = min(s.mean for s in stats["normal"].values())
-        bs = min(s.mean for s in stats["shoot"].values())
+        bn = min(s.mean for s in stats["normal"].values() if not s.dropped)
+        bs = min(s.mean for s in stats["shoot"].values() if not s.dropped)
         if bs < bn - 0.5:
             best_mode = "shoot"
     return stats[best_mode], groups, best_mode
 
 
 def choose_from(stats: dict[int, CardStats], groups: list[list[int]]) -> int:
-    best = min(stats.values(), key=lambda s: (s.mean, s.card))
+    best = min((s for s in stats.values() if not s.dropped), key=lambda s: (s.mean, s.card))
     return best.card
 
 
@@ -274,27 +332,35 @@ def evaluate_pass(
     playouts: int = DEFAULT_PLAYOUTS,
     budget_ms: float | None = None,
     min_worlds: int = 8,
+    race: bool = False,
 ) -> dict[tuple[int, ...], CardStats]:
-    """Outcomes of each candidate pass over deals sampled from this seat's hand."""
+    """Outcomes of each candidate pass over deals sampled from this seat's hand
+    (``race``: as in ``evaluate_play``; the stats are keyed by pass)."""
     rules = view.rules
     n = rules.players
     me = view.seat
     pol = Policy.of(rules)
     know = Knowledge.of(view)
-    worlds = max(min_worlds, playouts * 52 // (len(candidates) * 52 + 40))
+    budget = playouts * 52
     stats = {cs: CardStats(cs[0]) for cs in candidates}
+    # Racing runs on indices, as _race expects ints.
+    by_index = {i: stats[cs] for i, cs in enumerate(candidates)}
+    active = list(range(len(candidates)))
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     done = 0
+    spent = 0
     while True:
+        per_world = len(active) * 52 + 40
         if deadline is None:
-            if done >= worlds:
+            if done >= min_worlds and spent + per_world > budget:
                 break
         elif done >= min_worlds and time.perf_counter() >= deadline:
             break
         hands, kitty = sample_world(view, know, rng)
         others = {s: pass_from_hand(rules, hands[s]) for s in range(n) if s != me}
         base = Deal(rules, hands, kitty, view.number)
-        for cs in candidates:
+        for i in active:
+            cs = candidates[i]
             d = base.copy()
             for s in range(n):
                 d.pass_cards(s, cs if s == me else others[s])
@@ -309,6 +375,11 @@ def evaluate_pass(
                 else:
                     st.conceded += 1
         done += 1
+        spent += per_world
+        if race and done >= RACE_START and (done - RACE_START) % RACE_EVERY == 0:
+            active = _race(by_index, active)
+            if len(active) == 1:
+                break
     return stats
 
 
@@ -316,19 +387,31 @@ class ExpertBot:
     """Determinized Monte Carlo; see the module's docstring.
 
     ``playouts``: play-outs per decision (the deterministic default budget);
-    ``budget_ms``: a wall-time budget instead (not deterministic).
+    ``budget_ms``: a wall-time budget instead (not deterministic);
+    ``race``: drop clearly worse candidates early (on by default);
+    ``defend``: model a would-be moon shooter in the play-outs (default
+    ``MODEL_RIVAL_MOON``).
     """
 
     name = "expert"
 
-    def __init__(self, playouts: int = DEFAULT_PLAYOUTS, budget_ms: float | None = None) -> None:
+    def __init__(
+        self,
+        playouts: int = DEFAULT_PLAYOUTS,
+        budget_ms: float | None = None,
+        race: bool = True,
+        defend: bool | None = None,
+    ) -> None:
         self.playouts = playouts
         self.budget_ms = budget_ms
+        self.race = race
+        self.defend = MODEL_RIVAL_MOON if defend is None else defend
 
     @classmethod
     def from_options(cls, text: str) -> ExpertBot:
-        """``"playouts=400"`` or ``"budget_ms=500"`` (comma-separated)."""
-        kwargs: dict[str, float | int] = {}
+        """``"playouts=400"``, ``"budget_ms=500"``, ``"race=0"``, ``"defend=1"``
+        (comma-separated)."""
+        kwargs: dict[str, float | int | bool] = {}
         for part in text.split(","):
             key, _, value = part.partition("=")
             key = key.strip()
@@ -336,8 +419,14 @@ class ExpertBot:
                 kwargs["playouts"] = int(value)
             elif key == "budget_ms":
                 kwargs["budget_ms"] = float(value)
+            elif key in ("race", "defend"):
+                if value not in ("0", "1"):
+                    raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
+                kwargs[key] = value == "1"
             else:
-                raise KeyError(f"unknown expert option {key!r} (playouts=N, budget_ms=MS)")
+                raise KeyError(
+                    f"unknown expert option {key!r} (playouts=N, budget_ms=MS, race=0|1, defend=0|1)"
+                )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
         return bot
@@ -347,15 +436,19 @@ class ExpertBot:
         cands = candidate_passes(view)
         if len(cands) == 1:
             return cands[0]
-        stats = evaluate_pass(view, rng, cands, self.playouts, self.budget_ms)
-        best = min(cands, key=lambda cs: (stats[cs].mean, cands.index(cs)))
+        playouts = max(1, round(self.playouts * PASS_BUDGET_SHARE))
+        stats = evaluate_pass(view, rng, cands, playouts, self.budget_ms, race=self.race)
+        live = [cs for cs in cands if not stats[cs].dropped]
+        best = min(live, key=lambda cs: (stats[cs].mean, cands.index(cs)))
         return tuple(sorted(best))
 
     def choose_play(self, view: View, rng: random.Random) -> int:
         legal = view.legal_mask()
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
-        stats, groups, _ = evaluate_play(view, rng, self.playouts, self.budget_ms)
+        stats, groups, _ = evaluate_play(
+            view, rng, self.playouts, self.budget_ms, race=self.race, defend=self.defend
+        )
         if len(groups) == 1:
             return groups[0][0]
         return choose_from(stats, groups)
