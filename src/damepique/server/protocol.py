@@ -17,6 +17,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; the standard library does the same, slower
+    orjson = None  # type: ignore[assignment]
+
 VERSION = 1
 MAX_MESSAGE = 4096
 """Bytes; a client message is a few dozen."""
@@ -62,4 +67,19 @@ def error(code: str, reason: str, ref: Any = None) -> dict[str, Any]:
 
 
 def dumps(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text (UTF-8, not escaped to ASCII).
+
+    orjson when present: about ten times faster than ``json`` on a state
+    message of a few KB, which a table sends to each of its seats after every
+    card. Anything it refuses (an integer past 64 bits, an unknown type) goes
+    to ``json``, which then either writes it or raises as before.
+
+    >>> dumps({"type": "chat", "text": "dame de pique ♠", "seat": 2})
+    '{"type":"chat","text":"dame de pique ♠","seat":2}'
+    """
+    if orjson is not None:
+        try:
+            return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            pass
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
