@@ -383,15 +383,15 @@ class Cluster:
             if future is not None and not future.done():
                 future.set_result(m)
 
-    async def call(self, pid: str, name: str, **args: Any) -> Any:
-        """Run ``name`` at another process and return its result; its
+    async def call(self, pid: str, op: str, **args: Any) -> Any:
+        """Run ``op`` at another process and return its result; its
         ``CommandError`` is raised here."""
         call_id = secrets.token_hex(8)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
         try:
             sent = await self.send(
-                pid, {"op": "call", "from": self.pid, "id": call_id, "name": name, "args": args}
+                pid, {"op": "call", "from": self.pid, "id": call_id, "name": op, "args": args}
             )
             if not sent:
                 raise CommandError("unavailable", "the server running this table is restarting; try again")

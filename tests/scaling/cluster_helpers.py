@@ -1,0 +1,276 @@
+"""Real server processes sharing PostgreSQL and Redis behind a real nginx, and
+a driver that plays the four seats of a table from one thread, reconnecting a
+seat whose connection closes (through nginx, as a page would)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from ..conftest import ROOT
+from ..multiplayer.mp_helpers import decision_key
+from .conftest import _missing, _wait_port, free_port
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if found is None:
+        _missing("nginx")
+    return str(found)
+
+
+async def fresh_database(admin_url: str, name: str) -> str:
+    """A new empty database on the throwaway cluster (each test its own)."""
+    import asyncpg
+
+    dsn = admin_url.replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return dsn.rsplit("/", 1)[0] + "/" + name
+
+
+@dataclass
+class Process:
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class Cluster:
+    """Server processes on one database and one Redis, behind nginx."""
+
+    dir: Path
+    db: str
+    broker: str
+    secret: str = "test-secret-for-every-process-of-the-cluster-0123456789"
+    processes: dict[str, Process] = field(default_factory=dict)
+    nginx_port: int = 0
+
+    def start(self, name: str, port: int | None = None) -> Process:
+        port = port or free_port()
+        env = {
+            **os.environ,
+            "DAMEPIQUE_SECRET": self.secret,
+            "DAMEPIQUE_SECURE_COOKIES": "0",
+            "DAMEPIQUE_GRACE": "60",
+        }
+        log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--db", self.db, "--broker", self.broker, "--process-id", name],
+            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{name} exited with {proc.returncode}: see {self.dir / (name + '.log')}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"{name} did not start in 60 s")
+            time.sleep(0.1)
+        self.processes[name] = Process(name, port, proc)
+        return self.processes[name]
+
+    def kill(self, name: str) -> None:
+        p = self.processes.pop(name)
+        p.proc.send_signal(signal.SIGKILL)
+        p.proc.wait(10)
+
+    def start_nginx(self) -> None:
+        """deploy/nginx.conf, its upstream pointed at our processes."""
+        self.nginx_port = free_port()
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+        upstream = "\n".join(
+            f"        server 127.0.0.1:{p.port} max_fails=1 fail_timeout=2s;" for p in self.processes.values()
+        )
+        lines = [ln for ln in conf.splitlines() if "server 127.0.0.1:800" not in ln]
+        conf = "\n".join(lines).replace("keepalive 32;", upstream.strip() + "\n        keepalive 32;")
+        conf = conf.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{self.nginx_port};")
+        (self.dir / "logs").mkdir(exist_ok=True)
+        (self.dir / "tmp").mkdir(exist_ok=True)
+        (self.dir / "nginx.conf").write_text(conf)
+        d = str(self.dir)
+        nginx = [nginx_binary(), "-p", d, "-c", d + "/nginx.conf", "-e", d + "/logs/error.log"]
+        subprocess.run(nginx, check=True)
+        _wait_port(self.nginx_port)
+
+    @property
+    def front(self) -> str:
+        return f"http://127.0.0.1:{self.nginx_port}"
+
+    def stop(self) -> None:
+        pid_file = self.dir / "nginx.pid"
+        if pid_file.exists():
+            os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
+        for p in self.processes.values():
+            if p.proc.poll() is None:
+                p.proc.terminate()
+        for p in self.processes.values():
+            try:
+                p.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                p.proc.kill()
+        self.processes.clear()
+
+
+def make_cluster(tmp_path: Path, admin_url: str, broker: str, names: list[str]) -> Cluster:
+    db = asyncio.run(fresh_database(admin_url, "c_" + tmp_path.name.lower()[-40:].replace("-", "_")))
+    cluster = Cluster(tmp_path, db, broker)
+    for name in names:
+        cluster.start(name)
+    cluster.start_nginx()
+    return cluster
+
+
+class Seat:
+    """One player's connection: keeps the latest state, what it played and saw."""
+
+    def __init__(self, cluster: Cluster, code: str, token: str, url: str, seed: int) -> None:
+        self.cluster = cluster
+        self.code = code
+        self.token = token
+        self.rng = random.Random(seed)
+        self.ws: ClientConnection | None = None
+        self.latest: dict[str, Any] | None = None
+        self.done_key: Any = None
+        self.next_id = 0
+        self.sent: dict[int, tuple[int, str]] = {}
+        self.acked: list[tuple[int, str]] = []
+        """(deal, card) of every card this seat played that the server acknowledged."""
+        self.seen: list[tuple[int, str]] = []
+        """(deal, card) of every card play this seat was told about, in order."""
+        self.reconnects = 0
+        self._open(url)
+
+    def _open(self, url: str) -> None:
+        self.ws = connect(url.replace("http", "ws") + "/ws/table", max_size=None, open_timeout=5)
+        self.ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.token}))
+
+    def reconnect(self, within: float = 30.0) -> None:
+        """As the page does: through nginx, again and again until it answers."""
+        self.reconnects += 1
+        self.done_key = None
+        self.latest = None
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                self._open(self.cluster.front)
+                return
+            except (OSError, ConnectionClosed, TimeoutError, Exception):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+
+    def pump(self, timeout: float) -> bool:
+        """Read one message if one comes within ``timeout``; reconnect if closed."""
+        assert self.ws is not None
+        try:
+            raw = self.ws.recv(timeout=timeout)
+        except TimeoutError:
+            return False
+        except ConnectionClosed:
+            time.sleep(0.3)
+            self.reconnect()
+            return True
+        msg = json.loads(raw)
+        if msg["type"] == "error":
+            raise AssertionError(f"the server refused: {msg}")
+        if msg["type"] == "state":
+            self.latest = msg
+            event = msg.get("event")
+            if event and event["type"] == "play" and msg.get("view"):
+                self.seen.append((msg["view"]["deal"], event["card"]))
+            ack = msg.get("ack")
+            if isinstance(ack, int) and ack in self.sent:
+                self.acked.append(self.sent.pop(ack))
+        return True
+
+    def act(self) -> bool:
+        st = self.latest
+        if st is None:
+            return False
+        key = decision_key(st)
+        if key is None or key == self.done_key:
+            return False
+        self.done_key = key
+        view = st["view"]
+        self.next_id += 1
+        if view["phase"] == "pass":
+            cards = self.rng.sample(view["hand"], st["rules"].get("pass_count", 3))
+            msg: dict[str, Any] = {"type": "pass", "cards": cards, "id": self.next_id}
+        else:
+            card = self.rng.choice(view["legal"])
+            msg = {"type": "play", "card": card, "id": self.next_id}
+            self.sent[self.next_id] = (view["deal"], card)
+        assert self.ws is not None
+        try:
+            self.ws.send(json.dumps(msg))
+        except ConnectionClosed:
+            self.sent.pop(self.next_id, None)
+            self.reconnect()
+        return True
+
+
+def drive(seats: list[Seat], until: Any, limit: float = 120.0) -> None:
+    """Play every seat with random legal cards until ``until()`` holds."""
+    deadline = time.monotonic() + limit
+    while not until():
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"not done in {limit} s: {[s.latest and s.latest.get('view') for s in seats]}"
+            )
+        busy = False
+        for s in seats:
+            while s.pump(0):
+                busy = True
+        for s in seats:
+            busy = s.act() or busy
+        if not busy:
+            for s in seats:
+                if s.pump(0.02):
+                    break
+
+
+def settle(seats: list[Seat], quiet: float = 0.5) -> None:
+    """Read until nothing has come for ``quiet`` seconds."""
+    last = time.monotonic()
+    while time.monotonic() - last < quiet:
+        if any(s.pump(0.05) for s in seats):
+            last = time.monotonic()
+
+
+def plays_of(record: dict[str, Any], first_deal: int) -> list[tuple[int, str]]:
+    """(deal number, card) of every card played in a record, in order."""
+    return [(first_deal + k, card) for k, deal in enumerate(record["deals"]) for card in deal["plays"]]
+
+
+def is_subsequence(part: list[Any], whole: list[Any]) -> bool:
+    it = iter(whole)
+    return all(x in it for x in part)

@@ -1,0 +1,178 @@
+"""Several server processes on PostgreSQL and Redis behind nginx (issue 7).
+
+Real processes, a real nginx, a throwaway PostgreSQL cluster and a Redis
+server, all on loopback and started by the tests. Four players of one table
+are spread over two processes; the process that runs the table is killed
+(SIGKILL) in the middle of a trick, or Redis is restarted, and the game must
+finish with a record that holds every card acknowledged, once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from damepique.engine.record import replay
+
+from .cluster_helpers import Cluster, Seat, drive, is_subsequence, make_cluster, plays_of, settle
+
+
+def seat_four(cluster: Cluster, a: str, b: str, **options: Any) -> tuple[str, list[Seat]]:
+    """A table created at process ``a``; players 0 and 3 connect to ``a``, 1 and 2
+    to ``b`` (player 1 takes its seat over HTTP at ``b``, player 2 over its
+    WebSocket, both relayed to ``a``; player 3 sits over its WebSocket at ``a``)."""
+    pa, pb = cluster.processes[a], cluster.processes[b]
+    body = {"preset": "short", "fill": False, "speed": "fast", "name": "Ann", **options}
+    t = httpx.post(pa.base + "/api/tables", json=body, timeout=10).json()
+    code = t["code"]
+    bob = httpx.post(pb.base + f"/api/tables/{code}/seats", json={"name": "Bob"}, timeout=10)
+    assert bob.status_code == 201, bob.text
+    info = httpx.get(pb.base + f"/api/tables/{code}", timeout=10).json()
+    assert [s["name"] for s in info["seats"][:2]] == ["Ann", "Bob"]
+    tokens = [t["token"], bob.json()["token"]]
+    for name, base in (("Cy", pb.base), ("Di", pa.base)):
+        from websockets.sync.client import connect
+
+        ws = connect(base.replace("http", "ws") + "/ws/table", open_timeout=5)
+        ws.send(json.dumps({"type": "hello", "table": code}))
+        ws.send(json.dumps({"type": "sit", "name": name}))
+        while True:
+            msg = json.loads(ws.recv(timeout=10))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "seated":
+                tokens.append(msg["token"])
+                break
+        ws.close()
+    urls = [pa.base, pb.base, pb.base, pa.base]
+    seats = [
+        Seat(cluster, code, tok, url, seed=i) for i, (tok, url) in enumerate(zip(tokens, urls, strict=True))
+    ]
+    settle(seats, 0.3)
+    seats[0].ws.send(json.dumps({"type": "start"}))  # type: ignore[union-attr]
+    return code, seats
+
+
+def check_record(cluster: Cluster, seats: list[Seat]) -> dict[str, Any]:
+    """The stored record of the finished game holds every card acknowledged and
+    every card seen, in order, each once (the engine replays it)."""
+    final = seats[0].latest
+    assert final is not None and final["over"], final
+    game = final["game"]
+    record = httpx.get(cluster.front + f"/api/games/{game}/record", timeout=10).json()
+    match = replay(record)  # raises on a duplicated or missing card
+    assert match.over and match.totals == final["totals"]
+    plays = plays_of(record, first_deal=0)
+    assert len(plays) == 52 * len(record["deals"])
+    for s in seats:
+        assert s.acked, "every seat played"
+        assert set(s.acked) <= set(plays)
+        assert is_subsequence(s.acked, plays)
+        assert is_subsequence(s.seen, plays), "what a seat was told happened in that order"
+    return record
+
+
+def over(seats: list[Seat]) -> bool:
+    return all(s.latest is not None and s.latest["over"] for s in seats)
+
+
+def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(
+    tmp_path: Path, postgres_server: Any, redis_server: Any
+) -> None:
+    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["p1", "p2"])
+    try:
+        code, seats = seat_four(cluster, "p1", "p2", timer=60)
+
+        # Play across both processes until the middle of a trick, some way into the game.
+        def mid_trick() -> bool:
+            st = seats[0].latest
+            if st is None or st["view"] is None or st["view"]["phase"] != "play":
+                return False
+            return sum(len(s.acked) for s in seats) >= 20 and 1 <= len(st["view"]["trick"]) <= 3
+
+        drive(seats, mid_trick)
+        settle(seats)
+        before = seats[0].latest
+        assert before is not None
+        waiting = before["view"]["to_act"]
+        deadline_before = seats[waiting].latest["timer"]["deadline"]  # type: ignore[index]
+        holder = httpx.get(cluster.processes["p1"].base + "/healthz").json()["process"]
+        assert holder == "p1"
+
+        killed_at = time.monotonic()
+        cluster.kill("p1")
+        # Every page reconnects through nginx: players 0 and 3 lost their server,
+        # players 1 and 2 were relayed to it; p2 takes the table over.
+        for s in seats:
+            s.ws.close()  # type: ignore[union-attr]
+            s.reconnect()
+        while any(s.latest is None for s in seats):
+            for s in seats:
+                s.pump(0.1)
+            assert time.monotonic() - killed_at < 30, "the table came back within 30 s"
+        after = seats[waiting].latest
+        assert after is not None and after["game"] == before["game"]
+        taken_over_in = time.monotonic() - killed_at
+        assert after["view"]["trick"] == before["view"]["trick"]
+        assert after["view"]["tricks"] == before["view"]["tricks"]
+        assert after["totals"] == before["totals"]
+        # The turn timer kept its deadline across the takeover.
+        assert abs(after["timer"]["deadline"] - deadline_before) < 1500, (after["timer"], deadline_before)
+        assert taken_over_in < 20
+        info = httpx.get(cluster.front + f"/api/tables/{code}", timeout=10).json()
+        assert info["status"] == "playing"
+
+        drive(seats, lambda: over(seats), limit=180)
+        check_record(cluster, seats)
+        print(f"takeover after SIGKILL: {taken_over_in:.1f} s; reconnects {[s.reconnects for s in seats]}")
+    finally:
+        cluster.stop()
+
+
+def test_redis_restarted_mid_game_play_resumes(
+    tmp_path: Path, postgres_server: Any, redis_server: Any
+) -> None:
+    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["r1", "r2"])
+    try:
+        _, seats = seat_four(cluster, "r1", "r2")
+        drive(seats, lambda: sum(len(s.acked) for s in seats) >= 16)
+        settle(seats)
+        played = sum(len(s.acked) for s in seats)
+        redis_server.stop()
+        time.sleep(1.0)
+        redis_server.start()
+        drive(seats, lambda: over(seats), limit=180)
+        record = check_record(cluster, seats)
+        assert sum(len(s.acked) for s in seats) > played
+        assert any(s.reconnects for s in seats[1:3]), "the relayed pages started again"
+        assert len(record["deals"]) >= 1
+    finally:
+        cluster.stop()
+
+
+def test_the_lobby_lists_tables_of_every_process(
+    tmp_path: Path, postgres_server: Any, redis_server: Any
+) -> None:
+    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["l1", "l2"])
+    try:
+        p1, p2 = cluster.processes["l1"], cluster.processes["l2"]
+        made = [
+            httpx.post(p.base + "/api/tables", json={"preset": "standard", "public": True, "name": n}).json()[
+                "code"
+            ]
+            for p, n in ((p1, "Ann"), (p2, "Bob"))
+        ]
+        deadline = time.monotonic() + 15
+        while True:
+            listed = [
+                {t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]} for p in (p1, p2)
+            ]
+            if all(set(made) <= seen for seen in listed):
+                break
+            assert time.monotonic() < deadline, listed
+            time.sleep(0.2)
+    finally:
+        cluster.stop()
