@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
 from damepique.server import database
 from damepique.server.app import create_app
+from damepique.server.leases import SqlLeases
 from damepique.server.mpstore import MpStore
 from damepique.server.scorer_api import SheetStore
 from damepique.server.store import GameRow, SqlStore
@@ -263,6 +264,34 @@ async def test_multiplayer_tables_and_their_seat_tokens(store: SqlStore) -> None
     await mp.drop_token("ABCD-EFGH", 1)
     assert await mp.find_token("tok-1") is None
     assert await mp.find_token("tok-3") == ("ABCD-EFGH", 3)
+
+
+async def test_table_leases_one_holder_then_orphans_are_found(store: SqlStore) -> None:
+    """The leases the server uses (rows of its database): one holder at a time,
+    renewed together, and a table whose lease ran out is an orphan to take over."""
+    p1 = SqlLeases(store.engine, "p1", ttl_ms=400)
+    p2 = SqlLeases(store.engine, "p2", ttl_ms=400)
+    mp = MpStore(store.engine)
+    for code, status in (("AAAA-AAAA", "playing"), ("BBBB-BBBB", "waiting"), ("CCCC-CCCC", "over")):
+        await mp.save_table(code, status, False, {"code": code})
+    assert sorted(await mp.orphan_codes()) == ["AAAA-AAAA", "BBBB-BBBB"]  # a finished table waits
+    assert await p1.acquire("AAAA-AAAA") and await p1.acquire("proc:p1")
+    assert not await p2.acquire("AAAA-AAAA")
+    assert await p2.acquire("BBBB-BBBB")
+    assert await mp.orphan_codes() == []
+    assert await p1.renew_all() == {"AAAA-AAAA", "proc:p1"}
+    assert await p2.holders(["AAAA-AAAA", "BBBB-BBBB", "ZZZZ-ZZZZ"]) == {"AAAA-AAAA": "p1", "BBBB-BBBB": "p2"}
+    await p2.release("AAAA-AAAA")  # not the holder: nothing happens
+    assert await p2.holder("AAAA-AAAA") == "p1"
+    # p1 dies: its leases run out, its table is an orphan, p2 takes it.
+    await asyncio.sleep(0.5)
+    assert await p2.renew("BBBB-BBBB")
+    assert await mp.orphan_codes() == ["AAAA-AAAA"]
+    assert await p1.holder("proc:p1") is None
+    assert await p2.acquire("AAAA-AAAA")
+    assert await p1.renew_all() == {"proc:p1"}  # p1 comes back: the table is no longer its own
+    await p2.release_all()
+    assert await p1.holders(["AAAA-AAAA", "BBBB-BBBB"]) == {}
 
 
 async def test_accounts_ratings_and_results(store: SqlStore) -> None:
