@@ -176,3 +176,22 @@ def test_the_lobby_lists_tables_of_every_process(
             time.sleep(0.2)
     finally:
         cluster.stop()
+
+
+def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(
+    tmp_path: Path, postgres_server: Any, redis_server: Any
+) -> None:
+    from websockets.sync.client import connect
+
+    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["s1", "s2"])
+    try:
+        p1, p2 = cluster.processes["s1"], cluster.processes["s2"]
+        sheet = httpx.post(p1.base + "/api/sheets", json={"players": ["A", "B", "C", "D"]}).json()
+        url = p2.base.replace("http", "ws") + f"/api/sheets/shared/{sheet['read_id']}/live"
+        with connect(url, open_timeout=5) as ws:
+            assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [0, 0, 0, 0]
+            r = httpx.post(p1.base + f"/api/sheets/{sheet['id']}/deals", json={"points": [5, 8, 13, 0]})
+            assert r.status_code == 201, r.text
+            assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [5, 8, 13, 0]
+    finally:
+        cluster.stop()

@@ -305,6 +305,7 @@ def create_app(
     scorer_api.install(app, url)
     cluster = Cluster(broker_url or os.environ.get("DAMEPIQUE_BROKER"), process_id)
     app.state.cluster = cluster
+    cluster.sheet_watchers = app.state.sheets.watchers
     mp_api.install(app, games, cluster=cluster)
     return app
 

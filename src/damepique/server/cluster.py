@@ -69,6 +69,7 @@ def _channel(pid: str) -> str:
 
 
 LOBBY_CHANNEL = "damepique:lobby"
+SHEETS_CHANNEL = "damepique:sheets"
 
 
 class RemoteClient(Client):
@@ -224,6 +225,9 @@ class Cluster:
         self.relayed: dict[tuple[str, str], Relayed] = {}
         """Connections held by other processes whose sessions run here."""
         self.remote_lobby: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        self.sheet_watchers: Any = None
+        """The score keeper's live readers here (``scorer_api.Watchers``): a change
+        made at any process reaches them."""
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._lobby_sent = 0.0
@@ -237,10 +241,15 @@ class Cluster:
         self.leases = SqlLeases(engine, self.pid, self.ttl_ms, lock)
         await self.broker.start()
         await self.leases.acquire(f"proc:{self.pid}")
-        ready = [asyncio.Event(), asyncio.Event()]
+        listen = [(_channel(self.pid), self._inbox), (LOBBY_CHANNEL, self._lobby_news)]
+        if self.sheet_watchers is not None:
+            listen.append((SHEETS_CHANNEL, self._sheet_news))
+            self.sheet_watchers.forward = self._forward_sheet
+        ready = [asyncio.Event() for _ in listen]
+        loop = asyncio.get_running_loop()
         self._tasks = [
-            asyncio.get_running_loop().create_task(self._listen(_channel(self.pid), self._inbox, ready[0])),
-            asyncio.get_running_loop().create_task(self._listen(LOBBY_CHANNEL, self._lobby_news, ready[1])),
+            loop.create_task(self._listen(channel, handle, event))
+            for (channel, handle), event in zip(listen, ready, strict=True)
         ]
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 30)
         await self._sweep()
@@ -257,7 +266,10 @@ class Cluster:
         for link in list(self.links.values()):
             link.deliver("this server is stopping; reconnect", MOVED)
         for relayed in list(self.relayed.values()):
+            with contextlib.suppress(Exception):
+                await relayed.client.end(MOVED, "this server is stopping; reconnect")
             relayed.queue.put_nowait(None)
+        self.relayed.clear()
         if self.leases is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release_all()
@@ -453,6 +465,20 @@ class Cluster:
                 rows.extend(t for t in tables if t["code"] not in self.owned)
         return rows
 
+    # -- the score keeper's live readers ---------------------------------------------------------------
+
+    def _forward_sheet(self, read_id: str, text: str) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # not on a loop: nothing to forward from
+            return
+        message = json.dumps({"from": self.pid, "read": read_id, "text": text})
+        self._spawn(asyncio.wait_for(self.broker.publish(SHEETS_CHANNEL, message), SEND_TIMEOUT_S))
+
+    async def _sheet_news(self, m: dict[str, Any]) -> None:
+        if m.get("from") != self.pid:
+            self.sheet_watchers.publish(m["read"], m["text"], forward=False)
+
     # -- every second: leases, relays, orphans ---------------------------------------------------------
 
     async def _keep(self) -> None:
@@ -507,7 +533,13 @@ class Cluster:
                     log.exception("could not take over table %s", code)
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+        async def guarded() -> None:
+            try:
+                await coro
+            except Exception as e:
+                log.warning("cluster task failed: %r", e)
+
+        task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.append(task)
         task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
 

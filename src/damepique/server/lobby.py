@@ -185,7 +185,10 @@ class Multiplayer:
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every public table, including those other processes run."""
-        rows = self.local_lobby() + self.cluster.lobby_entries()
+        rows = self.local_lobby()
+        here = {r["code"] for r in rows}
+        # A table that just moved here may still be in its old process's last word.
+        rows += [r for r in self.cluster.lobby_entries() if r["code"] not in here]
         rows.sort(key=lambda r: (r["status"] != "waiting", -r["taken"], r["code"]))
         return rows[:200]
 

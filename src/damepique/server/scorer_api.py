@@ -143,6 +143,8 @@ class Watchers:
 
     def __init__(self) -> None:
         self._queues: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]]] = {}
+        self.forward: Callable[[str, str], None] | None = None
+        """Also tell the other server processes (set by ``cluster``)."""
 
     def watch(self, read_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]:
         item = (asyncio.get_running_loop(), asyncio.Queue[str](maxsize=16))
@@ -159,9 +161,11 @@ class Watchers:
     def count(self, read_id: str) -> int:
         return len(self._queues.get(read_id, ()))
 
-    def publish(self, read_id: str, text: str) -> None:
+    def publish(self, read_id: str, text: str, forward: bool = True) -> None:
         for loop, queue in list(self._queues.get(read_id, ())):
             loop.call_soon_threadsafe(_offer, queue, text)
+        if forward and self.forward is not None:
+            self.forward(read_id, text)
 
 
 def _offer(queue: asyncio.Queue[str], text: str) -> None:
