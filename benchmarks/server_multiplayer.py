@@ -1,20 +1,31 @@
-"""How many concurrent four-person tables one server process sustains.
+"""How many concurrent four-person tables a server sustains, and at what latency.
 
-One ``damepique serve`` process (SQLite in a temporary folder). In this process,
-N tables of four people, each person on its own loopback WebSocket to
-``/ws/table``, every seat a person (no bots). Each person plays a random legal
-card (or pass) as soon as it is their turn, after ``--think`` seconds (0: as
-fast as the server answers). The latency of a card is from the moment it is
-sent to the moment the last of the table's four connections has received the
-update carrying it. When a game ends, the host asks for a rematch, so N games
-are always in progress.
+N tables of four people, every seat a person on its own loopback WebSocket to
+``/ws/table`` (4N connections), no bots. Each person plays a random legal card
+(or pass) as soon as it is their turn, after ``--think`` seconds on average
+(0: as fast as the server answers). The latency of a card runs from the moment
+it is sent to the moment the last of the table's four connections has received
+the update carrying it. When a game ends the host asks for a rematch, so N
+games are always in progress.
 
-For each N of ``--tables`` it prints one JSON line: tables, cards/s, p50/p99/max
-latency in ms, server CPU share, server memory per table (RSS growth from an
-idle server to N seated tables, divided by N), errors. Bounded in time and
-count, 127.0.0.1 only.
+The simulated tables are spread over ``--client-procs`` client processes (a
+table's four connections always in the same one, so a latency is measured on
+one clock). By default each level gets a fresh ``damepique serve`` process
+(SQLite in a temporary folder) on a free port, so one level's abandoned tables
+(whose players a stand-in bot replaces after the grace period) do not load the
+next; ``--url`` targets a server already running on this machine instead (one
+process, or several behind a proxy: ``--server-pid`` names the processes whose
+CPU and memory to read).
 
-    python benchmarks/server_multiplayer.py --tables 100,300,500 --seconds 20
+For each N of ``--tables``: cards/s, latency p50/p95/p99/max in ms, server CPU
+(cores, and ms per card), client CPU, server RSS and RSS growth per table
+(local servers only), errors, and the load average of the machine. ``--json``
+prints one JSON object per level instead of a table row. Bounded: at most 600 s
+a level, 2,000 tables, 16 client processes, ``--cards`` cards a level;
+127.0.0.1 only; it stops by itself.
+
+    python benchmarks/server_multiplayer.py --tables 50,100,200,300,500 --seconds 20 --client-procs 2
+    python benchmarks/server_multiplayer.py --url http://127.0.0.1:8000 --tables 100 --json
 """
 
 from __future__ import annotations
@@ -22,30 +33,51 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
-from websockets.asyncio.client import connect
+try:
+    import orjson
+
+    loads: Any = orjson.loads
+except ImportError:  # the client works without it, a little slower
+    loads = json.loads
+
+MAX_SECONDS = 600.0
+MAX_TABLES = 2000
+MAX_PROCS = 16
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+# -- reading processes -------------------------------------------------------------------
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return 0.0
 
 
@@ -55,138 +87,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class TableRun:
-    """One table's four connections and the cards in flight."""
+def wait_healthy(base: str, seconds: float = 30.0) -> None:
+    import httpx
 
-    def __init__(self, code: str, tokens: list[str], out: dict[str, Any], think: float, seed: int) -> None:
-        self.code = code
-        self.tokens = tokens
-        self.out = out
-        self.think = think
-        self.rng = random.Random(seed)
-        self.sent: dict[tuple[int, int, int, str], tuple[float, int]] = {}
-        self.game: str | None = None
-
-    async def seat(self, i: int, ws: Any, stop_at: float, warm_until: float) -> None:
-        done_key = None
-        await ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.tokens[i]}))
-        if i == 0:
-            await ws.send(json.dumps({"type": "start"}))
-        while time.monotonic() < stop_at:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.monotonic()))
-            except TimeoutError:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                 return
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                self.out["errors"] += 1
-                continue
-            if msg["type"] != "state":
-                continue
-            now = time.monotonic()
-            view = msg["view"]
-            for ev in msg.get("events") or [msg.get("event")]:
-                if ev and ev.get("type") == "play":
-                    key = (view["deal"], ev["seat"], 0, ev["card"])
-                    entry = self.sent.get(key)
-                    if entry is not None:
-                        t0, seen = entry
-                        seen += 1
-                        if seen >= 4:
-                            del self.sent[key]
-                            if t0 >= warm_until:
-                                self.out["latencies"].append(now - t0)
-                        else:
-                            self.sent[key] = (t0, seen)
-            if msg["over"]:
-                if i == 0 and msg["game"] != self.game:
-                    self.game = msg["game"]
-                    await ws.send(json.dumps({"type": "rematch", "game": msg["game"]}))
-                continue
-            if view is None or view["to_act"] != msg["seat"]:
-                continue
-            if view["phase"] == "pass":
-                key2: Any = (view["deal"], "pass")
-            elif view["phase"] == "play":
-                key2 = (view["deal"], len(view["tricks"]), len(view["trick"]))
-            else:
-                continue
-            if key2 == done_key:
-                continue
-            done_key = key2
-            if self.think:
-                await asyncio.sleep(self.think * (0.5 + self.rng.random()))
-            if view["phase"] == "pass":
-                await ws.send(json.dumps({"type": "pass", "cards": self.rng.sample(view["hand"], 3)}))
-            else:
-                card = self.rng.choice(view["legal"])
-                self.sent[(view["deal"], i, 0, card)] = (time.monotonic(), 0)
-                self.out["cards"] += 1 if time.monotonic() >= warm_until else 0
-                await ws.send(json.dumps({"type": "play", "card": card}))
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"no server answering at {base}")
 
 
-async def run_level(base: str, pid: int, n: int, seconds: float, warm: float, think: float) -> dict[str, Any]:
-    out: dict[str, Any] = {"latencies": [], "cards": 0, "errors": 0}
-    limits = httpx.Limits(max_connections=20)
-    rss0 = rss_mb(pid)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        runs = []
-        for k in range(n):
-            r = await http.post(
-                "/api/tables", json={"preset": "standard", "speed": "fast", "fill": False, "name": "P0"}
-            )
-            t = r.json()
-            tokens = [t["token"]]
-            for j in range(1, 4):
-                s = await http.post(f"/api/tables/{t['code']}/seats", json={"name": f"P{j}"})
-                tokens.append(s.json()["token"])
-            runs.append(TableRun(t["code"], tokens, out, think, k))
-    sockets = []
-    for _ in range(4 * len(runs)):
-        if True:
-            sockets.append(await connect(base.replace("http", "ws") + "/ws/table", max_size=None))
-    start = time.monotonic()
-    stop_at = start + seconds
-    warm_until = start + warm
-    cpu0 = cpu_seconds(pid)
-    tasks = [
-        run.seat(i, sockets[4 * k + i], stop_at, warm_until) for k, run in enumerate(runs) for i in range(4)
-    ]
-    await asyncio.gather(*tasks)
-    cpu = cpu_seconds(pid) - cpu0
-    rss1 = rss_mb(pid)
-    for ws in sockets:
-        await ws.close()
-    lat = sorted(out["latencies"])
-    measured = seconds - warm
-
-    def q(p: float) -> float | None:
-        return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
-
-    return {
-        "tables": n,
-        "think_s": think,
-        "cards_per_s": round(out["cards"] / measured, 1),
-        "p50_ms": q(0.50),
-        "p99_ms": q(0.99),
-        "max_ms": round(lat[-1] * 1000, 1) if lat else None,
-        "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
-        "server_cpu": round(cpu / seconds, 2),
-        "rss_mb": round(rss1, 1),
-        "mb_per_table": round((rss1 - rss0) / n, 3),
-        "errors": out["errors"],
-    }
-
-
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", default="100,300,500", help="comma-separated numbers of concurrent tables")
-    p.add_argument("--seconds", type=float, default=20.0, help="per level, at most 600")
-    p.add_argument("--warm", type=float, default=5.0, help="seconds not measured at the start of each level")
-    p.add_argument("--think", type=float, default=0.0, help="mean seconds a person waits before acting")
-    args = p.parse_args()
-    seconds = min(args.seconds, 600.0)
-    levels = [min(int(x), 2000) for x in args.tables.split(",") if x.strip()]
+@contextmanager
+def local_server() -> Iterator[tuple[str, int]]:
+    """A fresh ``damepique serve`` on a free loopback port: (base URL, pid)."""
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         proc = subprocess.Popen(
@@ -207,22 +124,344 @@ def main() -> int:
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            for n in levels:
-                result = asyncio.run(run_level(base, proc.pid, n, seconds, args.warm, args.think))
-                print(json.dumps(result), flush=True)
+            wait_healthy(base)
+            yield base, proc.pid
         finally:
             proc.terminate()
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()
+
+
+# -- one client process ----------------------------------------------------------------------
+
+
+class Tally:
+    def __init__(self, max_cards: int) -> None:
+        self.latencies: list[float] = []
+        self.cards = 0
+        self.errors = 0
+        self.max_cards = max_cards
+        self.measuring = False
+        self.full = asyncio.Event()
+
+
+class TableRun:
+    """One table's four connections and its cards in flight."""
+
+    def __init__(self, code: str, tokens: list[str], tally: Tally, think: float, seed: int) -> None:
+        self.code = code
+        self.tokens = tokens
+        self.tally = tally
+        self.think = think
+        self.rng = random.Random(seed)
+        self.sent: dict[tuple[int, int, str], list[Any]] = {}
+        """(deal, seat, card) -> [time sent, connections that have seen it, measured]."""
+        self.game: str | None = None
+
+    async def seat(self, i: int, ws: Any) -> None:
+        tally = self.tally
+        done_key: Any = None
+        await ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.tokens[i]}))
+        if i == 0:
+            await ws.send(json.dumps({"type": "start"}))
+        while True:
+            msg = loads(await ws.recv())
+            kind = msg["type"]
+            if kind == "error":
+                tally.errors += 1
+                continue
+            if kind != "state":
+                continue
+            now = time.monotonic()
+            view = msg["view"]
+            for ev in msg.get("events") or [msg.get("event")]:
+                if ev and ev.get("type") == "play":
+                    key = (view["deal"], ev["seat"], ev["card"])
+                    entry = self.sent.get(key)
+                    if entry is not None:
+                        entry[1] += 1
+                        if entry[1] >= 4:
+                            del self.sent[key]
+                            if entry[2]:
+                                tally.latencies.append(now - entry[0])
+                                tally.cards += 1
+                                if tally.cards >= tally.max_cards:
+                                    tally.full.set()
+            if msg["over"]:
+                if i == 0 and msg["game"] != self.game:
+                    self.game = msg["game"]
+                    await ws.send(json.dumps({"type": "rematch", "game": msg["game"]}))
+                continue
+            if view is None or view["to_act"] != msg["seat"]:
+                continue
+            phase = view["phase"]
+            if phase == "pass":
+                key2: Any = (view["deal"], "pass")
+            elif phase == "play":
+                key2 = (view["deal"], len(view["tricks"]), len(view["trick"]))
+            else:
+                continue
+            if key2 == done_key:
+                continue
+            done_key = key2
+            if self.think:
+                await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            if phase == "pass":
+                await ws.send(json.dumps({"type": "pass", "cards": self.rng.sample(view["hand"], 3)}))
+            else:
+                card = self.rng.choice(view["legal"])
+                self.sent[(view["deal"], i, card)] = [time.monotonic(), 0, tally.measuring]
+                await ws.send(json.dumps({"type": "play", "card": card}))
+
+
+async def client_main(pipe: Any, base: str, first: int, count: int, think: float, max_cards: int) -> None:
+    import httpx
+    from websockets.asyncio.client import connect
+
+    tally = Tally(max_cards)
+    runs: list[TableRun] = []
+    limits = httpx.Limits(max_connections=8)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+
+        async def make(k: int) -> TableRun:
+            r = await http.post(
+                "/api/tables", json={"preset": "standard", "speed": "fast", "fill": False, "name": "P0"}
+            )
+            r.raise_for_status()
+            t = r.json()
+            tokens = [t["token"]]
+            for j in range(1, 4):
+                s = await http.post(f"/api/tables/{t['code']}/seats", json={"name": f"P{j}"})
+                s.raise_for_status()
+                tokens.append(s.json()["token"])
+            return TableRun(t["code"], tokens, tally, think, first + k)
+
+        for k0 in range(0, count, 8):
+            runs += await asyncio.gather(*(make(k) for k in range(k0, min(count, k0 + 8))))
+    ws_url = base.replace("http", "ws", 1) + "/ws/table"
+    sockets = []
+    for _ in range(4 * count):
+        # No per-message deflate: a browser would offer it, but the server declines it.
+        sockets.append(await connect(ws_url, max_size=None, compression=None, open_timeout=60))
+    loop = asyncio.get_running_loop()
+    pipe.send(("ready", count))
+    start, warm_until, stop_at = await loop.run_in_executor(None, pipe.recv)
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    tasks = [
+        asyncio.create_task(run.seat(i, sockets[4 * k + i])) for k, run in enumerate(runs) for i in range(4)
+    ]
+
+    async def measure() -> None:
+        await asyncio.sleep(max(0.0, warm_until - time.monotonic()))
+        tally.measuring = True
+
+    marker = asyncio.create_task(measure())
+    full = asyncio.create_task(tally.full.wait())
+    done, _ = await asyncio.wait(
+        [full, *tasks], timeout=max(0.0, stop_at - time.monotonic()), return_when=asyncio.FIRST_COMPLETED
+    )
+    ended = time.monotonic()
+    for t in [*tasks, marker, full]:
+        t.cancel()
+    failures = [t.exception() for t in done if t is not full and not t.cancelled() and t.exception()]
+    await asyncio.gather(*tasks, marker, full, return_exceptions=True)
+    for ws in sockets:
+        with suppress(TimeoutError, OSError, asyncio.CancelledError):
+            await asyncio.wait_for(ws.close(), 5)
+    pipe.send(
+        (
+            "done",
+            {
+                "latencies": tally.latencies,
+                "cards": tally.cards,
+                "errors": tally.errors + len(failures),
+                "failure": repr(failures[0]) if failures else None,
+                "ended": ended,
+            },
+        )
+    )
+
+
+def client_process(pipe: Any, base: str, first: int, count: int, think: float, max_cards: int) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    try:
+        asyncio.run(client_main(pipe, base, first, count, think, max_cards))
+    except BaseException as e:  # tell the parent rather than leave it waiting
+        pipe.send(("failed", repr(e)))
+        raise
+
+
+# -- one level -------------------------------------------------------------------------------------
+
+
+def quantile(lat: list[float], p: float) -> float | None:
+    return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+
+
+def run_level(
+    base: str, pids: list[int], n: int, procs: int, seconds: float, warm: float, think: float, max_cards: int
+) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    procs = max(1, min(procs, n))
+    shares = [n // procs + (1 if k < n % procs else 0) for k in range(procs)]
+    per_proc_cards = max(1, max_cards // procs)
+    rss0 = sum(rss_mb(p) for p in pids)
+    children = []
+    first = 0
+    for share in shares:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(
+            target=client_process, args=(child, base, first, share, think, per_proc_cards), daemon=True
+        )
+        proc.start()
+        children.append((proc, parent))
+        first += share
+
+    def expect(parent: Any, kind: str, timeout: float) -> Any:
+        if not parent.poll(timeout):
+            raise RuntimeError(f"a client process did not report {kind!r} in {timeout:.0f} s")
+        got, value = parent.recv()
+        if got != kind:
+            raise RuntimeError(f"a client process: {got} {value}")
+        return value
+
+    try:
+        for _, parent in children:
+            expect(parent, "ready", 300)
+        start = time.monotonic() + 0.5
+        warm_until = start + warm
+        stop_at = start + seconds
+        load0 = os.getloadavg()
+        for _, parent in children:
+            parent.send((start, warm_until, stop_at))
+        time.sleep(max(0.0, warm_until - time.monotonic()))
+        cpu0 = sum(cpu_seconds(p) for p in pids)
+        ccpu0 = sum(cpu_seconds(proc.pid) for proc, _ in children)
+        t0 = time.monotonic()
+        results = []
+        cpu1 = ccpu1 = t1 = None
+        for _, parent in children:
+            if not parent.poll(max(1.0, stop_at - time.monotonic() + 60)):
+                raise RuntimeError("a client process did not finish")
+            if cpu1 is None:  # the first to finish: the end of the measured window
+                t1 = time.monotonic()
+                cpu1 = sum(cpu_seconds(p) for p in pids)
+                ccpu1 = sum(cpu_seconds(pr.pid) for pr, _ in children)
+            results.append(expect(parent, "done", 5))
+        assert cpu1 is not None and ccpu1 is not None and t1 is not None
+        rss1 = sum(rss_mb(p) for p in pids)
+        load1 = os.getloadavg()
+    finally:
+        for proc, _ in children:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+    measured = max(1e-9, min(max(r["ended"] for r in results), stop_at) - warm_until)
+    window = max(1e-9, t1 - t0)
+    lat = sorted(x for r in results for x in r["latencies"])
+    cards = sum(r["cards"] for r in results)
+    cpu = cpu1 - cpu0
+    return {
+        "tables": n,
+        "connections": 4 * n,
+        "client_procs": procs,
+        "think_s": think,
+        "seconds_measured": round(measured, 1),
+        "cards": cards,
+        "cards_per_s": round(cards / measured, 1),
+        "p50_ms": quantile(lat, 0.50),
+        "p95_ms": quantile(lat, 0.95),
+        "p99_ms": quantile(lat, 0.99),
+        "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+        "mean_ms": round(sum(lat) / len(lat) * 1000, 1) if lat else None,
+        "server_cpu": round(cpu / window, 2) if pids else None,
+        "server_ms_per_card": round(cpu / cards * 1000, 3) if pids and cards else None,
+        "client_cpu": round((ccpu1 - ccpu0) / window, 2),
+        "server_rss_mb": round(rss1, 1) if pids else None,
+        "mb_per_table": round((rss1 - rss0) / n, 3) if pids else None,
+        "errors": sum(r["errors"] for r in results),
+        "failure": next((r["failure"] for r in results if r["failure"]), None),
+        "load_before": [round(x, 2) for x in load0],
+        "load_after": [round(x, 2) for x in load1],
+    }
+
+
+COLUMNS = (
+    ("tables", "tables"),
+    ("cards_per_s", "cards/s"),
+    ("p50_ms", "p50"),
+    ("p95_ms", "p95"),
+    ("p99_ms", "p99"),
+    ("max_ms", "max"),
+    ("server_cpu", "srv cores"),
+    ("server_ms_per_card", "srv ms/card"),
+    ("client_cpu", "cli cores"),
+    ("server_rss_mb", "RSS MB"),
+    ("mb_per_table", "MB/table"),
+    ("errors", "errors"),
+)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument(
+        "--tables", default="50,100,200,300,500", help="comma-separated numbers of concurrent tables"
+    )
+    p.add_argument(
+        "--seconds", type=float, default=20.0, help=f"per level, warm-up included (at most {MAX_SECONDS:.0f})"
+    )
+    p.add_argument("--warm", type=float, default=5.0, help="seconds not measured at the start of each level")
+    p.add_argument("--think", type=float, default=0.0, help="mean seconds a person waits before acting")
+    p.add_argument("--cards", type=int, default=1_000_000, help="stop a level after this many measured cards")
+    p.add_argument("--client-procs", type=int, default=2, help=f"client processes (at most {MAX_PROCS})")
+    p.add_argument("--url", help="a server already running on this machine, e.g. http://127.0.0.1:8000")
+    p.add_argument(
+        "--server-pid", default="", help="with --url: comma-separated pids whose CPU and memory to report"
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per level instead of a table row")
+    args = p.parse_args()
+    seconds = min(max(args.seconds, 1.0), MAX_SECONDS)
+    warm = min(max(args.warm, 0.0), seconds - 0.5)
+    procs = min(max(args.client_procs, 1), MAX_PROCS)
+    levels = [min(max(int(x), 1), MAX_TABLES) for x in args.tables.split(",") if x.strip()]
+    if args.url:
+        parts = urlsplit(args.url)
+        if parts.scheme not in ("http", "https") or parts.hostname not in LOCAL_HOSTS:
+            p.error("--url must be an http address on this machine (127.0.0.1 or localhost)")
+        base = args.url.rstrip("/")
+    pids_given = [int(x) for x in args.server_pid.split(",") if x.strip()]
+    if not args.json:
+        print(
+            f"# think {args.think} s, {seconds:.0f} s a level ({warm:.0f} s warm-up), "
+            f"{procs} client process(es), load average {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
+        print(" | ".join(h for _, h in COLUMNS), flush=True)
+    for n in levels:
+        if args.url:
+            wait_healthy(base)
+            result = run_level(base, pids_given, n, procs, seconds, warm, args.think, args.cards)
+            result["url"] = base
+        else:
+            with local_server() as (local, pid):
+                result = run_level(local, [pid], n, procs, seconds, warm, args.think, args.cards)
+        if args.json:
+            print(json.dumps(result), flush=True)
+        else:
+            row = " | ".join(str(result[k]) for k, _ in COLUMNS)
+            extra = f"  (load {result['load_before'][0]} -> {result['load_after'][0]})"
+            if result["failure"]:
+                extra += f"  failure: {result['failure']}"
+            print(row + extra, flush=True)
     return 0
 
 
