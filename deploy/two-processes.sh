@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Two `damepique serve` processes on 127.0.0.1 behind nginx (deploy/nginx.conf),
-# all in a temporary directory, for trying the set-up locally. Ctrl-C stops it all.
+# sharing tables through a Redis server (started here unless DAMEPIQUE_BROKER
+# is set), all in a temporary directory, for trying the set-up locally.
+# Ctrl-C stops it all.
 #
 #   deploy/two-processes.sh                 # one shared SQLite file in the temp dir
 #   deploy/two-processes.sh --postgres      # a throwaway PostgreSQL cluster (needs initdb)
 #   DAMEPIQUE_DB=postgresql://u@host/db deploy/two-processes.sh
 #   deploy/two-processes.sh --check         # start, show the round robin, stop
 #
-# Ports: PORT (nginx, 8080), PORT1 and PORT2 (the processes, 8001 and 8002).
+# Ports: PORT (nginx, 8080), PORT1 and PORT2 (the processes, 8001 and 8002),
+# REDIS_PORT (6390).
 # PYTHON: the interpreter with damepique installed (default: .venv/bin/python
 # of this checkout if there is one, else python3). See docs/deploy.md.
 set -euo pipefail
@@ -17,6 +20,7 @@ root="$(dirname "$here")"
 PORT="${PORT:-8080}"
 PORT1="${PORT1:-8001}"
 PORT2="${PORT2:-8002}"
+REDIS_PORT="${REDIS_PORT:-6390}"
 if [[ -z "${PYTHON:-}" ]]; then
     if [[ -x "$root/.venv/bin/python" ]]; then PYTHON="$root/.venv/bin/python"; else PYTHON=python3; fi
 fi
@@ -36,6 +40,7 @@ pids=()
 pgdata=""
 pgbin=""
 as_pg=()
+redis=0
 
 cleanup() {
     set +e
@@ -43,6 +48,7 @@ cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
     if [[ -n "$pgdata" ]]; then "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdata" -m fast stop >/dev/null; fi
+    if [[ $redis == 1 ]]; then redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1; fi
     echo "stopped; logs were in $dir (removed)"
     rm -rf "$dir"
 }
@@ -61,6 +67,14 @@ if [[ $postgres == 1 ]]; then
     export DAMEPIQUE_DB="postgresql://postgres@127.0.0.1:$pgport/postgres"
 fi
 export DAMEPIQUE_DB="${DAMEPIQUE_DB:-$dir/damepique.sqlite3}"
+
+if [[ -z "${DAMEPIQUE_BROKER:-}" ]]; then
+    command -v redis-server >/dev/null || { echo "no redis-server: install it or set DAMEPIQUE_BROKER" >&2; exit 1; }
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --dir "$dir" \
+        --save "" --appendonly no --logfile "$dir/logs/redis.log" >/dev/null
+    redis=1
+    export DAMEPIQUE_BROKER="redis://127.0.0.1:$REDIS_PORT/0"
+fi
 
 # Both processes must sign sessions alike (accounts): one secret for all.
 export DAMEPIQUE_SECRET="${DAMEPIQUE_SECRET:-$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(48))')}"
@@ -89,10 +103,11 @@ nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log"
 
 echo "damepique: two processes (:$PORT1, :$PORT2) behind nginx at http://127.0.0.1:$PORT/"
 echo "database: $DAMEPIQUE_DB"
+echo "broker: $DAMEPIQUE_BROKER"
 echo "logs: $dir/logs"
 
 if [[ $check == 1 ]]; then
-    "$PYTHON" - "$PORT" <<'PY'
+    "$PYTHON" - "$PORT" "$PORT1" "$PORT2" <<'PY'
 import asyncio, json, sys, urllib.request
 import websockets
 
@@ -111,6 +126,14 @@ async def join() -> None:
         print("WebSocket through nginx:", msg["type"], "for seat", msg.get("seat"), "of game", game["game"])
 
 asyncio.run(join())
+
+# A multiplayer table made at one process is found, and played, through the other.
+port1, port2 = sys.argv[2], sys.argv[3]
+req = urllib.request.Request(f"http://127.0.0.1:{port1}/api/tables", data=b'{"preset": "standard"}',
+                             headers={"Content-Type": "application/json"})
+table = json.load(urllib.request.urlopen(req, timeout=10))
+info = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port2}/api/tables/{table['code']}", timeout=10))
+print("table", table["code"], "made at :" + port1, "seen at :" + port2, "with", info["seats"][0]["name"])
 PY
     exit 0
 fi
