@@ -91,3 +91,60 @@ def test_swapping_hands_into_a_copy_equals_replaying(make_positions):
         playout(b, pol)
         assert a.result() == b.result()
         assert a.taken == b.taken
+
+
+def _intermediate_deal_views(rules, deals):
+    """Every view of every seat along deals played by intermediates, with the deal."""
+    from damepique.bots.registry import get_bot
+    from damepique.engine import DONE, Deal
+
+    n = rules.players
+    bot = get_bot("intermediate")
+    for d in range(deals):
+        deal = Deal.shuffled(rules, random.Random(d), d)
+        rng = random.Random(d)
+        if deal.phase == PASS:
+            for s in range(n):
+                deal.pass_cards(s, bot.choose_pass(view_of(deal, s), rng))
+        while deal.phase != DONE:
+            for me in range(n):
+                yield deal, view_of(deal, me)
+            s = deal.to_act
+            deal.play(bot.choose_play(view_of(deal, s), rng), s)
+
+
+@pytest.mark.parametrize("preset", ["standard", "black_maria", "five_players"])
+def test_soft_inferences_hold_against_intermediates(preset):
+    """Intermediates drop a heavy card when void (unless a moon is being
+    stopped), so what the soft inference keeps away from a seat is never in
+    its hand; the hard constraints stay as they were."""
+    rules = PRESETS[preset]
+    applied = 0
+    for deal, view in _intermediate_deal_views(rules, 25):
+        hard = Knowledge.of(view)
+        soft = Knowledge.of(view, soft=True)
+        assert soft.required == hard.required and soft.sizes == hard.sizes
+        for s in range(rules.players):
+            assert soft.forbidden[s] & hard.forbidden[s] == hard.forbidden[s]
+            if s != view.seat:
+                assert not deal.hands[s] & soft.forbidden[s], (preset, s)
+        if soft.soft_cards:
+            applied += 1
+    assert applied > 0
+
+
+def test_soft_samples_are_possible_deals():
+    rules = PRESETS["standard"]
+    rng = random.Random(9)
+    checked = 0
+    for _deal, view in _intermediate_deal_views(rules, 6):
+        know = Knowledge.of(view, soft=True)
+        if not know.soft_cards:
+            continue
+        hands, _kitty = sample_world(view, know, rng)
+        for s in range(rules.players):
+            if s != view.seat:
+                assert not hands[s] & know.forbidden[s]
+                assert hands[s].bit_count() == view.hand_sizes[s]
+        checked += 1
+    assert checked > 0

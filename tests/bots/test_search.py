@@ -68,10 +68,11 @@ def test_racing_passes(make_positions):
 
 
 def test_expert_options():
-    bot = get_bot("expert:playouts=50,race=0,defend=1")
+    bot = get_bot("expert:playouts=50,race=0,defend=0,infer=0")
     assert isinstance(bot, ExpertBot)
-    assert (bot.playouts, bot.race, bot.defend) == (50, False, True)
-    assert get_bot("expert").race is True
+    assert (bot.playouts, bot.race, bot.defend, bot.infer) == (50, False, False, False)
+    default = get_bot("expert")
+    assert (default.race, default.defend, default.infer) == (True, True, True)
     with pytest.raises(KeyError):
         get_bot("expert:race=yes")
     with pytest.raises(KeyError):

@@ -11,6 +11,14 @@ hand sizes) and to the hidden kitty, subject to
   the first trick held nothing else, and a seat that led a heart before hearts
   were broken held only hearts.
 
+With ``soft=True`` it also reads what a seat chose not to do: a seat that was
+void in the led suit and discarded a card lighter than a heavy card still out
+(the queen of spades, say) most likely does not hold that card, since
+dropping it on another seat's trick was the obvious play (unless a moon was
+being stopped at the time). That is an inference about play, not a rule: it
+is applied only when some deal satisfies it together with the hard
+constraints, and ``soft_cards`` says which cards it moved.
+
 ``sample_world`` deals the unseen cards at random under these constraints
 (most constrained card first, each to a seat drawn in proportion to its free
 room; a matching repairs the rare dead end), so every sample is a deal that
@@ -32,6 +40,8 @@ from dataclasses import dataclass
 
 from damepique.engine import HEARTS_MASK, PASS, QS, SUIT_MASKS, View, cards_of
 
+from .tactics import big_cards
+
 _CLUBS = SUIT_MASKS[0]
 _ALL = (1 << 52) - 1
 
@@ -49,9 +59,11 @@ class Knowledge:
     """Per slot, unseen cards it must hold."""
     pool: int
     """Unseen cards not already placed by ``required``."""
+    soft_cards: int = 0
+    """Cards kept away from some seat by the soft inference (``soft=True``)."""
 
     @classmethod
-    def of(cls, view: View) -> Knowledge:
+    def of(cls, view: View, soft: bool = False) -> Knowledge:
         rules = view.rules
         n = rules.players
         me = view.seat
@@ -90,7 +102,89 @@ class Knowledge:
         placed = 0
         for m in required:
             placed |= m
-        return cls(tuple(sizes), tuple(forbidden), tuple(required), unseen & ~placed)
+        pool = unseen & ~placed
+        soft_cards = 0
+        if soft and view.phase != PASS:
+            unlikely = _unlikely_heavy(view)
+            trial = [forbidden[i] | (unlikely[i] & pool if i < n else 0) for i in range(slots)]
+            if trial != forbidden and _feasible(pool, trial, sizes, required):
+                for i in range(n):
+                    soft_cards |= trial[i] & ~forbidden[i] & pool
+                forbidden = trial
+        return cls(tuple(sizes), tuple(forbidden), tuple(required), pool, soft_cards)
+
+
+def _unlikely_heavy(view: View) -> list[int]:
+    """Per seat, the heavy cards it most likely does not hold: it was void in
+    the led suit, free to discard anything, and dropped something lighter while
+    the heavy card was still out. Not inferred while one seat had taken every
+    point so far (a seat may keep the queen from a would-be moon shooter), nor
+    for a seat that may itself be shooting."""
+    rules = view.rules
+    n = rules.players
+    pts = rules.card_points
+    heavy = big_cards(rules)
+    out = [0] * n
+    taken = [0] * n
+    threat = max(4, rules.moon_points // 4) if rules.has_moon and rules.moon_points > 0 else 10**9
+    gone = 0
+    trick: list[tuple[int, int]] = []
+    led = 0
+    for i, (seat, c) in enumerate(view.plays):
+        pos = i % n
+        trick_no = i // n
+        if pos == 0:
+            led = SUIT_MASKS[c // 13]
+            trick = []
+        elif not led >> c & 1 and not (trick_no == 0 and rules.no_points_first_trick):
+            total = sum(taken)
+            moon_race = rules.has_moon and total >= threat and max(taken) == total
+            if not moon_race:
+                out_heavy = heavy & ~gone & ~(1 << c)
+                for h in cards_of(out_heavy):
+                    if pts[h] > pts[c]:
+                        out[seat] |= 1 << h
+        trick.append((seat, c))
+        gone |= 1 << c
+        if len(trick) == n:
+            winner, best = trick[0]
+            for s2, c2 in trick[1:]:
+                if led >> c2 & 1 and c2 > best:
+                    winner, best = s2, c2
+            taken[winner] += sum(pts[c2] for _, c2 in trick if pts[c2] > 0)
+    total = sum(view.taken_points)
+    if rules.has_moon and total > 0:
+        for s in range(n):
+            if view.taken_points[s] == total:
+                out[s] = 0  # it may be shooting: it keeps its heavy cards
+    return out
+
+
+def _feasible(pool: int, forbidden: list[int], sizes: list[int], required: list[int]) -> bool:
+    """Whether the pool's cards fit the slots' free room under ``forbidden``."""
+    slots = len(sizes)
+    room = [sizes[i] - required[i].bit_count() for i in range(slots)]
+    cards = list(cards_of(pool))
+    allowed = [[i for i in range(slots) if not forbidden[i] >> c & 1] for c in cards]
+    if any(not a for a in allowed):
+        return False
+    # Most constrained card first, to the slot with the most free room: this
+    # settles nearly every case without the matching.
+    free = room[:]
+    ok = True
+    for k in sorted(range(len(cards)), key=lambda k: len(allowed[k])):
+        best = max(allowed[k], key=lambda i: free[i])
+        if free[best] <= 0:
+            ok = False
+            break
+        free[best] -= 1
+    if ok:
+        return True
+    try:
+        _matching(cards, allowed, room, list(required), random.Random(0))
+    except ValueError:
+        return False
+    return True
 
 
 def _first_lead(view: View) -> int | None:

@@ -45,11 +45,14 @@ from .knowledge import Knowledge, sample_world
 from .playout import Policy, playout
 from .tactics import moon_threat
 
-MODEL_RIVAL_MOON = False
+MODEL_RIVAL_MOON = True
 """When true, a seat that took every point so far (a quarter of them at least)
 runs for the moon in the play-outs. Off: in a paired test against IS-MCTS
 (120 deals) it halved the moons conceded (6 to 3) without lowering the mean
 points, too few deals to tell; kept as a switch for further measurement."""
+
+SOFT_INFERENCE = True
+"""Whether the expert samples with ``Knowledge.of(view, soft=True)`` by default."""
 
 DEFAULT_PLAYOUTS = 1500
 """Play-outs per decision by default: tuned so that p95 stays under 250 ms on
@@ -211,6 +214,7 @@ def evaluate_play(
     max_worlds: int = 300,
     race: bool = False,
     defend: bool | None = None,
+    infer: bool = False,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -219,6 +223,7 @@ def evaluate_play(
     (successive rejection) and the card plays they would have cost go to more
     worlds for the rest; their ``CardStats`` are marked ``dropped``.
     ``defend``: model a would-be moon shooter (default ``MODEL_RIVAL_MOON``).
+    ``infer``: sample with the soft inferences of ``Knowledge.of(soft=True)``.
     """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
@@ -232,7 +237,7 @@ def evaluate_play(
     threat = moon_threat(view) if defend else None
     rival = threat if threat is not None and threat != view.seat else -1
     pol = Policy.of(view.rules)
-    know = Knowledge.of(view)
+    know = Knowledge.of(view, soft=infer)
     me = view.seat
     # The budget counts card plays: a full play-out is about 52 of them, and
     # a world costs its sampling besides (24 card plays' worth), so late
@@ -390,7 +395,8 @@ class ExpertBot:
     ``budget_ms``: a wall-time budget instead (not deterministic);
     ``race``: drop clearly worse candidates early (on by default);
     ``defend``: model a would-be moon shooter in the play-outs (default
-    ``MODEL_RIVAL_MOON``).
+    ``MODEL_RIVAL_MOON``); ``infer``: sample hidden hands with the soft
+    inferences too (default ``SOFT_INFERENCE``).
     """
 
     name = "expert"
@@ -401,11 +407,13 @@ class ExpertBot:
         budget_ms: float | None = None,
         race: bool = True,
         defend: bool | None = None,
+        infer: bool | None = None,
     ) -> None:
         self.playouts = playouts
         self.budget_ms = budget_ms
         self.race = race
         self.defend = MODEL_RIVAL_MOON if defend is None else defend
+        self.infer = SOFT_INFERENCE if infer is None else infer
 
     @classmethod
     def from_options(cls, text: str) -> ExpertBot:
@@ -419,13 +427,14 @@ class ExpertBot:
                 kwargs["playouts"] = int(value)
             elif key == "budget_ms":
                 kwargs["budget_ms"] = float(value)
-            elif key in ("race", "defend"):
+            elif key in ("race", "defend", "infer"):
                 if value not in ("0", "1"):
                     raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
                 kwargs[key] = value == "1"
             else:
                 raise KeyError(
-                    f"unknown expert option {key!r} (playouts=N, budget_ms=MS, race=0|1, defend=0|1)"
+                    f"unknown expert option {key!r} "
+                    "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
@@ -447,7 +456,7 @@ class ExpertBot:
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         stats, groups, _ = evaluate_play(
-            view, rng, self.playouts, self.budget_ms, race=self.race, defend=self.defend
+            view, rng, self.playouts, self.budget_ms, race=self.race, defend=self.defend, infer=self.infer
         )
         if len(groups) == 1:
             return groups[0][0]
