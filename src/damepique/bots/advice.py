@@ -28,7 +28,7 @@ import random
 from damepique.engine import HEARTS_MASK, PASS, SUIT_MASKS, SUIT_NAMES, View, cards_of
 
 from .base import Advice
-from .montecarlo import CardStats, _stderr, candidate_passes, evaluate_pass, evaluate_play
+from .montecarlo import SOFT_INFERENCE, CardStats, _stderr, candidate_passes, evaluate_pass, evaluate_play
 from .tactics import big_cards, moon_threat, trick_state
 
 ADVICE_PLAYOUTS = 2000
@@ -89,7 +89,8 @@ def advise(
     if legal & (legal - 1) == 0:
         c = legal.bit_length() - 1
         return [Advice((c,), 0.0, 0.0, "only_card", False, True)]
-    stats, groups, mode = evaluate_play(view, rng, playouts)
+    # Every card gets every world (no racing), with what the expert knows.
+    stats, groups, mode = evaluate_play(view, rng, playouts, infer=SOFT_INFERENCE)
     best = min(stats.values(), key=lambda s: (s.mean, s.card))
     out = []
     for group in groups:
