@@ -38,7 +38,7 @@ from .broker import Broker, MemoryBroker, broker_from_url
 from .codes import normalize_code
 from .leases import SqlLeases
 from .multiplayer import Client
-from .protocol import MAX_MESSAGE
+from .protocol import MAX_MESSAGE, dumps, error
 from .table import CommandError
 from .table_session import MOVED, TableSession
 
@@ -126,19 +126,18 @@ class Link:
 
     async def on_text(self, text: str | bytes | None) -> None:
         cluster = self.cluster
+        # The rate limit is counted here, before any work (a hello looks up the database).
+        if not self.client.allow():
+            await self.client.send_text(dumps(error("rate_limited", "too many messages; slow down")))
+            return
         if not cluster.single and isinstance(text, str) and len(text) <= MAX_MESSAGE:
             code = await cluster.hello_target(text)
             if code is not None:
                 await self._route(await cluster.owner_for(code), code)
-        if self.owner is None:
+        if self.owner is None or not isinstance(text, str) or len(text) > MAX_MESSAGE:
+            # Here, or refused here without a trip to the owner.
             if self.local is None:
-                self.local = TableSession(cluster.mp, self.client)
-            await self.local.on_text(text)
-            return
-        # Relayed: refuse here what the owner would refuse, without a trip over the broker.
-        if not isinstance(text, str) or len(text) > MAX_MESSAGE or not self.client.allow(rate=100, burst=200):
-            if self.local is None:
-                self.local = TableSession(cluster.mp, self.client)
+                self.local = TableSession(cluster.mp, self.client, rate_limit=False)
             await self.local.on_text(text)
             return
         if not await cluster.send(
