@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from damepique.engine import CARD_NAMES, PASS
@@ -59,17 +59,78 @@ class TableHub:
         await self.mt.send(conn, msg)
 
     async def broadcast(self, _game_id: str, message_for: Callable[[int], dict[str, Any]]) -> None:
+        """Send every connection its seat's message, each text built once per seat.
+
+        Each send starts at once, here: to a local socket it completes without
+        waiting (the text goes to the socket's buffer), and then costs no task,
+        no timer and no gather, which were a sixth of the server's time per
+        card. A send that must wait (a full buffer, a connection relayed through
+        another process) goes on in a task of its own with the usual 10 s limit,
+        all of them concurrently, so a slow reader never holds up the others
+        for longer than that."""
         cache: dict[int, str] = {}
-        sends = []
+        waiting = []
         for conn, seat in list(self.mt.conns.items()):
             s = -1 if seat is None else seat
             if s < 0 and not self.mt.options.spectators:
                 continue
             if s not in cache:
                 cache[s] = dumps(message_for(s))
-            sends.append(self.mt.send_raw(conn, cache[s]))
-        if sends:
-            await asyncio.gather(*sends)
+            rest = start_send(conn, cache[s])
+            if rest is not None:
+                waiting.append(rest)
+        if waiting:
+            await asyncio.gather(*waiting)
+
+
+SEND_TIMEOUT = 10.0
+"""Seconds a send may wait for a connection's buffer before it is given up."""
+
+
+def start_send(conn: Conn, text: str) -> Coroutine[Any, Any, None] | None:
+    """Run ``conn.send_text(text)`` up to its first wait: None when it finished
+    (or failed: a closed connection's reader detaches it), else a coroutine
+    that finishes the send within ``SEND_TIMEOUT``, failures ignored as well."""
+    coro = conn.send_text(text)
+    try:
+        first = coro.send(None)
+    except StopIteration:
+        return None
+    except Exception:
+        return None
+    return _finish_send(coro, first)
+
+
+async def _finish_send(coro: Coroutine[Any, Any, None], first: Any) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(_Resumed(coro, first), SEND_TIMEOUT)
+
+
+class _Resumed:
+    """An awaitable that carries on a coroutine stopped at its first wait, which
+    yielded ``first``: what ``await coro`` would have done from there on (each
+    value the task sends or throws in is passed through, so a timeout's
+    cancellation reaches the send and releases what it holds)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], first: Any) -> None:
+        self.coro = coro
+        self.first = first
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, value = self.coro, self.first
+        while True:
+            try:
+                sent = yield value
+            except BaseException as e:
+                try:
+                    value = coro.throw(e)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    value = coro.send(sent)
+                except StopIteration:
+                    return
 
 
 class _ResultsFirst:
