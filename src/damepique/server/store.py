@@ -8,6 +8,7 @@ runner acknowledges or broadcasts it, so a killed server loses nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -29,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .database import async_url, create_engine, migrate, sqlite_pragmas
+from .protocol import dumps
 
 metadata = MetaData()
 
@@ -115,9 +117,10 @@ class SqlStore:
     """The store on a SQLAlchemy async engine (``sqlite+aiosqlite:///path`` by default).
 
     Writes go one transaction at a time (SQLite has one writer anyway, and
-    waiting on its file lock is slow); events that arrive while a transaction
-    is in flight are committed together in the next one (group commit), and
-    each ``append`` returns only once its event is committed.
+    waiting on its file lock is slow); events that arrive together are
+    committed together (group commit: on a SQLite file, those of one turn of
+    the event loop; elsewhere, those that arrive while a transaction is in
+    flight), and each ``append`` returns only once its event is committed.
     """
 
     def __init__(self, url: str) -> None:
@@ -130,6 +133,8 @@ class SqlStore:
         self._wconn: Any = None
         self._file = _sqlite_file(url)
         self._direct: sqlite3.Connection | None = None
+        self._direct_queue: list[tuple[list[dict[str, Any]], asyncio.Future[None]]] = []
+        self._direct_writer: asyncio.Task[None] | None = None
         self.engine: AsyncEngine = create_engine(url)
 
     async def init(self) -> None:
@@ -138,6 +143,9 @@ class SqlStore:
         await migrate(self.engine)
 
     async def close(self) -> None:
+        if self._direct_writer is not None:
+            with contextlib.suppress(Exception):
+                await self._direct_writer
         if self._direct is not None:
             self._direct.close()
             self._direct = None
@@ -151,6 +159,7 @@ class SqlStore:
         library's driver: a commit in WAL mode with synchronous=NORMAL takes tens of
         microseconds, far less than one trip to aiosqlite's thread under load."""
         if self._direct is None:
+            assert self._file is not None
             self._direct = sqlite3.connect(self._file, check_same_thread=False)
             sqlite_pragmas(self._direct, None)
         with self._direct as conn:  # one transaction: committed, or rolled back on error
@@ -204,18 +213,49 @@ class SqlStore:
         """Events ``first_seq, first_seq + 1, ...``, committed together; returns once they are."""
         if not bodies:
             return
-        rows = [
-            {"game_id": game_id, "seq": first_seq + i, "body": json.dumps(b)} for i, b in enumerate(bodies)
-        ]
+        rows = [{"game_id": game_id, "seq": first_seq + i, "body": dumps(b)} for i, b in enumerate(bodies)]
         if self._file is not None:
-            async with self._write_lock:
-                self._write_direct(rows)
+            await self._append_direct(rows)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append((rows, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_events())
         await future
+
+    async def _append_direct(self, rows: list[dict[str, Any]]) -> None:
+        """Group commit on the loop's own thread: the events of every command
+        handled in this turn of the loop go into one transaction, written once
+        that turn is over (a commit costs more than the rows it writes: about
+        40 us against 10 us a row). Returns once ``rows`` are committed."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._direct_queue.append((rows, future))
+        if self._direct_writer is None or self._direct_writer.done():
+            self._direct_writer = asyncio.create_task(self._write_direct_batches())
+        await future
+
+    async def _write_direct_batches(self) -> None:
+        while self._direct_queue:
+            batch, self._direct_queue = self._direct_queue, []
+            async with self._write_lock:
+                try:
+                    self._write_direct([row for rows, _ in batch for row in rows])
+                except Exception:
+                    # Rolled back: each game's events again on their own, so one
+                    # game's failure (say, a sequence number taken) is only its own.
+                    for rows, future in batch:
+                        try:
+                            self._write_direct(rows)
+                        except Exception as e:
+                            if not future.done():
+                                future.set_exception(e)
+                        else:
+                            if not future.done():
+                                future.set_result(None)
+                else:
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_result(None)
 
     async def _write_events(self) -> None:
         while self._queue:
