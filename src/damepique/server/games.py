@@ -86,6 +86,8 @@ class Runner:
         self.broken = False
         self._bots: asyncio.Task[None] | None = None
         self._finished_stored = game.finished is not None
+        self._rules_json = table.rules.to_json()
+        """A game's rules never change: their JSON is built once (and never changed)."""
 
     @property
     def speed(self) -> str:
@@ -110,7 +112,7 @@ class Runner:
             "game": self.id,
             "seat": None,
             "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
-            "rules": t.rules.to_json(),
+            "rules": self._rules_json,
             "speed": self.speed,
             "level": self.game.options.get("level"),
             "view": None if deal is None else public_json(deal, t.totals_before(deal)),

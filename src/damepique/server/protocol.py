@@ -76,9 +76,15 @@ def dumps(msg: dict[str, Any]) -> str:
 
     >>> dumps({"type": "chat", "text": "dame de pique ♠", "seat": 2})
     '{"type":"chat","text":"dame de pique ♠","seat":2}'
+    >>> dumps({"points": {0: 13}, "big": 2**70})
+    '{"points":{"0":13},"big":1180591620717411303424}'
     """
     if orjson is not None:
         try:
+            return orjson.dumps(msg).decode()
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+        try:  # keys that are not strings (twice as slow, so only when needed)
             return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
         except TypeError:
             pass
