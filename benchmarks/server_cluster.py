@@ -225,8 +225,8 @@ def main() -> int:
 
 
 def summary(row: dict[str, object]) -> str:
-    keys = ("processes", "tables", "cards_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cores",
-            "redis_and_postgres_cores", "errors", "load")  # fmt: skip
+    keys = ("processes", "tables", "cards_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu",
+            "server_ms_per_card", "redis_and_postgres_cores", "errors", "load_after")  # fmt: skip
     return "  ".join(f"{k}={row.get(k)}" for k in keys)
 
 

@@ -82,11 +82,10 @@ class RemoteClient(Client):
         self.conn = conn
 
     async def send_text(self, data: str) -> None:
-        async with self.lock:  # one at a time: the front receives them in order
-            await self.cluster.send(self.front, {"op": "out", "conn": self.conn, "text": data})
+        self.cluster.send(self.front, {"op": "out", "conn": self.conn}, data)
 
     async def end(self, code: int, reason: str) -> None:
-        await self.cluster.send(self.front, {"op": "end", "conn": self.conn, "code": code, "reason": reason})
+        self.cluster.send(self.front, {"op": "end", "conn": self.conn, "code": code, "reason": reason})
 
 
 class Relayed:
@@ -140,10 +139,7 @@ class Link:
                 self.local = TableSession(cluster.mp, self.client, rate_limit=False)
             await self.local.on_text(text)
             return
-        if not await cluster.send(
-            self.owner, {"op": "frame", "from": cluster.pid, "conn": self.id, "text": text}
-        ):
-            await self._owner_gone()
+        cluster.send(self.owner, {"op": "frame", "from": cluster.pid, "conn": self.id}, text)
 
     async def _route(self, owner: str, code: str) -> None:
         cluster = self.cluster
@@ -164,20 +160,13 @@ class Link:
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write())
         opened = {"op": "open", "from": cluster.pid, "conn": self.id, "account": self.client.account}
-        if not await cluster.send(owner, opened):
-            await self._owner_gone()
+        cluster.send(owner, opened)
 
     async def _unrelay(self) -> None:
         owner, self.owner = self.owner, None
         self.cluster.links.pop(self.id, None)
         if owner is not None:
-            await self.cluster.send(owner, {"op": "close", "from": self.cluster.pid, "conn": self.id})
-
-    async def _owner_gone(self) -> None:
-        """Nobody listens for the owner (it died): the page reconnects and, once its
-        lease has run out, finds the table at the process that took it over."""
-        await self._unrelay()
-        self.deliver("the server running this table stopped; reconnect", MOVED)
+            self.cluster.send(owner, {"op": "close", "from": self.cluster.pid, "conn": self.id})
 
     def deliver(self, text: str, close: int = 0) -> None:
         """A message from the owner (or, with ``close``, the end of the connection)."""
@@ -207,6 +196,52 @@ class Link:
             self._outbox.put_nowait(None)
 
 
+class Mailbox:
+    """What this process sends to one other process, in order. Messages that pile
+    up while a publish is on its way leave together in the next one (under load
+    most do), as one ``batch``: the headers in JSON, a newline, then the texts
+    end to end (``lens`` says where each one ends), never escaped or parsed."""
+
+    MAX_WAITING = 20_000
+    MAX_BATCH = 500
+
+    def __init__(self, cluster: Cluster, pid: str) -> None:
+        self.cluster = cluster
+        self.pid = pid
+        self.waiting: list[tuple[dict[str, Any], str]] = []
+        self._wake = asyncio.Event()
+        cluster._spawn(self._run())
+
+    def post(self, message: dict[str, Any], text: str) -> None:
+        if len(self.waiting) >= self.MAX_WAITING:
+            # Not taken for a long while (the broker is away): those connections
+            # are started again when it is back, so the oldest can go.
+            del self.waiting[: self.MAX_BATCH]
+        self.waiting.append((message, text))
+        self._wake.set()
+
+    async def _run(self) -> None:
+        channel = _channel(self.pid)
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self.waiting:
+                batch = self.waiting[: self.MAX_BATCH]
+                del self.waiting[: self.MAX_BATCH]
+                head = {"op": "batch", "items": [m for m, _ in batch], "lens": [len(t) for _, t in batch]}
+                payload = json.dumps(head) + "\n" + "".join(t for _, t in batch)
+                try:
+                    heard = await asyncio.wait_for(
+                        self.cluster.broker.publish(channel, payload), SEND_TIMEOUT_S
+                    )
+                except (TimeoutError, OSError):
+                    heard = 0
+                if not heard:
+                    self.waiting.clear()
+                    self.cluster.unreachable(self.pid)
+                    return
+
+
 class Cluster:
     """This process among the others: leases, relays, takeovers, the shared lobby."""
 
@@ -227,7 +262,8 @@ class Cluster:
         self.sheet_watchers: Any = None
         """The score keeper's live readers here (``scorer_api.Watchers``): a change
         made at any process reaches them."""
-        self._calls: dict[str, asyncio.Future[Any]] = {}
+        self._calls: dict[str, tuple[str, asyncio.Future[Any]]] = {}
+        self.mailboxes: dict[str, Mailbox] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._lobby_sent = 0.0
 
@@ -256,12 +292,8 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop relaying and hand every lease back (another process takes over at once)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks = []
+        if self.single:
+            return
         for link in list(self.links.values()):
             link.deliver("this server is stopping; reconnect", MOVED)
         for relayed in list(self.relayed.values()):
@@ -269,6 +301,16 @@ class Cluster:
                 await relayed.client.end(MOVED, "this server is stopping; reconnect")
             relayed.queue.put_nowait(None)
         self.relayed.clear()
+        # Let the mailboxes take those last words out (a moment at most).
+        deadline = time.monotonic() + 1.0
+        while any(box.waiting for box in self.mailboxes.values()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        tasks, self._tasks = list(self._tasks), []
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         if self.leases is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release_all()
@@ -331,22 +373,50 @@ class Cluster:
 
     # -- messages between processes ------------------------------------------------------------
 
-    async def send(self, pid: str, message: dict[str, Any]) -> bool:
-        """To one process; False when nobody listens there (it died) or the broker is away."""
-        try:
-            n = await asyncio.wait_for(
-                self.broker.publish(_channel(pid), json.dumps(message)), SEND_TIMEOUT_S
-            )
-        except TimeoutError:
-            return False
-        return n > 0
+    def send(self, pid: str, message: dict[str, Any], text: str = "") -> None:
+        """To one process, after everything sent there before (see ``Mailbox``)."""
+        box = self.mailboxes.get(pid)
+        if box is None:
+            box = self.mailboxes[pid] = Mailbox(self, pid)
+        box.post(message, text)
+
+    def unreachable(self, pid: str) -> None:
+        """Nobody listens at ``pid`` (it died, or the broker is away): connections
+        relayed to it start again (their pages reconnect and, once its leases have
+        run out, find their tables where they were taken over), calls to it fail,
+        and sessions run here for its connections end."""
+        self.mailboxes.pop(pid, None)
+        for link in list(self.links.values()):
+            if link.owner == pid:
+                link.owner = None
+                self.links.pop(link.id, None)
+                link.deliver("the server running this table stopped; reconnect", MOVED)
+        for to, future in list(self._calls.values()):
+            if to == pid and not future.done():
+                future.set_exception(
+                    CommandError("unavailable", "the server running this table is restarting")
+                )
+        for key, relayed in list(self.relayed.items()):
+            if key[0] == pid:
+                self.relayed.pop(key, None)
+                relayed.queue.put_nowait(None)
 
     async def _listen(self, channel: str, handle: Any, ready: asyncio.Event) -> None:
         async with self.broker.subscribe(channel, on_reconnect=self._reconnected) as messages:
             ready.set()
-            async for text in messages:
+            async for raw in messages:
                 try:
-                    await handle(json.loads(text))
+                    head, _, text = raw.partition("\n")
+                    message = json.loads(head)
+                    if message.get("op") != "batch":
+                        await handle(message)
+                        continue
+                    at = 0
+                    for item, n in zip(message["items"], message["lens"], strict=True):
+                        if n:
+                            item["text"] = text[at : at + n]
+                            at += n
+                        await handle(item)
                 except Exception:
                     log.exception("bad message on %s", channel)
 
@@ -378,9 +448,7 @@ class Cluster:
         elif op == "frame":
             relayed = self.relayed.get((m["from"], m["conn"]))
             if relayed is None:  # this process restarted, or dropped it: start again
-                await self.send(
-                    m["from"], {"op": "end", "conn": m["conn"], "code": MOVED, "reason": "reconnect"}
-                )
+                self.send(m["from"], {"op": "end", "conn": m["conn"], "code": MOVED, "reason": "reconnect"})
             else:
                 relayed.queue.put_nowait(m["text"])
         elif op == "close":
@@ -390,22 +458,18 @@ class Cluster:
         elif op == "call":
             self._spawn(self._answer(m))
         elif op == "reply":
-            future = self._calls.pop(m["id"], None)
-            if future is not None and not future.done():
-                future.set_result(m)
+            pending = self._calls.pop(m["id"], None)
+            if pending is not None and not pending[1].done():
+                pending[1].set_result(m)
 
     async def call(self, pid: str, op: str, **args: Any) -> Any:
         """Run ``op`` at another process and return its result; its
         ``CommandError`` is raised here."""
         call_id = secrets.token_hex(8)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._calls[call_id] = future
+        self._calls[call_id] = (pid, future)
         try:
-            sent = await self.send(
-                pid, {"op": "call", "from": self.pid, "id": call_id, "name": op, "args": args}
-            )
-            if not sent:
-                raise CommandError("unavailable", "the server running this table is restarting; try again")
+            self.send(pid, {"op": "call", "from": self.pid, "id": call_id, "name": op, "args": args})
             reply = await asyncio.wait_for(future, CALL_TIMEOUT_S)
         except TimeoutError:
             raise CommandError(
@@ -433,7 +497,7 @@ class Cluster:
         except Exception as e:  # the caller gets an answer, not a time-out
             log.exception("call %s failed", m.get("name"))
             reply["error"] = {"code": "server_error", "reason": type(e).__name__}
-        await self.send(m["from"], reply)
+        self.send(m["from"], reply)
 
     # -- the shared lobby ---------------------------------------------------------------------------
 
