@@ -93,7 +93,8 @@ class Relayed:
 
     def __init__(self, cluster: Cluster, client: RemoteClient) -> None:
         self.client = client
-        self.session = TableSession(cluster.mp, client)
+        # The front counted the rate already; frames may come here in bursts (batches).
+        self.session = TableSession(cluster.mp, client, rate_limit=False)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
