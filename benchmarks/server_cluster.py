@@ -35,13 +35,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from server_multiplayer import cpu_seconds, free_port  # this folder is on the path
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_port(port: int, seconds: float = 30) -> None:
@@ -52,14 +48,6 @@ def wait_port(port: int, seconds: float = 30) -> None:
                 return
         time.sleep(0.05)
     raise SystemExit(f"nothing listens on 127.0.0.1:{port}")
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def children_of(pid: int) -> list[int]:

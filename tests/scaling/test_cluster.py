@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from damepique.engine.record import replay
 
@@ -75,123 +77,103 @@ def check_record(cluster: Cluster, seats: list[Seat]) -> dict[str, Any]:
     return record
 
 
+@pytest.fixture
+def cluster(tmp_path: Path, postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
+    """Processes ``a`` and ``b`` on one fresh database and one Redis, behind nginx."""
+    running = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["a", "b"])
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
 def over(seats: list[Seat]) -> bool:
     return all(s.latest is not None and s.latest["over"] for s in seats)
 
 
-def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(
-    tmp_path: Path, postgres_server: Any, redis_server: Any
-) -> None:
-    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["p1", "p2"])
-    try:
-        code, seats = seat_four(cluster, "p1", "p2", timer=60)
+def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(cluster: Cluster) -> None:
+    code, seats = seat_four(cluster, "a", "b", timer=60)
 
-        # Play across both processes until the middle of a trick, some way into the game.
-        def mid_trick() -> bool:
-            st = seats[0].latest
-            if st is None or st["view"] is None or st["view"]["phase"] != "play":
-                return False
-            return sum(len(s.acked) for s in seats) >= 20 and 1 <= len(st["view"]["trick"]) <= 3
+    # Play across both processes until the middle of a trick, some way into the game.
+    def mid_trick() -> bool:
+        st = seats[0].latest
+        if st is None or st["view"] is None or st["view"]["phase"] != "play":
+            return False
+        return sum(len(s.acked) for s in seats) >= 20 and 1 <= len(st["view"]["trick"]) <= 3
 
-        drive(seats, mid_trick)
-        settle(seats)
-        before = seats[0].latest
-        assert before is not None
-        waiting = before["view"]["to_act"]
-        deadline_before = seats[waiting].latest["timer"]["deadline"]  # type: ignore[index]
-        holder = httpx.get(cluster.processes["p1"].base + "/healthz").json()["process"]
-        assert holder == "p1"
+    drive(seats, mid_trick)
+    settle(seats)
+    before = seats[0].latest
+    assert before is not None
+    waiting = before["view"]["to_act"]
+    deadline_before = seats[waiting].latest["timer"]["deadline"]  # type: ignore[index]
+    holder = httpx.get(cluster.processes["a"].base + "/healthz").json()["process"]
+    assert holder == "a"
 
-        killed_at = time.monotonic()
-        cluster.kill("p1")
-        # Every page reconnects through nginx: players 0 and 3 lost their server,
-        # players 1 and 2 were relayed to it; p2 takes the table over.
+    killed_at = time.monotonic()
+    cluster.kill("a")
+    # Every page reconnects through nginx: players 0 and 3 lost their server,
+    # players 1 and 2 were relayed to it; p2 takes the table over.
+    for s in seats:
+        s.ws.close()  # type: ignore[union-attr]
+        s.reconnect()
+    while any(s.latest is None for s in seats):
         for s in seats:
-            s.ws.close()  # type: ignore[union-attr]
-            s.reconnect()
-        while any(s.latest is None for s in seats):
-            for s in seats:
-                s.pump(0.1)
-            assert time.monotonic() - killed_at < 30, "the table came back within 30 s"
-        after = seats[waiting].latest
-        assert after is not None and after["game"] == before["game"]
-        taken_over_in = time.monotonic() - killed_at
-        assert after["view"]["trick"] == before["view"]["trick"]
-        assert after["view"]["tricks"] == before["view"]["tricks"]
-        assert after["totals"] == before["totals"]
-        # The turn timer kept its deadline across the takeover.
-        assert abs(after["timer"]["deadline"] - deadline_before) < 1500, (after["timer"], deadline_before)
-        assert taken_over_in < 20
-        info = httpx.get(cluster.front + f"/api/tables/{code}", timeout=10).json()
-        assert info["status"] == "playing"
+            s.pump(0.1)
+        assert time.monotonic() - killed_at < 30, "the table came back within 30 s"
+    after = seats[waiting].latest
+    assert after is not None and after["game"] == before["game"]
+    taken_over_in = time.monotonic() - killed_at
+    assert after["view"]["trick"] == before["view"]["trick"]
+    assert after["view"]["tricks"] == before["view"]["tricks"]
+    assert after["totals"] == before["totals"]
+    # The turn timer kept its deadline across the takeover.
+    assert abs(after["timer"]["deadline"] - deadline_before) < 1500, (after["timer"], deadline_before)
+    assert taken_over_in < 20
+    info = httpx.get(cluster.front + f"/api/tables/{code}", timeout=10).json()
+    assert info["status"] == "playing"
 
-        drive(seats, lambda: over(seats), limit=180)
-        check_record(cluster, seats)
-        print(f"takeover after SIGKILL: {taken_over_in:.1f} s; reconnects {[s.reconnects for s in seats]}")
-    finally:
-        cluster.stop()
+    drive(seats, lambda: over(seats), limit=180)
+    check_record(cluster, seats)
+    print(f"takeover after SIGKILL: {taken_over_in:.1f} s; reconnects {[s.reconnects for s in seats]}")
 
 
-def test_redis_restarted_mid_game_play_resumes(
-    tmp_path: Path, postgres_server: Any, redis_server: Any
-) -> None:
-    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["r1", "r2"])
-    try:
-        _, seats = seat_four(cluster, "r1", "r2")
-        drive(seats, lambda: sum(len(s.acked) for s in seats) >= 16)
-        settle(seats)
-        played = sum(len(s.acked) for s in seats)
-        redis_server.stop()
-        time.sleep(1.0)
-        redis_server.start()
-        drive(seats, lambda: over(seats), limit=180)
-        record = check_record(cluster, seats)
-        assert sum(len(s.acked) for s in seats) > played
-        assert any(s.reconnects for s in seats[1:3]), "the relayed pages started again"
-        assert len(record["deals"]) >= 1
-    finally:
-        cluster.stop()
+def test_redis_restarted_mid_game_play_resumes(cluster: Cluster, redis_server: Any) -> None:
+    _, seats = seat_four(cluster, "a", "b")
+    drive(seats, lambda: sum(len(s.acked) for s in seats) >= 16)
+    settle(seats)
+    played = sum(len(s.acked) for s in seats)
+    redis_server.stop()
+    time.sleep(1.0)
+    redis_server.start()
+    drive(seats, lambda: over(seats), limit=180)
+    record = check_record(cluster, seats)
+    assert sum(len(s.acked) for s in seats) > played
+    assert any(s.reconnects for s in seats[1:3]), "the relayed pages started again"
+    assert len(record["deals"]) >= 1
 
 
-def test_the_lobby_lists_tables_of_every_process(
-    tmp_path: Path, postgres_server: Any, redis_server: Any
-) -> None:
-    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["l1", "l2"])
-    try:
-        p1, p2 = cluster.processes["l1"], cluster.processes["l2"]
-        made = [
-            httpx.post(p.base + "/api/tables", json={"preset": "standard", "public": True, "name": n}).json()[
-                "code"
-            ]
-            for p, n in ((p1, "Ann"), (p2, "Bob"))
-        ]
-        deadline = time.monotonic() + 15
-        while True:
-            listed = [
-                {t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]} for p in (p1, p2)
-            ]
-            if all(set(made) <= seen for seen in listed):
-                break
-            assert time.monotonic() < deadline, listed
-            time.sleep(0.2)
-    finally:
-        cluster.stop()
+def test_the_lobby_lists_tables_of_every_process(cluster: Cluster) -> None:
+    p1, p2 = cluster.processes["a"], cluster.processes["b"]
+    body = {"preset": "standard", "public": True}
+    made = [httpx.post(p.base + "/api/tables", json=body).json()["code"] for p in (p1, p2)]
+    deadline = time.monotonic() + 15
+    while True:
+        listed = [{t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]} for p in (p1, p2)]
+        if all(set(made) <= seen for seen in listed):
+            break
+        assert time.monotonic() < deadline, listed
+        time.sleep(0.2)
 
 
-def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(
-    tmp_path: Path, postgres_server: Any, redis_server: Any
-) -> None:
+def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(cluster: Cluster) -> None:
     from websockets.sync.client import connect
 
-    cluster = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["s1", "s2"])
-    try:
-        p1, p2 = cluster.processes["s1"], cluster.processes["s2"]
-        sheet = httpx.post(p1.base + "/api/sheets", json={"players": ["A", "B", "C", "D"]}).json()
-        url = p2.base.replace("http", "ws") + f"/api/sheets/shared/{sheet['read_id']}/live"
-        with connect(url, open_timeout=5) as ws:
-            assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [0, 0, 0, 0]
-            r = httpx.post(p1.base + f"/api/sheets/{sheet['id']}/deals", json={"points": [5, 8, 13, 0]})
-            assert r.status_code == 201, r.text
-            assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [5, 8, 13, 0]
-    finally:
-        cluster.stop()
+    p1, p2 = cluster.processes["a"], cluster.processes["b"]
+    sheet = httpx.post(p1.base + "/api/sheets", json={"players": ["A", "B", "C", "D"]}).json()
+    url = p2.base.replace("http", "ws") + f"/api/sheets/shared/{sheet['read_id']}/live"
+    with connect(url, open_timeout=5) as ws:
+        assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [0, 0, 0, 0]
+        r = httpx.post(p1.base + f"/api/sheets/{sheet['id']}/deals", json={"points": [5, 8, 13, 0]})
+        assert r.status_code == 201, r.text
+        assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [5, 8, 13, 0]
