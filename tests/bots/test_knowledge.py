@@ -148,3 +148,20 @@ def test_soft_samples_are_possible_deals():
                 assert hands[s].bit_count() == view.hand_sizes[s]
         checked += 1
     assert checked > 0
+
+
+def test_soft_inference_is_dropped_when_no_deal_satisfies_it(monkeypatch, make_positions):
+    """A soft inference that no deal can satisfy (here: every unseen card kept
+    from every seat) is not applied: the hard constraints alone remain."""
+    from damepique.bots import knowledge
+
+    monkeypatch.setattr(knowledge, "_unlikely_heavy", lambda view: [(1 << 52) - 1] * view.rules.players)
+    rules = PRESETS["standard"]
+    checked = 0
+    for deal, seat in make_positions(rules, 44, 20):
+        view = view_of(deal, seat)
+        if view.phase == PASS or not view.unseen:
+            continue
+        assert Knowledge.of(view, soft=True) == Knowledge.of(view)
+        checked += 1
+    assert checked > 0
