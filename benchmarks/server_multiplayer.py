@@ -102,15 +102,22 @@ def wait_healthy(base: str, seconds: float = 30.0) -> None:
 
 
 @contextmanager
-def local_server() -> Iterator[tuple[str, int]]:
-    """A fresh ``damepique serve`` on a free loopback port: (base URL, pid)."""
+def local_server(gc_threshold: tuple[int, ...] | None = None) -> Iterator[tuple[str, int]]:
+    """A fresh ``damepique serve`` on a free loopback port: (base URL, pid);
+    ``gc_threshold``: the server's ``gc.set_threshold`` (an experiment)."""
+    if gc_threshold:
+        start = (
+            f"import gc, sys; gc.set_threshold({', '.join(map(str, gc_threshold))}); "
+            "from damepique.cli import main; sys.exit(main(sys.argv[1:]))"
+        )
+        python = [sys.executable, "-c", start]
+    else:
+        python = [sys.executable, "-m", "damepique"]
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "damepique",
+                *python,
                 "serve",
                 "--host",
                 "127.0.0.1",
@@ -427,6 +434,11 @@ def main() -> int:
     p.add_argument(
         "--server-pid", default="", help="with --url: comma-separated pids whose CPU and memory to report"
     )
+    p.add_argument(
+        "--server-gc",
+        default="",
+        help="the local server's gc.set_threshold, e.g. 50000,20,100 (default: Python's 700,10,10)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per level instead of a table row")
     args = p.parse_args()
     seconds = min(max(args.seconds, 1.0), MAX_SECONDS)
@@ -439,10 +451,12 @@ def main() -> int:
             p.error("--url must be an http address on this machine (127.0.0.1 or localhost)")
         base = args.url.rstrip("/")
     pids_given = [int(x) for x in args.server_pid.split(",") if x.strip()]
+    gc_threshold = tuple(int(x) for x in args.server_gc.split(",") if x.strip())[:3] or None
     if not args.json:
         print(
             f"# think {args.think} s, {seconds:.0f} s a level ({warm:.0f} s warm-up), "
-            f"{procs} client process(es), load average {os.getloadavg()[0]:.2f}",
+            f"{procs} client process(es), server gc {args.server_gc or 'default'}, "
+            f"load average {os.getloadavg()[0]:.2f}",
             flush=True,
         )
         print(" | ".join(h for _, h in COLUMNS), flush=True)
@@ -452,8 +466,9 @@ def main() -> int:
             result = run_level(base, pids_given, n, procs, seconds, warm, args.think, args.cards)
             result["url"] = base
         else:
-            with local_server() as (local, pid):
+            with local_server(gc_threshold) as (local, pid):
                 result = run_level(local, [pid], n, procs, seconds, warm, args.think, args.cards)
+            result["server_gc"] = list(gc_threshold) if gc_threshold else None
         if args.json:
             print(json.dumps(result), flush=True)
         else:
