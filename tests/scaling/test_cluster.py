@@ -177,3 +177,57 @@ def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(clust
         r = httpx.post(p1.base + f"/api/sheets/{sheet['id']}/deals", json={"points": [5, 8, 13, 0]})
         assert r.status_code == 201, r.text
         assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [5, 8, 13, 0]
+
+
+def test_a_solo_game_is_run_by_one_process_at_a_time(cluster: Cluster) -> None:
+    """The same solo game opened at the other process moves there: the first
+    process lets go (its page is told to reconnect) and nothing played is lost."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    a, b = cluster.processes["a"], cluster.processes["b"]
+    game = httpx.post(
+        a.base + "/api/games", json={"preset": "short", "speed": "fast", "level": "beginner"}
+    ).json()
+
+    def join(base: str) -> Any:
+        ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5)
+        ws.send(json.dumps({"type": "join", "token": game["token"], "id": "j"}))
+        return ws
+
+    def until(ws: Any, test: Any) -> dict[str, Any]:
+        while True:
+            msg = json.loads(ws.recv(timeout=15))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state" and test(msg):
+                return msg
+
+    def my_turn(msg: dict[str, Any]) -> bool:
+        view = msg["view"]
+        return view["to_act"] == 0 and view["phase"] in ("pass", "play")
+
+    ws1 = join(a.base)
+    st = until(ws1, my_turn)
+    assert st["view"]["phase"] == "pass"
+    ws1.send(json.dumps({"type": "pass", "cards": st["view"]["hand"][:3], "id": 1}))
+    until(ws1, lambda m: m.get("ack") == 1)
+
+    ws2 = join(b.base)  # the same game, at the other process
+    st2 = until(ws2, my_turn)
+    assert st2["view"]["phase"] == "play" and st2["view"]["passed"] == st["view"]["hand"][:3]
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            ws1.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    card = st2["view"]["legal"][0]
+    ws2.send(json.dumps({"type": "play", "card": card, "id": 2}))
+    until(ws2, lambda m: m.get("ack") == 2)
+
+    ws3 = join(a.base)  # and back again: the card played at b is there
+    st3 = until(ws3, lambda m: m.get("ack") == "j")
+    played = [c for t in st3["view"]["tricks"] for c in t["cards"]] + st3["view"]["trick"]
+    assert card in played and card not in st3["view"]["hand"]
+    with pytest.raises(ConnectionClosed):
+        while True:
+            ws2.recv(timeout=10)
+    ws3.close()

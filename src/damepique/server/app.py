@@ -25,7 +25,7 @@ from damepique.engine.record import replay as replay_record
 from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS_CYCLES
 
 from . import mp_api, scorer_api
-from .cluster import Cluster
+from .cluster import GAME, Cluster
 from .games import LEVELS, SPEEDS, Games, Pace
 from .http import error_response, rules_from_body
 from .hub import Hub
@@ -34,6 +34,7 @@ from .replays import replay_data
 from .settings import database_url as make_url
 from .store import SqlStore, Store
 from .table import CommandError
+from .table_session import MOVED
 from .thinking import Thinker, resolve_level
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -109,6 +110,7 @@ def create_app(
     hub = hub or Hub()
     thinker = thinker or Thinker()
     games = Games(store, hub, thinker, pace)
+    cluster = Cluster(broker_url or os.environ.get("DAMEPIQUE_BROKER"), process_id)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -177,6 +179,7 @@ def create_app(
                 name=str(body.get("name") or "You"),
                 owner=_player(request, body),
             )
+            await cluster.claim(GAME + game_id)  # it runs here from its first moment
         except RulesError as e:
             return error_response("bad_rules", e.reason)
         except CommandError as e:
@@ -261,6 +264,9 @@ def create_app(
                         await client.send_text(json.dumps({"v": VERSION, "type": "pong", "ref": ref}))
                         continue
                     if kind == "join":
+                        seat_of = await _seat_of(msg.get("token"))
+                        if seat_of is not None:
+                            await cluster.hold_game(seat_of[0])
                         found = await games.join(msg.get("token"))
                         if found is None:
                             raise ProtocolError("unknown_token", "no game for this token")
@@ -301,10 +307,30 @@ def create_app(
             if joined is not None:
                 hub.detach(joined[0].id, client)
                 games.release(joined[0])
+                if joined[0].id not in games.runners:
+                    cluster.released(GAME + joined[0].id)
+
+    async def _seat_of(token: object) -> tuple[str, int] | None:
+        if not isinstance(token, str) or not 8 <= len(token) <= 128:
+            return None
+        return await store.find_seat(token)
+
+    async def let_go(game_id: str) -> None:
+        """Another process runs this solo game from now on: stop it here, and send
+        its pages away (they reconnect)."""
+        runner = games.runners.pop(game_id, None)
+        if runner is not None:
+            await runner.stop()
+        for conn in hub.connections_of(game_id):
+            hub.detach(game_id, conn)
+            ws = getattr(conn, "ws", None)
+            if ws is not None:
+                with contextlib.suppress(Exception):
+                    await ws.close(MOVED, "this game moved to another server; reconnect")
 
     scorer_api.install(app, url)
-    cluster = Cluster(broker_url or os.environ.get("DAMEPIQUE_BROKER"), process_id)
     app.state.cluster = cluster
+    cluster.on_let_go = let_go
     cluster.sheet_watchers = app.state.sheets.watchers
     mp_api.install(app, games, cluster=cluster)
     return app

@@ -32,6 +32,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .broker import Broker, MemoryBroker, broker_from_url
@@ -68,8 +69,14 @@ def _channel(pid: str) -> str:
     return f"damepique:proc:{pid}"
 
 
+GAME = "game:"
+"""Leases of solo games are named ``game:<id>`` (a table's is its code)."""
 LOBBY_CHANNEL = "damepique:lobby"
 SHEETS_CHANNEL = "damepique:sheets"
+
+
+async def _nothing(_: str) -> None:
+    return None
 
 
 class RemoteClient(Client):
@@ -260,6 +267,8 @@ class Cluster:
         self.relayed: dict[tuple[str, str], Relayed] = {}
         """Connections held by other processes whose sessions run here."""
         self.remote_lobby: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        self.on_let_go: Callable[[str], Awaitable[None]] = _nothing
+        """Stop running this solo game here (set by the app)."""
         self.sheet_watchers: Any = None
         """The score keeper's live readers here (``scorer_api.Watchers``): a change
         made at any process reaches them."""
@@ -344,6 +353,31 @@ class Cluster:
         if await self.claim(code):
             return self.pid
         return await self.leases.holder(code) or self.pid
+
+    async def hold_game(self, game_id: str) -> None:
+        """Run this solo game here: a game is run by one process at a time, so the
+        process that has it is asked to let go (its page reconnects, and lands
+        wherever the load balancer sends it)."""
+        if self.single:
+            return
+        assert self.leases is not None
+        name = GAME + game_id
+        deadline = time.monotonic() + CALL_TIMEOUT_S
+        while not await self.claim(name):
+            holder = await self.leases.holder(name)
+            if holder is not None and holder != self.pid:
+                with contextlib.suppress(CommandError):
+                    await self.call(holder, "release_game", game=game_id)
+            if time.monotonic() > deadline:
+                raise CommandError("unavailable", "this game is busy on another server; try again")
+            await asyncio.sleep(0.05)
+
+    async def let_go(self, name: str) -> None:
+        """Stop running a solo game here and hand its lease back now."""
+        await self.on_let_go(name.removeprefix(GAME))
+        self.owned.discard(name)
+        if self.leases is not None:
+            await self.leases.release(name)
 
     def released(self, code: str) -> None:
         """The table left this process's memory: hand its lease back."""
@@ -485,9 +519,14 @@ class Cluster:
     async def _answer(self, m: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"op": "reply", "id": m["id"]}
         try:
+            a = m["args"]
+            if m["name"] == "release_game":
+                await self.let_go(GAME + a["game"])
+                reply["result"] = True
+                self.send(m["from"], reply)
+                return
             if m["name"] != "sit":
                 raise CommandError("bad_call", f"unknown call {m['name']!r}")
-            a = m["args"]
             mt = await self.mp.get(a["code"])
             if mt is None:
                 raise CommandError("no_table", "no table with this code")
@@ -564,9 +603,12 @@ class Cluster:
             await self.leases.acquire(f"proc:{self.pid}")
         for code in list(self.owned - held):
             # Another process runs it now (this one was too slow to renew): stop writing.
-            log.warning("lost the lease of table %s", code)
+            log.warning("lost the lease of %s", code)
             self.owned.discard(code)
-            await self.mp.drop(code)
+            if code.startswith(GAME):
+                await self.on_let_go(code.removeprefix(GAME))
+            else:
+                await self.mp.drop(code)
         for name in held - self.owned - {f"proc:{self.pid}"}:
             await self.leases.release(name)
 
@@ -596,6 +638,10 @@ class Cluster:
                 except Exception:
                     log.exception("could not take over table %s", code)
 
+    def _forget_task(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._tasks.remove(task)
+
     def _spawn(self, coro: Any) -> None:
         async def guarded() -> None:
             try:
@@ -605,7 +651,7 @@ class Cluster:
 
         task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.append(task)
-        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
+        task.add_done_callback(self._forget_task)
 
 
 __all__ = ["Cluster", "Link", "RemoteClient", "process_id"]

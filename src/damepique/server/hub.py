@@ -38,6 +38,9 @@ class Hub:
     def connections(self, game_id: str) -> int:
         return len(self._seats.get(game_id, {}))
 
+    def connections_of(self, game_id: str) -> list[Connection]:
+        return list(self._seats.get(game_id, {}))
+
     async def send(self, conn: Connection, msg: dict[str, Any]) -> None:
         # A closed or stuck connection: its reader will detach it.
         with contextlib.suppress(Exception):

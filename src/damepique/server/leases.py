@@ -168,11 +168,12 @@ class SqlLeases(Leases):
                 yield conn
 
     def _insert(self) -> Any:
+        # Both dialects spell "insert, or update when" the same way (ON CONFLICT).
         if self.engine.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
+            from sqlalchemy.dialects import postgresql as dialect
         else:
-            from sqlalchemy.dialects.sqlite import insert
-        return insert(leases)
+            from sqlalchemy.dialects import sqlite as dialect  # type: ignore[no-redef]
+        return dialect.insert(leases)
 
     async def acquire(self, table: str) -> bool:
         now = time.time()
