@@ -14,9 +14,16 @@ noise).
   played with this seat running for the moon; it shoots when that is better.
 - Cards that are equivalent (adjacent once the cards between them are in hand
   or played, same points) are evaluated once.
+- Racing: a candidate clearly worse than the leader (3 paired standard
+  errors) stops being played out, and its share of the budget buys more
+  worlds for the others; the search stops when one candidate is left.
+- Moon defence: a seat that took every point so far keeps running for the
+  moon in the play-outs (``MODEL_RIVAL_MOON``).
+- Worlds also respect a soft inference (``Knowledge.of(view, soft=True)``): a
+  seat that discarded a lighter card when void lacks the heavy card still out.
 - Passing: a handful of candidate passes (the rule-based pass and variants)
   are each played out from the start over sampled deals, the other seats
-  passing by rule.
+  passing by rule (with racing, on 70% of the play budget).
 
 The budget is a number of play-outs per decision (deterministic for a given
 view and generator); ``budget_ms`` bounds wall time instead, at the cost of
@@ -47,9 +54,10 @@ from .tactics import moon_threat
 
 MODEL_RIVAL_MOON = True
 """When true, a seat that took every point so far (a quarter of them at least)
-runs for the moon in the play-outs. Off: in a paired test against IS-MCTS
-(120 deals) it halved the moons conceded (6 to 3) without lowering the mean
-points, too few deals to tell; kept as a switch for further measurement."""
+runs for the moon in the play-outs, so the search sees what not stopping it
+costs. On by default (the issue asks the expert to defend against a moon);
+its effect on strength is within the noise of the runs in
+benchmarks/README.md, and ``expert:defend=0`` turns it off."""
 
 SOFT_INFERENCE = True
 """Whether the expert samples with ``Knowledge.of(view, soft=True)`` by default."""
