@@ -173,6 +173,7 @@ def main() -> int:
     ap.add_argument("--tables", default="50,100,200", help="comma-separated numbers of concurrent tables")
     ap.add_argument("--seconds", type=float, default=20.0, help="per level (at most 300)")
     ap.add_argument("--warm", type=float, default=5.0)
+    ap.add_argument("--think", type=float, default=0.0, help="mean seconds a person waits (0: at once)")
     ap.add_argument("--client-procs", type=int, default=2)
     ap.add_argument("--json", action="store_true", help="one JSON object per level")
     args = ap.parse_args()
@@ -196,7 +197,7 @@ def main() -> int:
                         command = [
                             sys.executable, str(ROOT / "benchmarks" / "server_multiplayer.py"),
                             "--url", front, "--server-pid", ",".join(map(str, pids)), "--tables", n,
-                            "--seconds", str(seconds), "--warm", str(args.warm),
+                            "--seconds", str(seconds), "--warm", str(args.warm), "--think", str(args.think),
                             "--client-procs", str(args.client_procs), "--json",
                         ]  # fmt: skip
                         out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT)
@@ -213,7 +214,7 @@ def main() -> int:
 
 
 def summary(row: dict[str, object]) -> str:
-    keys = ("processes", "tables", "cards_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu",
+    keys = ("processes", "tables", "think_s", "cards_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu",
             "server_ms_per_card", "redis_and_postgres_cores", "errors", "load_after")  # fmt: skip
     return "  ".join(f"{k}={row.get(k)}" for k in keys)
 
