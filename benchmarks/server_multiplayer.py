@@ -10,8 +10,11 @@ games are always in progress.
 
 The simulated tables are spread over ``--client-procs`` client processes (a
 table's four connections always in the same one, so a latency is measured on
-one clock). By default each level gets a fresh ``damepique serve`` process
-(SQLite in a temporary folder) on a free port, so one level's abandoned tables
+one clock), each speaking WebSocket through a minimal callback-driven client
+(``Socket``) that costs about half the CPU of the ``websockets`` library's.
+
+By default each level gets a fresh ``damepique serve`` process (SQLite in a
+temporary folder) on a free port, so one level's abandoned tables
 (whose players a stand-in bot replaces after the grace period) do not load the
 next; ``--url`` targets a server already running on this machine instead (one
 process, or several behind a proxy: ``--server-pid`` names the processes whose
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import multiprocessing as mp
 import os
@@ -150,9 +154,109 @@ class Tally:
         self.latencies: list[float] = []
         self.cards = 0
         self.errors = 0
+        self.lost = 0
         self.max_cards = max_cards
         self.measuring = False
-        self.full = asyncio.Event()
+        self.full: asyncio.Future[None] | None = None
+
+
+class Socket(asyncio.Protocol):
+    """A minimal WebSocket client (RFC 6455: text frames, ping/pong, close),
+    driven by callbacks: a received message goes straight to ``on_message``,
+    with no task, future or queue per message. The ``websockets`` library's
+    client cost as much CPU per card as the server; on two cores the load
+    generator then takes the CPU the server is being measured with."""
+
+    def __init__(self, on_message: Any, on_lost: Any) -> None:
+        self.on_message = on_message
+        self.on_lost = on_lost
+        self.buf = bytearray()
+        self.parts: list[bytes] = []
+        self.transport: Any = None
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closing = False
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def handshake(self, host: str, path: str) -> None:
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.opened.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[: buf.find(b"\r\n")])
+            del buf[: end + 4]
+            if b" 101 " not in status + b" ":
+                self.opened.set_exception(ConnectionError(status.decode(errors="replace")))
+                return
+            self.opened.set_result(None)
+        while len(buf) >= 2:
+            n = buf[1] & 0x7F
+            head = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, head = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, head = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < head + n:
+                return
+            first = buf[0]
+            payload = bytes(buf[head : head + n])
+            del buf[: head + n]
+            op = first & 0x0F
+            if op in (0, 1):  # text, or the continuation of a fragmented one
+                self.parts.append(payload)
+                if first & 0x80:
+                    text = b"".join(self.parts)
+                    self.parts = []
+                    self.on_message(text)
+            elif op == 9:
+                self.frame(0xA, payload)
+            elif op == 8:
+                self.close()
+
+    def frame(self, op: int, payload: bytes) -> None:
+        """A client's frame is masked (a random key XORed over the payload)."""
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | op, 0x80 | n))
+        else:
+            head = bytes((0x80 | op, 0x80 | 126)) + n.to_bytes(2, "big")
+        key = os.urandom(4)
+        mask = int.from_bytes((key * (n // 4 + 1))[:n], "big")
+        masked = (int.from_bytes(payload, "big") ^ mask).to_bytes(n, "big")
+        self.transport.write(head + key + masked)
+
+    def send(self, text: str) -> None:
+        if not self.closing:
+            self.frame(0x1, text.encode())
+
+    def close(self) -> None:
+        if not self.closing:
+            self.closing = True
+            with suppress(Exception):
+                self.frame(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed"))
+        if not self.closing:
+            self.on_lost()
 
 
 class TableRun:
@@ -167,68 +271,80 @@ class TableRun:
         self.sent: dict[tuple[int, int, str], list[Any]] = {}
         """(deal, seat, card) -> [time sent, connections that have seen it, measured]."""
         self.game: str | None = None
+        self.sockets: list[Socket] = []
+        self.done_keys: list[Any] = [None] * 4
 
-    async def seat(self, i: int, ws: Any) -> None:
+    def begin(self) -> None:
+        for i, ws in enumerate(self.sockets):
+            ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.tokens[i]}))
+        self.sockets[0].send(json.dumps({"type": "start"}))
+
+    def on_message(self, i: int, raw: bytes) -> None:
         tally = self.tally
-        done_key: Any = None
-        await ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.tokens[i]}))
-        if i == 0:
-            await ws.send(json.dumps({"type": "start"}))
-        while True:
-            msg = loads(await ws.recv())
-            kind = msg["type"]
-            if kind == "error":
-                tally.errors += 1
-                continue
-            if kind != "state":
-                continue
-            now = time.monotonic()
-            view = msg["view"]
-            for ev in msg.get("events") or [msg.get("event")]:
-                if ev and ev.get("type") == "play":
-                    key = (view["deal"], ev["seat"], ev["card"])
-                    entry = self.sent.get(key)
-                    if entry is not None:
-                        entry[1] += 1
-                        if entry[1] >= 4:
-                            del self.sent[key]
-                            if entry[2]:
-                                tally.latencies.append(now - entry[0])
-                                tally.cards += 1
-                                if tally.cards >= tally.max_cards:
-                                    tally.full.set()
-            if msg["over"]:
-                if i == 0 and msg["game"] != self.game:
-                    self.game = msg["game"]
-                    await ws.send(json.dumps({"type": "rematch", "game": msg["game"]}))
-                continue
-            if view is None or view["to_act"] != msg["seat"]:
-                continue
-            phase = view["phase"]
-            if phase == "pass":
-                key2: Any = (view["deal"], "pass")
-            elif phase == "play":
-                key2 = (view["deal"], len(view["tricks"]), len(view["trick"]))
-            else:
-                continue
-            if key2 == done_key:
-                continue
-            done_key = key2
-            if self.think:
-                await asyncio.sleep(self.think * (0.5 + self.rng.random()))
-            if phase == "pass":
-                await ws.send(json.dumps({"type": "pass", "cards": self.rng.sample(view["hand"], 3)}))
-            else:
-                card = self.rng.choice(view["legal"])
-                self.sent[(view["deal"], i, card)] = [time.monotonic(), 0, tally.measuring]
-                await ws.send(json.dumps({"type": "play", "card": card}))
+        msg = loads(raw)
+        kind = msg["type"]
+        if kind == "error":
+            tally.errors += 1
+            return
+        if kind != "state":
+            return
+        now = time.monotonic()
+        view = msg["view"]
+        for ev in msg.get("events") or [msg.get("event")]:
+            if ev and ev.get("type") == "play":
+                key = (view["deal"], ev["seat"], ev["card"])
+                entry = self.sent.get(key)
+                if entry is not None:
+                    entry[1] += 1
+                    if entry[1] >= 4:
+                        del self.sent[key]
+                        if entry[2]:
+                            tally.latencies.append(now - entry[0])
+                            tally.cards += 1
+                            if tally.cards >= tally.max_cards and tally.full and not tally.full.done():
+                                tally.full.set_result(None)
+        ws = self.sockets[i]
+        if msg["over"]:
+            if i == 0 and msg["game"] != self.game:
+                self.game = msg["game"]
+                ws.send(json.dumps({"type": "rematch", "game": msg["game"]}))
+            return
+        if view is None or view["to_act"] != msg["seat"]:
+            return
+        phase = view["phase"]
+        if phase == "pass":
+            key2: Any = (view["deal"], "pass")
+        elif phase == "play":
+            key2 = (view["deal"], len(view["tricks"]), len(view["trick"]))
+        else:
+            return
+        if key2 == self.done_keys[i]:
+            return
+        self.done_keys[i] = key2
+        if phase == "pass":
+            cards = self.rng.sample(view["hand"], 3)
+            act = (None, json.dumps({"type": "pass", "cards": cards}))
+        else:
+            card = self.rng.choice(view["legal"])
+            act = ((view["deal"], i, card), json.dumps({"type": "play", "card": card}))
+        if self.think:
+            delay = self.think * (0.5 + self.rng.random())
+            asyncio.get_running_loop().call_later(delay, self.act, ws, *act)
+        else:
+            self.act(ws, *act)
+
+    def act(self, ws: Socket, key: Any, text: str) -> None:
+        if key is not None:
+            self.sent[key] = [time.monotonic(), 0, self.tally.measuring]
+        ws.send(text)
 
 
 async def client_main(pipe: Any, base: str, first: int, count: int, think: float, max_cards: int) -> None:
     import httpx
-    from websockets.asyncio.client import connect
 
+    loop = asyncio.get_running_loop()
     tally = Tally(max_cards)
+    tally.full = loop.create_future()
     runs: list[TableRun] = []
     limits = httpx.Limits(max_connections=8)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
@@ -248,44 +364,47 @@ async def client_main(pipe: Any, base: str, first: int, count: int, think: float
 
         for k0 in range(0, count, 8):
             runs += await asyncio.gather(*(make(k) for k in range(k0, min(count, k0 + 8))))
-    ws_url = base.replace("http", "ws", 1) + "/ws/table"
-    sockets = []
-    for _ in range(4 * count):
-        # No per-message deflate: a browser would offer it, but the server declines it.
-        sockets.append(await connect(ws_url, max_size=None, compression=None, open_timeout=60))
-    loop = asyncio.get_running_loop()
+    parts = urlsplit(base)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    path = (parts.path.rstrip("/") or "") + "/ws/table"
+
+    def lost() -> None:
+        tally.lost += 1
+
+    for run in runs:
+        for i in range(4):
+
+            def handler(raw: bytes, run: TableRun = run, i: int = i) -> None:
+                run.on_message(i, raw)
+
+            _, ws = await loop.create_connection(lambda h=handler: Socket(h, lost), host, port)
+            ws.handshake(f"{host}:{port}", path)
+            await asyncio.wait_for(ws.opened, 60)
+            run.sockets.append(ws)
     pipe.send(("ready", count))
     start, warm_until, stop_at = await loop.run_in_executor(None, pipe.recv)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
-    tasks = [
-        asyncio.create_task(run.seat(i, sockets[4 * k + i])) for k, run in enumerate(runs) for i in range(4)
-    ]
-
-    async def measure() -> None:
-        await asyncio.sleep(max(0.0, warm_until - time.monotonic()))
-        tally.measuring = True
-
-    marker = asyncio.create_task(measure())
-    full = asyncio.create_task(tally.full.wait())
-    done, _ = await asyncio.wait(
-        [full, *tasks], timeout=max(0.0, stop_at - time.monotonic()), return_when=asyncio.FIRST_COMPLETED
-    )
+    for run in runs:
+        run.begin()
+    await asyncio.sleep(max(0.0, warm_until - time.monotonic()))
+    tally.measuring = True
+    with suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(tally.full), max(0.0, stop_at - time.monotonic()))
     ended = time.monotonic()
-    for t in [*tasks, marker, full]:
-        t.cancel()
-    failures = [t.exception() for t in done if t is not full and not t.cancelled() and t.exception()]
-    await asyncio.gather(*tasks, marker, full, return_exceptions=True)
-    for ws in sockets:
-        with suppress(TimeoutError, OSError, asyncio.CancelledError):
-            await asyncio.wait_for(ws.close(), 5)
+    tally.measuring = False
+    latencies, cards = list(tally.latencies), tally.cards
+    for run in runs:
+        for ws in run.sockets:
+            ws.close()
+    await asyncio.sleep(0.2)
     pipe.send(
         (
             "done",
             {
-                "latencies": tally.latencies,
-                "cards": tally.cards,
-                "errors": tally.errors + len(failures),
-                "failure": repr(failures[0]) if failures else None,
+                "latencies": latencies,
+                "cards": cards,
+                "errors": tally.errors + tally.lost,
+                "failure": f"{tally.lost} connections lost" if tally.lost else None,
                 "ended": ended,
             },
         )
