@@ -138,7 +138,14 @@ def cluster(folder: Path, k: int, db: str, broker: str) -> Iterator[tuple[str, l
                 stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
             ))  # fmt: skip
         for port in ports:
-            wait_port(port, 60)
+            try:
+                wait_port(port, 90)
+            except SystemExit:
+                for i in range(k):
+                    print(
+                        f"--- p{i + 1}.log", (folder / f"p{i + 1}.log").read_text()[-3000:], file=sys.stderr
+                    )
+                raise
         front = free_port()
         conf = (ROOT / "deploy" / "nginx.conf").read_text()
         lines = [ln for ln in conf.splitlines() if "server 127.0.0.1:800" not in ln]
@@ -200,7 +207,14 @@ def main() -> int:
                             "--seconds", str(seconds), "--warm", str(args.warm), "--think", str(args.think),
                             "--client-procs", str(args.client_procs), "--json",
                         ]  # fmt: skip
-                        out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT)
+                        out = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+                        if out.returncode != 0:
+                            print(
+                                f"level failed ({k} processes, {n} tables):",
+                                out.stderr[-3000:],
+                                file=sys.stderr,
+                            )
+                            continue
                         helpers = [redis_pid, pg_pid, *children_of(pg_pid)]
                         used = sum(cpu_seconds(p) - before.get(p, 0.0) for p in helpers)
                         for line in out.stdout.splitlines():
@@ -215,7 +229,7 @@ def main() -> int:
 
 def summary(row: dict[str, object]) -> str:
     keys = ("processes", "tables", "think_s", "cards_per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu",
-            "server_ms_per_card", "redis_and_postgres_cores", "errors", "load_after")  # fmt: skip
+            "server_ms_per_card", "redis_and_postgres_cores", "errors", "failure", "load_after")  # fmt: skip
     return "  ".join(f"{k}={row.get(k)}" for k in keys)
 
 
