@@ -88,6 +88,8 @@ class Runner:
         self._finished_stored = game.finished is not None
         self._rules_json = table.rules.to_json()
         """A game's rules never change: their JSON is built once (and never changed)."""
+        self._history_key: Any = None
+        self._history: tuple[list[dict[str, Any]], list[int] | None] = ([], None)
 
     @property
     def speed(self) -> str:
@@ -106,6 +108,14 @@ class Runner:
         t = self.table
         match = t.match
         deal = t.deal
+        # The finished deals change only when a deal ends: their results and the
+        # totals before the current deal are kept until then (shared, never changed).
+        key = (id(match), len(match.deals), None if deal is None else deal.phase)
+        if key != self._history_key:
+            totals = None if deal is None else t.totals_before(deal)
+            self._history = (t.results(), totals)
+            self._history_key = key
+        results, totals_before = self._history
         return {
             "v": VERSION,
             "type": "state",
@@ -115,8 +125,8 @@ class Runner:
             "rules": self._rules_json,
             "speed": self.speed,
             "level": self.game.options.get("level"),
-            "view": None if deal is None else public_json(deal, t.totals_before(deal)),
-            "results": t.results(),
+            "view": None if deal is None or totals_before is None else public_json(deal, totals_before),
+            "results": results,
             "totals": match.totals,
             "over": match.over,
             "winner": match.winner,
