@@ -172,16 +172,27 @@ def main() -> int:
     p.add_argument("--warm", type=float, default=8.0, help="seconds not measured at the start of each level")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds a person thinks before each action")
     p.add_argument("--level", default="intermediate")
+    p.add_argument(
+        "--server-gc", default="", help="the server's gc.set_threshold, e.g. 50000,20,100 (default: Python's)"
+    )
     args = p.parse_args()
     seconds = min(args.seconds, 600.0)
     counts = [min(int(x), 2000) for x in args.games.split(",")]
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
+        gc_threshold = [int(x) for x in args.server_gc.split(",") if x.strip()][:3]
+        if gc_threshold:  # an experiment: fewer full collections of a large heap
+            python = [
+                sys.executable,
+                "-c",
+                f"import gc, sys; gc.set_threshold({', '.join(map(str, gc_threshold))}); "
+                "from damepique.cli import main; sys.exit(main(sys.argv[1:]))",
+            ]
+        else:
+            python = [sys.executable, "-m", "damepique"]
         server = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "damepique",
+                *python,
                 "serve",
                 "--host",
                 "127.0.0.1",
