@@ -34,7 +34,11 @@ RESUME_FLOOR_S = 5.0
 
 
 class Conn(Protocol):
-    async def send_text(self, data: str) -> None: ...
+    async def send_text(self, data: str) -> None:
+        """Send one text frame. The hub runs it up to its first wait in the
+        broadcasting task and finishes it, if it waits, in another task: it must
+        not enter anything bound to the current task (``asyncio.timeout``, a
+        ``TaskGroup``) before that first wait."""
 
 
 def spectator_view(table: Table) -> dict[str, Any] | None:
