@@ -154,6 +154,18 @@ async def test_processes_starting_together_migrate_once(shared_url: str) -> None
             await e.dispose()
 
 
+async def test_whole_apps_starting_together_on_a_new_database(shared_url: str) -> None:
+    """Every part's tables come from the migrations, so three apps (the game
+    store, multiplayer, the score keeper) starting at once on an empty database
+    all start (a score keeper's own create_all used to race the others)."""
+
+    async def start(app: Any) -> None:
+        async with app.router.lifespan_context(app):
+            pass
+
+    await asyncio.gather(*(start(create_app(shared_url)) for _ in range(3)))
+
+
 async def test_a_sqlite_file_made_by_create_all_is_adopted(tmp_path: Path) -> None:
     """Files made earlier by ``metadata.create_all`` (before migrations) keep their data."""
     from damepique.server import store as store_module

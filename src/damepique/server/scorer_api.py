@@ -51,7 +51,7 @@ from damepique.scorer import (
     to_export_json,
 )
 
-from .database import async_url, create_engine, is_sqlite, is_sqlite_memory
+from .database import async_url, create_engine, is_sqlite, is_sqlite_memory, migrate
 
 PAGES = Path(__file__).resolve().parent.parent / "web" / "scorer"
 PREFIX = "/api/sheets"
@@ -187,8 +187,10 @@ class SheetStore:
     async def init(self) -> None:
         if self._ready:
             return
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        # By the app's migrations, never a bare create_all: processes starting
+        # together on a new database take turns there (a create_all racing another
+        # process's migration fails with "relation already exists").
+        await migrate(self.engine)
         self._ready = True
 
     async def close(self) -> None:
