@@ -24,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -35,9 +36,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from server_multiplayer import cpu_seconds, free_port  # this folder is on the path
+from server_multiplayer import cpu_seconds  # this folder is on the path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    """A free port below the ephemeral range: the load clients' thousands of
+    connections take ephemeral ports, and one of them could take a port chosen
+    there before its server binds it."""
+    for _ in range(1000):
+        port = random.randrange(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit("no free port between 20000 and 32000")
 
 
 def wait_port(port: int, seconds: float = 30) -> None:
