@@ -31,12 +31,14 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .broker import Broker, MemoryBroker, broker_from_url
 from .codes import normalize_code
+from .database import create_engine
 from .leases import SqlLeases
 from .multiplayer import Client
 from .protocol import MAX_MESSAGE, dumps, error
@@ -48,8 +50,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("damepique.server")
 
-TTL_MS = 3000
-"""A lease runs out this long after its last renewal (the takeover delay after a crash)."""
+TTL_MS = 5000
+"""A lease runs out this long after its last renewal (the takeover delay after a crash):
+long enough for a busy process to renew in time, short enough for a quick takeover."""
 TICK_S = 1.0
 """How often leases are renewed, relays checked and orphan tables looked for."""
 SEND_TIMEOUT_S = 5.0
@@ -250,6 +253,57 @@ class Mailbox:
                     return
 
 
+class Renewer(threading.Thread):
+    """Renews this process's leases every second from a thread of its own, with
+    its own event loop and database connection: a main loop kept busy for
+    seconds (a burst of connections, a long collection) never lets its leases
+    run out and its tables move under its players' feet. A process that dies
+    takes the thread with it, so its leases run out all the same; and a main
+    loop silent for ``MAIN_LOOP_SILENCE_S`` (hung) is not renewed for either."""
+
+    MAIN_LOOP_SILENCE_S = 30.0
+
+    def __init__(self, cluster: Cluster, url: str) -> None:
+        super().__init__(name="damepique-leases", daemon=True)
+        self.cluster = cluster
+        self.url = url
+        self.main = asyncio.get_running_loop()
+        self.beat = time.monotonic()
+        """The last sign of life of the main loop (``Cluster._keep`` writes it)."""
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        asyncio.run(self._renew())
+
+    async def _renew(self) -> None:
+        cluster = self.cluster
+        engine = create_engine(self.url, pool_size=1, max_overflow=0)
+        leases = SqlLeases(engine, cluster.pid, cluster.ttl_ms)
+        last = time.monotonic()
+        try:
+            while not self.stopping.is_set():
+                await asyncio.sleep(TICK_S)
+                now = time.monotonic()
+                if now - self.beat > self.MAIN_LOOP_SILENCE_S:
+                    log.error("the main loop is silent for %.0f s: leases left to run out", now - self.beat)
+                    continue
+                before = cluster.owned.copy()  # one C call: atomic under the GIL
+                try:
+                    held = await leases.renew_all()
+                    if f"proc:{cluster.pid}" not in held:
+                        await leases.acquire(f"proc:{cluster.pid}")
+                except Exception:
+                    log.exception("renewing leases failed; trying again")
+                    continue
+                if before - held and not self.stopping.is_set():
+                    self.main.call_soon_threadsafe(cluster._spawn, cluster.lost(before - held))
+                if now - last > cluster.ttl_ms / 2000:
+                    log.warning("leases renewed %.1f s after the previous time", now - last)
+                last = now
+        finally:
+            await engine.dispose()
+
+
 class Cluster:
     """This process among the others: leases, relays, takeovers, the shared lobby."""
 
@@ -276,6 +330,7 @@ class Cluster:
         self.mailboxes: dict[str, Mailbox] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._lobby_sent = 0.0
+        self._renewer: Renewer | None = None
 
     # -- start and stop ---------------------------------------------------------------------
 
@@ -298,6 +353,12 @@ class Cluster:
         ]
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 30)
         await self._sweep()
+        if engine.dialect.name == "sqlite":
+            # One machine, one file, a write lock of this loop's: renew here.
+            self._tasks.append(asyncio.get_running_loop().create_task(self._keep_leases()))
+        else:
+            self._renewer = Renewer(self, engine.url.render_as_string(hide_password=False))
+            self._renewer.start()
         self._tasks.append(asyncio.get_running_loop().create_task(self._keep()))
 
     async def stop(self) -> None:
@@ -315,6 +376,9 @@ class Cluster:
         deadline = time.monotonic() + 1.0
         while any(box.waiting for box in self.mailboxes.values()) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        if self._renewer is not None:
+            self._renewer.stopping.set()
+            await asyncio.to_thread(self._renewer.join, 5)
         tasks, self._tasks = list(self._tasks), []
         for task in tasks:
             task.cancel()
@@ -584,11 +648,26 @@ class Cluster:
 
     # -- every second: leases, relays, orphans ---------------------------------------------------------
 
-    async def _keep(self) -> None:
+    async def _keep_leases(self) -> None:
+        """Renew every second, on its own task (SQLite: see ``Renewer`` otherwise)."""
+        assert self.leases is not None
         while True:
             await asyncio.sleep(TICK_S)
             try:
-                await self._renew()
+                before = self.owned.copy()
+                held = await self.leases.renew_all()
+                if f"proc:{self.pid}" not in held:
+                    await self.leases.acquire(f"proc:{self.pid}")
+                await self.lost(before - held)
+            except Exception:
+                log.exception("renewing leases failed; trying again")
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            if self._renewer is not None:
+                self._renewer.beat = time.monotonic()
+            try:
                 await self._check_links()
                 await self._sweep()
                 if time.monotonic() - self._lobby_sent > LOBBY_EVERY_S:
@@ -596,21 +675,19 @@ class Cluster:
             except Exception:
                 log.exception("cluster upkeep failed; trying again")
 
-    async def _renew(self) -> None:
-        assert self.leases is not None
-        held = await self.leases.renew_all()
-        if f"proc:{self.pid}" not in held:
-            await self.leases.acquire(f"proc:{self.pid}")
-        for code in list(self.owned - held):
-            # Another process runs it now (this one was too slow to renew): stop writing.
+    async def lost(self, codes: set[str]) -> None:
+        """These leases were ours when a renewal began and are not any more:
+        another process runs them now (this one was too slow to renew). Stop
+        writing at once. (A lease claimed meanwhile was never in ``codes``.)"""
+        for code in sorted(codes):
+            if code not in self.owned:
+                continue  # handed back meanwhile
             log.warning("lost the lease of %s", code)
             self.owned.discard(code)
             if code.startswith(GAME):
                 await self.on_let_go(code.removeprefix(GAME))
             else:
                 await self.mp.drop(code)
-        for name in held - self.owned - {f"proc:{self.pid}"}:
-            await self.leases.release(name)
 
     async def _check_links(self) -> None:
         """Relayed connections whose owner changed, and sessions for processes that died."""
@@ -630,6 +707,7 @@ class Cluster:
 
     async def _sweep(self) -> None:
         """Take over the tables nobody runs (their process died or stopped)."""
+        assert self.leases is not None
         for code in await self.mp.store.orphan_codes():
             if await self.claim(code):
                 log.info("taking over table %s", code)

@@ -22,7 +22,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import Column, Float, MetaData, String, Table, delete, select, update
+from sqlalchemy import Column, Float, MetaData, String, Table, delete, func, literal_column, select, update
 
 DEFAULT_TTL_MS = 5000
 
@@ -141,30 +141,48 @@ class RedisLeases(Leases):
         await self._redis.aclose()
 
 
+def db_now(dialect: str) -> Any:
+    """The database's own clock in seconds since the epoch, read when a statement
+    runs: every process compares expiry times with one clock, and a statement
+    that waited for a connection cannot write a time already past."""
+    if dialect == "postgresql":
+        return func.extract("epoch", func.clock_timestamp())
+    return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
+
+
 class SqlLeases(Leases):
-    """Leases as rows of the app's database, with the processes' wall clocks
-    (keep them in sync: NTP; the time to live is seconds, clocks drift by far less).
+    """Leases as rows of the app's database, timed by the database's clock.
 
     ``renew_all`` extends every lease this process holds in one statement and
-    says which are still its own; the server calls it about once a second.
+    says which are still its own; the server calls it every second, on
+    ``renew_engine`` when given (connections of its own, so that a renewal
+    never waits behind the app's queries).
     """
 
     def __init__(
-        self, engine: Any, owner: str, ttl_ms: int = DEFAULT_TTL_MS, lock: asyncio.Lock | None = None
+        self,
+        engine: Any,
+        owner: str,
+        ttl_ms: int = DEFAULT_TTL_MS,
+        lock: asyncio.Lock | None = None,
+        renew_engine: Any = None,
     ) -> None:
         self.engine = engine
+        self.renew_engine = renew_engine or engine
         self.owner = owner
         self.ttl_ms = ttl_ms
         self._lock = lock
         """The store's write lock on SQLite (one writer at a time in this process)."""
+        self._now = db_now(engine.dialect.name)
 
     @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[Any]:
+    async def _write(self, engine: Any = None) -> AsyncIterator[Any]:
+        engine = engine or self.engine
         if self._lock is None:
-            async with self.engine.begin() as conn:
+            async with engine.begin() as conn:
                 yield conn
         else:
-            async with self._lock, self.engine.begin() as conn:
+            async with self._lock, engine.begin() as conn:
                 yield conn
 
     def _insert(self) -> Any:
@@ -175,39 +193,38 @@ class SqlLeases(Leases):
             from sqlalchemy.dialects import sqlite as dialect  # type: ignore[no-redef]
         return dialect.insert(leases)
 
+    def _expires(self) -> Any:
+        return self._now + self.ttl_ms / 1000
+
     async def acquire(self, table: str) -> bool:
-        now = time.time()
-        expires = now + self.ttl_ms / 1000
-        stmt = self._insert().values(name=table, holder=self.owner, expires=expires)
+        stmt = self._insert().values(name=table, holder=self.owner, expires=self._expires())
         stmt = stmt.on_conflict_do_update(
             index_elements=[leases.c.name],
-            set_={"holder": self.owner, "expires": expires},
-            where=(leases.c.expires < now) | (leases.c.holder == self.owner),
+            set_={"holder": self.owner, "expires": self._expires()},
+            where=(leases.c.expires < self._now) | (leases.c.holder == self.owner),
         ).returning(leases.c.holder)
         async with self._write() as conn:
             return (await conn.execute(stmt)).first() is not None
 
     async def renew(self, table: str) -> bool:
-        expires = time.time() + self.ttl_ms / 1000
         stmt = (
             update(leases)
             .where(leases.c.name == table, leases.c.holder == self.owner)
-            .values(expires=expires)
+            .values(expires=self._expires())
             .returning(leases.c.name)
         )
-        async with self._write() as conn:
+        async with self._write(self.renew_engine) as conn:
             return (await conn.execute(stmt)).first() is not None
 
     async def renew_all(self) -> set[str]:
         """Extend every lease held by this process; returns their names."""
-        expires = time.time() + self.ttl_ms / 1000
         stmt = (
             update(leases)
             .where(leases.c.holder == self.owner)
-            .values(expires=expires)
+            .values(expires=self._expires())
             .returning(leases.c.name)
         )
-        async with self._write() as conn:
+        async with self._write(self.renew_engine) as conn:
             return {str(r.name) for r in await conn.execute(stmt)}
 
     async def release(self, table: str) -> None:
@@ -226,7 +243,7 @@ class SqlLeases(Leases):
         if not tables:
             return {}
         stmt = select(leases.c.name, leases.c.holder).where(
-            leases.c.name.in_(tables), leases.c.expires >= time.time()
+            leases.c.name.in_(tables), leases.c.expires >= self._now
         )
         async with self.engine.connect() as conn:
             return {str(r.name): str(r.holder) for r in await conn.execute(stmt)}

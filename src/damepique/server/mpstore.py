@@ -32,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .leases import leases
+from .leases import db_now, leases
 
 metadata = MetaData()
 
@@ -141,7 +141,7 @@ class MpStore:
         """Tables that must run somewhere (waiting for players or playing) but whose
         lease nobody holds: their process died or stopped. (A finished table is
         loaded again when someone comes back to it.)"""
-        now = time.time()
+        now = db_now(self.engine.dialect.name)
         stmt = (
             select(mp_tables.c.code)
             .select_from(mp_tables.outerjoin(leases, leases.c.name == mp_tables.c.code))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import webbrowser
 
@@ -23,6 +24,12 @@ def serve(
 
     url = database_url(db)
     app = create_app(database_url=url, broker_url=broker, process_id=process_id)
+    # A server holds many long-lived objects (tables, connections): full collections
+    # of that heap stopped the loop for 0.2 to 0.7 s under load (benchmarks/README.md,
+    # Multiplayer). Objects made at start-up are never collected, and collections
+    # of the young generation come ten times less often.
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:

@@ -10,6 +10,7 @@ relayed from another process (``cluster``): all it needs of its client is
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +65,8 @@ class TableSession:
             ref = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
             await self._handle(msg, ref)
         except (ProtocolError, CommandError) as e:
-            await client.send_text(dumps(error(e.code, e.reason, ref)))
+            with contextlib.suppress(Exception):  # gone meanwhile: its reader will see
+                await client.send_text(dumps(error(e.code, e.reason, ref)))
         except TableMoved:
             self.close()
             await client.end(MOVED, "the table moved to another server; reconnect")
