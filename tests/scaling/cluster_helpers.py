@@ -68,35 +68,41 @@ class Cluster:
     processes: dict[str, Process] = field(default_factory=dict)
     nginx_port: int = 0
 
-    def start(self, name: str, port: int | None = None) -> Process:
-        port = port or free_port()
+    def start_all(self, names: list[str]) -> list[Process]:
+        """Start these processes at once (on a new database they migrate it together)."""
         env = {
             **os.environ,
             "DAMEPIQUE_SECRET": self.secret,
             "DAMEPIQUE_SECURE_COOKIES": "0",
             "DAMEPIQUE_GRACE": "60",
         }
-        log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--db", self.db, "--broker", self.broker, "--process-id", name],
-            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
-        )  # fmt: skip
+        started = []
+        for name in names:
+            port = free_port()
+            log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
+                 "--db", self.db, "--broker", self.broker, "--process-id", name],
+                stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+            )  # fmt: skip
+            started.append(Process(name, port, proc))
         deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"{name} exited with {proc.returncode}: see {self.dir / (name + '.log')}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError(f"{name} did not start in 60 s")
-            time.sleep(0.1)
-        self.processes[name] = Process(name, port, proc)
-        return self.processes[name]
+        for p in started:
+            while True:
+                if p.proc.poll() is not None:
+                    log_text = (self.dir / f"{p.name}.log").read_text()[-3000:]
+                    raise RuntimeError(f"{p.name} exited with {p.proc.returncode}:\n{log_text}")
+                try:
+                    if httpx.get(f"http://127.0.0.1:{p.port}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    p.proc.kill()
+                    raise RuntimeError(f"{p.name} did not start in 60 s")
+                time.sleep(0.1)
+            self.processes[p.name] = p
+        return started
 
     def kill(self, name: str) -> None:
         p = self.processes.pop(name)
@@ -143,8 +149,7 @@ class Cluster:
 def make_cluster(tmp_path: Path, admin_url: str, broker: str, names: list[str]) -> Cluster:
     db = asyncio.run(fresh_database(admin_url, "c_" + tmp_path.name.lower()[-40:].replace("-", "_")))
     cluster = Cluster(tmp_path, db, broker)
-    for name in names:
-        cluster.start(name)
+    cluster.start_all(names)  # together, on a new database
     cluster.start_nginx()
     return cluster
 

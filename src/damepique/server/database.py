@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -127,8 +128,21 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(alembic_config(connection=connection), "head")
 
 
+_IN_PROCESS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
 async def migrate(engine: AsyncEngine) -> None:
     """Bring the database to the newest revision (creating it from nothing if empty)."""
+    # Alembic keeps its migration context in module globals: two upgrades
+    # interleaved in one process (several stores of one app, several apps in a
+    # test) would run in each other's context. Across processes the database's
+    # own lock below is what counts.
+    lock = _IN_PROCESS.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+    async with lock:
+        await _migrate(engine)
+
+
+async def _migrate(engine: AsyncEngine) -> None:
     async with engine.begin() as conn:
         if engine.dialect.name == "postgresql":
             # DDL is transactional on PostgreSQL: the lock is held until the upgrade
