@@ -197,6 +197,7 @@ class MultiTable:
 
     def info(self) -> dict[str, Any]:
         o = self.options
+        present = set(self.conns.values())  # once, not a scan of every connection per seat
         return {
             "code": self.code,
             "display": display_code(self.code),
@@ -219,7 +220,7 @@ class MultiTable:
                     "name": s.name,
                     "nickname": s.nickname,
                     "level": s.level,
-                    "connected": self.connected(i),
+                    "connected": i in present,
                     "away": s.away,
                     "left": s.left,
                 }
