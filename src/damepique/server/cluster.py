@@ -18,8 +18,12 @@ whole state again. A process that stops cleanly hands its leases back at once.
 With the ``memory://`` broker (the default) there is one process and none of
 this runs: every table is local.
 
+Solo games are leased too (``game:<id>``): a page joining one through another
+process asks the process that runs it to let go (``hold_game``).
+
 Channels: ``damepique:proc:<id>`` carries what is addressed to one process,
-``damepique:lobby`` each process's list of public tables.
+``damepique:lobby`` each process's list of public tables,
+``damepique:sheets`` the score sheets' changes for their live readers.
 """
 
 from __future__ import annotations
