@@ -45,37 +45,40 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``damepique serve`` in a child process on 127.0.0.1:port; waits until it answers."""
+def spawn_server(
+    db: Path | str, port: int, log: Path | None = None, env: dict[str, str] | None = None, *extra: str
+) -> subprocess.Popen[bytes]:
+    """``damepique serve`` in a child process on 127.0.0.1:port (``extra``: more flags)."""
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - lives with the process
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "damepique",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-        ],
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        cwd=ROOT,
-    )
-    deadline = time.monotonic() + 30
+    return subprocess.Popen(
+        [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db), *extra],
+        stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+    )  # fmt: skip
+
+
+def wait_healthy(proc: subprocess.Popen[bytes], port: int, seconds: float = 30.0) -> None:
+    """Until the server answers ``/healthz``; it is killed if it does not in time."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
+                return
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise RuntimeError("server did not start in 30 s")
+    raise RuntimeError(f"server did not start in {seconds:.0f} s")
+
+
+def start_server(
+    db: Path, port: int, log: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``damepique serve`` in a child process on 127.0.0.1:port; waits until it answers."""
+    proc = spawn_server(db, port, log, env)
+    wait_healthy(proc, port)
+    return proc
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:

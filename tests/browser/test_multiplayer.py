@@ -9,76 +9,32 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-import httpx
 import pytest
 from playwright.async_api import Page, expect
 
+from ..conftest import free_port, start_server, stop_server
+
 pytestmark = [pytest.mark.browser]
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 CARD_NAME = re.compile(
     r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (clubs|diamonds|hearts|spades)$"
 )
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def mp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server with a short grace period and a 2-second turn timer on offer."""
     folder = tmp_path_factory.mktemp("mp-server")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DAMEPIQUE_GRACE": "3", "DAMEPIQUE_TIMER_CHOICES": "0,2,30,60"}
-    log = open(folder / "server.log", "ab")  # noqa: SIM115 - lives with the process
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "damepique",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(folder / "mp.sqlite3"),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=ROOT,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        raise RuntimeError("server did not start")
+    proc = start_server(folder / "mp.sqlite3", port, folder / "server.log", env)
     try:
-        yield url
+        yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
 
 
 async def new_page(browser, url: str) -> tuple[object, Page]:  # type: ignore[no-untyped-def]

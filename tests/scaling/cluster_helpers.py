@@ -11,17 +11,15 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from ..conftest import ROOT
+from ..conftest import ROOT, spawn_server, wait_healthy
 from ..multiplayer.mp_helpers import decision_key
 from .conftest import _missing, _wait_port, free_port
 
@@ -79,28 +77,16 @@ class Cluster:
         started = []
         for name in names:
             port = free_port()
-            log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--db", self.db, "--broker", self.broker, "--process-id", name],
-                stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
-            )  # fmt: skip
-            started.append(Process(name, port, proc))
-        deadline = time.monotonic() + 60
+            log = self.dir / f"{name}.log"
+            extra = ("--broker", self.broker, "--process-id", name)
+            started.append(Process(name, port, spawn_server(self.db, port, log, env, *extra)))
         for p in started:
-            while True:
-                if p.proc.poll() is not None:
-                    log_text = (self.dir / f"{p.name}.log").read_text()[-3000:]
-                    raise RuntimeError(f"{p.name} exited with {p.proc.returncode}:\n{log_text}")
-                try:
-                    if httpx.get(f"http://127.0.0.1:{p.port}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    p.proc.kill()
-                    raise RuntimeError(f"{p.name} did not start in 60 s")
-                time.sleep(0.1)
+            try:
+                wait_healthy(p.proc, p.port, 60)
+            except RuntimeError as e:
+                raise RuntimeError(
+                    f"{p.name}: {e}\n{(self.dir / f'{p.name}.log').read_text()[-3000:]}"
+                ) from None
             self.processes[p.name] = p
         return started
 
