@@ -21,28 +21,13 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import httpx
+from server_multiplayer import cpu_seconds, local_server  # this folder is on the path
 from websockets.asyncio.client import connect
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def person(
@@ -173,59 +158,22 @@ def main() -> int:
     p.add_argument("--think", type=float, default=1.0, help="mean seconds a person thinks before each action")
     p.add_argument("--level", default="intermediate")
     p.add_argument(
-        "--server-gc", default="", help="the server's gc.set_threshold, e.g. 50000,20,100 (default: Python's)"
+        "--server-gc",
+        default="",
+        help="the server's gc.set_threshold, e.g. 700,10,10 (default: the server's)",
     )
     args = p.parse_args()
     seconds = min(args.seconds, 600.0)
     counts = [min(int(x), 2000) for x in args.games.split(",")]
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        gc_threshold = [int(x) for x in args.server_gc.split(",") if x.strip()][:3]
-        if gc_threshold:  # an experiment: fewer full collections of a large heap
-            python = [
-                sys.executable,
-                "-c",
-                f"import gc, sys; gc.set_threshold({', '.join(map(str, gc_threshold))}); "
-                "from damepique.cli import main; sys.exit(main(sys.argv[1:]))",
-            ]
-        else:
-            python = [sys.executable, "-m", "damepique"]
-        server = subprocess.Popen(
-            [
-                *python,
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                str(Path(tmp) / "bench.sqlite3"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+    gc_threshold = tuple(int(x) for x in args.server_gc.split(",") if x.strip())[:3] or None
+    with local_server(gc_threshold) as (base, pid):
+        print(
+            json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "load": os.getloadavg()}),
+            flush=True,
         )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(100):
-                try:
-                    if httpx.get(base + "/healthz").status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            print(
-                json.dumps(
-                    {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load": os.getloadavg()}
-                ),
-                flush=True,
-            )
-            for n in counts:
-                result = asyncio.run(
-                    run_level(base, n, seconds, args.think, args.level, args.warm, server.pid)
-                )
-                print(json.dumps(result), flush=True)
-        finally:
-            server.terminate()
-            server.wait(10)
+        for n in counts:
+            result = asyncio.run(run_level(base, n, seconds, args.think, args.level, args.warm, pid))
+            print(json.dumps(result), flush=True)
     return 0
 
 

@@ -108,20 +108,17 @@ def wait_healthy(base: str, seconds: float = 30.0) -> None:
 @contextmanager
 def local_server(gc_threshold: tuple[int, ...] | None = None) -> Iterator[tuple[str, int]]:
     """A fresh ``damepique serve`` on a free loopback port: (base URL, pid);
-    ``gc_threshold``: the server's ``gc.set_threshold`` (an experiment)."""
+    ``gc_threshold``: the server's ``gc.set_threshold`` (its default otherwise)."""
+    env = dict(os.environ)
     if gc_threshold:
-        start = (
-            f"import gc, sys; gc.set_threshold({', '.join(map(str, gc_threshold))}); "
-            "from damepique.cli import main; sys.exit(main(sys.argv[1:]))"
-        )
-        python = [sys.executable, "-c", start]
-    else:
-        python = [sys.executable, "-m", "damepique"]
+        env["DAMEPIQUE_GC_THRESHOLD"] = ",".join(map(str, gc_threshold))
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         proc = subprocess.Popen(
             [
-                *python,
+                sys.executable,
+                "-m",
+                "damepique",
                 "serve",
                 "--host",
                 "127.0.0.1",
@@ -132,6 +129,7 @@ def local_server(gc_threshold: tuple[int, ...] | None = None) -> Iterator[tuple[
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=env,
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -556,7 +554,7 @@ def main() -> int:
     p.add_argument(
         "--server-gc",
         default="",
-        help="the local server's gc.set_threshold, e.g. 50000,20,100 (default: Python's 700,10,10)",
+        help="the local server's gc.set_threshold, e.g. 700,10,10 (default: the server's, 50000,20,100)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per level instead of a table row")
     args = p.parse_args()

@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import webbrowser
 
 from .settings import database_url
+
+DEFAULT_GC_THRESHOLD = (50_000, 20, 100)
+
+
+def gc_threshold(text: str) -> tuple[int, ...]:
+    """``"g0,g1,g2"`` (one to three numbers) as ``gc.set_threshold`` takes them;
+    empty: the server's default.
+
+    >>> gc_threshold(""), gc_threshold("700, 10")
+    ((50000, 20, 100), (700, 10))
+    """
+    if not text.strip():
+        return DEFAULT_GC_THRESHOLD
+    numbers = tuple(int(x) for x in text.split(","))
+    if not 1 <= len(numbers) <= 3 or min(numbers) < 0:
+        raise ValueError(f"DAMEPIQUE_GC_THRESHOLD: one to three whole numbers, not {text!r}")
+    return numbers
 
 
 def serve(
@@ -28,8 +46,9 @@ def serve(
     # of that heap stopped the loop for 0.2 to 0.7 s under load (benchmarks/README.md,
     # Multiplayer). Objects made at start-up are never collected, and collections
     # of the young generation come ten times less often.
+    # DAMEPIQUE_GC_THRESHOLD="g0,g1,g2" sets other thresholds (benchmarks compare them).
     gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(*gc_threshold(os.environ.get("DAMEPIQUE_GC_THRESHOLD", "")))
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:
