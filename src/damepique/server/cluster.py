@@ -291,16 +291,13 @@ class Renewer(threading.Thread):
                 if now - self.beat > self.MAIN_LOOP_SILENCE_S:
                     log.error("the main loop is silent for %.0f s: leases left to run out", now - self.beat)
                     continue
-                before = cluster.owned.copy()  # one C call: atomic under the GIL
                 try:
-                    held = await leases.renew_all()
-                    if f"proc:{cluster.pid}" not in held:
-                        await leases.acquire(f"proc:{cluster.pid}")
+                    lost = await cluster.renew(leases)
                 except Exception:
                     log.exception("renewing leases failed; trying again")
                     continue
-                if before - held and not self.stopping.is_set():
-                    self.main.call_soon_threadsafe(cluster._spawn, cluster.lost(before - held))
+                if lost and not self.stopping.is_set():
+                    self.main.call_soon_threadsafe(cluster._spawn, cluster.lost(lost))
                 if now - last > cluster.ttl_ms / 2000:
                     log.warning("leases renewed %.1f s after the previous time", now - last)
                 last = now
@@ -658,11 +655,7 @@ class Cluster:
         while True:
             await asyncio.sleep(TICK_S)
             try:
-                before = self.owned.copy()
-                held = await self.leases.renew_all()
-                if f"proc:{self.pid}" not in held:
-                    await self.leases.acquire(f"proc:{self.pid}")
-                await self.lost(before - held)
+                await self.lost(await self.renew(self.leases))
             except Exception:
                 log.exception("renewing leases failed; trying again")
 
@@ -678,6 +671,15 @@ class Cluster:
                     await self._publish_lobby()
             except Exception:
                 log.exception("cluster upkeep failed; trying again")
+
+    async def renew(self, leases: SqlLeases) -> set[str]:
+        """Renew every lease of this process (and its own ``proc:`` one); returns
+        those that were ours when the renewal began and are not any more."""
+        before = self.owned.copy()  # one C call: atomic under the GIL (``Renewer``'s thread)
+        held = await leases.renew_all()
+        if f"proc:{self.pid}" not in held:
+            await leases.acquire(f"proc:{self.pid}")
+        return before - held
 
     async def lost(self, codes: set[str]) -> None:
         """These leases were ours when a renewal began and are not any more:
