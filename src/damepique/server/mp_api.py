@@ -27,7 +27,7 @@ from .mpstore import MpStore
 from .multiplayer import QUICK_MESSAGES, Client, MpSettings, MultiTable
 from .protocol import VERSION, dumps, error
 from .table import CommandError
-from .table_session import TableMoved, parse
+from .table_session import TableMoved
 
 
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
@@ -202,4 +202,4 @@ def install(
     return mp
 
 
-__all__ = ["install", "parse"]
+__all__ = ["install"]
