@@ -4,17 +4,28 @@ short still counts, and summarizes a log the same way as ``damepique arena``.
     python benchmarks/bots_arena_log.py run --seats expert,intermediate,intermediate,intermediate \
         --deals 2000 --seed 1 --duplicate --jobs 2 --log /tmp/expert_vs_int.jsonl
     python benchmarks/bots_arena_log.py summary --log /tmp/expert_vs_int.jsonl
+    python benchmarks/bots_arena_log.py paired --log a.jsonl --against b.jsonl --seat 0
 
 Deals already in the log are skipped on a rerun (resume). ``--first F``
 starts at deal F, to split one run over several logs (and processes);
 ``summary --log a.jsonl,b.jsonl`` then reads them together and prints the
 JSON of ``damepique arena --json`` for the deals logged so far.
+
+``--moves`` (OpenSpiel arenas, single deals) also logs each deal's hands,
+passes and plays as they were played (OpenSpiel's IS-MCTS does not replay a
+deal the same way twice, so a deal cannot be traced after the fact).
+
+``paired`` compares two logs of single deals deal by deal: for the deals in
+both, the mean of seat ``--seat``'s points in each and of their difference
+(first minus second) with a 95% confidence interval, and the moons each
+conceded (``--metric payoff`` compares payoffs instead).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from damepique.bots.arena import DealOutcome, _Progress, summarize
@@ -47,14 +58,60 @@ def _load(path: str) -> tuple[dict, list[list[DealOutcome]]]:
                         for o in rec["outcomes"]
                     ]
                 )
+                if "moves" in rec:
+                    MOVES[rec["outcomes"][0]["base"]] = rec["moves"]
     except FileNotFoundError:
         pass
     return head, groups
 
 
+MOVES: dict[int, dict] = {}
+"""Moves logged with ``--moves``, by deal (filled by ``_load``)."""
+
+
+def _seat_values(path: str, seat: int, metric: str) -> dict[int, tuple[float, bool]]:
+    """Per deal: the seat's points (or payoff) and whether another seat shot the moon."""
+    _, groups = _load(path)
+    out: dict[int, tuple[float, bool]] = {}
+    for g in groups:
+        o = g[0]
+        pts = o.points
+        own = pts[seat]
+        value = own if metric == "points" else (sum(pts) - own) / (len(pts) - 1) - own
+        out[o.base] = (float(value), o.moon is not None and o.moon != seat)
+    return out
+
+
+def paired(a_path: str, b_path: str, seat: int, metric: str) -> dict:
+    a = _seat_values(a_path, seat, metric)
+    b = _seat_values(b_path, seat, metric)
+    common = sorted(set(a) & set(b))
+    k = len(common)
+
+    def stats(xs: list[float]) -> tuple[float, float]:
+        m = sum(xs) / len(xs)
+        var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0
+        return m, 1.96 * math.sqrt(var / len(xs))
+
+    out: dict = {"deals": k, "metric": metric, "seat": seat}
+    if not k:
+        return out
+    for name, src in (("a", a), ("b", b)):
+        m, h = stats([src[d][0] for d in common])
+        out[name] = {
+            "log": a_path if name == "a" else b_path,
+            "mean": round(m, 3),
+            "ci95": [round(m - h, 3), round(m + h, 3)],
+            "moons_conceded": sum(src[d][1] for d in common),
+        }
+    m, h = stats([a[d][0] - b[d][0] for d in common])
+    out["a_minus_b"] = {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)]}
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("command", choices=["run", "summary"])
+    p.add_argument("command", choices=["run", "summary", "paired"])
     p.add_argument("--seats")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
@@ -64,7 +121,14 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--first", type=int, default=0, help="first deal number (split a run over logs)")
     p.add_argument("--log", required=True, help="log file; for summary, several comma-separated")
+    p.add_argument("--moves", action="store_true", help="log hands, passes and plays (OpenSpiel arenas)")
+    p.add_argument("--against", help="paired: the second log")
+    p.add_argument("--seat", type=int, default=0, help="paired: the seat compared")
+    p.add_argument("--metric", choices=["points", "payoff"], default="points")
     args = p.parse_args()
+    if args.command == "paired":
+        print(json.dumps(paired(args.log, args.against, args.seat, args.metric)))
+        return 0
     if args.command == "summary":
         head, groups = {}, []
         for path in args.log.split(","):
@@ -91,42 +155,57 @@ def main() -> int:
     todo = [d for d in range(args.first, args.deals) if d not in done]
     bar = _Progress(len(todo), "games" if args.games else "deals")
     # iter_outcomes numbers deals 0..N-1; skip those already logged.
-    for count, group in enumerate(_iter(names, rules, todo, args), 1):
+    for count, (group, moves) in enumerate(_iter(names, rules, todo, args), 1):
+        rec: dict = {
+            "outcomes": [
+                {
+                    "base": o.base,
+                    "entries": o.entries,
+                    "points": o.points,
+                    "moon": o.moon,
+                    "winner": o.game_winner,
+                }
+                for o in group
+            ]
+        }
+        if moves is not None:
+            rec["moves"] = moves
         with open(args.log, "a", encoding="utf-8") as f:
-            f.write(
-                json.dumps(
-                    {
-                        "outcomes": [
-                            {
-                                "base": o.base,
-                                "entries": o.entries,
-                                "points": o.points,
-                                "moon": o.moon,
-                                "winner": o.game_winner,
-                            }
-                            for o in group
-                        ]
-                    }
-                )
-                + "\n"
-            )
+            f.write(json.dumps(rec) + "\n")
         bar.update(count)
     bar.close()
     return 0
 
 
 def _iter(names, rules, todo, args):  # type: ignore[no-untyped-def]
-    from damepique.bots import arena
 
     tasks = [(list(names), rules, args.seed, d, args.duplicate, args.games) for d in todo]
+    run = _run_with_moves if args.moves else _run_plain
+    if args.moves and (args.duplicate or args.games or not any(n.startswith("openspiel-") for n in names)):
+        raise SystemExit("--moves logs single OpenSpiel deals only (no --duplicate, no --games)")
     if args.jobs <= 1:
         for t in tasks:
-            yield arena._run_task(t)
+            yield run(t)
         return
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-        yield from pool.imap_unordered(arena._run_task, tasks, chunksize=1)
+        yield from pool.imap_unordered(run, tasks, chunksize=1)
+
+
+def _run_plain(task):  # type: ignore[no-untyped-def]
+    from damepique.bots import arena
+
+    return arena._run_task(task), None
+
+
+def _run_with_moves(task):  # type: ignore[no-untyped-def]
+    from damepique.bots.openspiel import play_openspiel_deal
+
+    names, _rules, seed, base, _dup, _games = task
+    log: dict = {}
+    points, moon = play_openspiel_deal(names, seed, base, log)
+    return [DealOutcome(base, tuple(range(len(names))), points, moon)], log
 
 
 if __name__ == "__main__":

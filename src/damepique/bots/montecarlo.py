@@ -112,13 +112,23 @@ def paired_stderr(a: list[float], b: list[float]) -> float:
     return _stderr([x - y for x, y in zip(a, b, strict=False)])
 
 
-def utility(view: View, points: tuple[int, ...]) -> float:
-    """What the seat minimizes: its payoff loss, plus placement when the deal
-    ends the game (totals known)."""
+OBJECTIVES = ("payoff", "points")
+"""What the expert minimizes in a deal: ``payoff`` (its points minus the mean
+of the others': a moon conceded costs about what 13 points of its own cost)
+or ``points`` (its own points only: a moon conceded costs 26, its own moon
+counts 0, what the others take does not matter)."""
+
+
+def utility(view: View, points: tuple[int, ...], objective: str = "payoff") -> float:
+    """What the seat minimizes: its payoff loss (or, with ``objective="points"``,
+    its own points), plus placement when the deal ends the game (totals known)."""
     n = len(points)
     me = view.seat
     own = points[me]
-    u = own - (sum(points) - own) / (n - 1)
+    if objective == "points":
+        u = float(own)
+    else:
+        u = own - (sum(points) - own) / (n - 1)
     totals = view.totals
     if len(totals) == n:
         new = [t + p for t, p in zip(totals, points, strict=True)]
@@ -223,6 +233,7 @@ def evaluate_play(
     race: bool = False,
     defend: bool | None = None,
     infer: bool = False,
+    objective: str = "payoff",
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -232,6 +243,7 @@ def evaluate_play(
     worlds for the rest; their ``CardStats`` are marked ``dropped``.
     ``defend``: model a would-be moon shooter (default ``MODEL_RIVAL_MOON``).
     ``infer``: sample with the soft inferences of ``Knowledge.of(soft=True)``.
+    ``objective``: what is minimized (``OBJECTIVES``).
     """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
@@ -286,7 +298,7 @@ def evaluate_play(
                 playout(d, pol, shooter)
                 res = d.result()
                 st = table[c]
-                st.utility.append(utility(view, res.points))
+                st.utility.append(utility(view, res.points, objective))
                 st.points.append(res.points[me])
                 if res.moon is not None:
                     if res.moon == me:
@@ -346,6 +358,7 @@ def evaluate_pass(
     budget_ms: float | None = None,
     min_worlds: int = 8,
     race: bool = False,
+    objective: str = "payoff",
 ) -> dict[tuple[int, ...], CardStats]:
     """Outcomes of each candidate pass over deals sampled from this seat's hand
     (``race``: as in ``evaluate_play``; the stats are keyed by pass)."""
@@ -380,7 +393,7 @@ def evaluate_pass(
             playout(d, pol)
             res = d.result()
             st = stats[cs]
-            st.utility.append(utility(view, res.points))
+            st.utility.append(utility(view, res.points, objective))
             st.points.append(res.points[me])
             if res.moon is not None:
                 if res.moon == me:
@@ -404,7 +417,8 @@ class ExpertBot:
     ``race``: drop clearly worse candidates early (on by default);
     ``defend``: model a would-be moon shooter in the play-outs (default
     ``MODEL_RIVAL_MOON``); ``infer``: sample hidden hands with the soft
-    inferences too (default ``SOFT_INFERENCE``).
+    inferences too (default ``SOFT_INFERENCE``); ``objective``: what it
+    minimizes (``OBJECTIVES``, default ``"payoff"``).
     """
 
     name = "expert"
@@ -416,7 +430,11 @@ class ExpertBot:
         race: bool = True,
         defend: bool | None = None,
         infer: bool | None = None,
+        objective: str = "payoff",
     ) -> None:
+        if objective not in OBJECTIVES:
+            raise KeyError(f"unknown expert objective {objective!r} ({', '.join(OBJECTIVES)})")
+        self.objective = objective
         self.playouts = playouts
         self.budget_ms = budget_ms
         self.race = race
@@ -427,7 +445,7 @@ class ExpertBot:
     def from_options(cls, text: str) -> ExpertBot:
         """``"playouts=400"``, ``"budget_ms=500"``, ``"race=0"``, ``"defend=1"``
         (comma-separated)."""
-        kwargs: dict[str, float | int | bool] = {}
+        kwargs: dict[str, float | int | bool | str] = {}
         for part in text.split(","):
             key, _, value = part.partition("=")
             key = key.strip()
@@ -439,10 +457,14 @@ class ExpertBot:
                 if value not in ("0", "1"):
                     raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
                 kwargs[key] = value == "1"
+            elif key == "objective":
+                if value not in OBJECTIVES:
+                    raise KeyError(f"expert option objective takes {' or '.join(OBJECTIVES)}, not {value!r}")
+                kwargs[key] = value
             else:
                 raise KeyError(
                     f"unknown expert option {key!r} "
-                    "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1)"
+                    "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, objective=payoff|points)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
@@ -454,7 +476,9 @@ class ExpertBot:
         if len(cands) == 1:
             return cands[0]
         playouts = max(1, round(self.playouts * PASS_BUDGET_SHARE))
-        stats = evaluate_pass(view, rng, cands, playouts, self.budget_ms, race=self.race)
+        stats = evaluate_pass(
+            view, rng, cands, playouts, self.budget_ms, race=self.race, objective=self.objective
+        )
         live = [cs for cs in cands if not stats[cs].dropped]
         best = min(live, key=lambda cs: (stats[cs].mean, cands.index(cs)))
         return tuple(sorted(best))
@@ -464,7 +488,14 @@ class ExpertBot:
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         stats, groups, _ = evaluate_play(
-            view, rng, self.playouts, self.budget_ms, race=self.race, defend=self.defend, infer=self.infer
+            view,
+            rng,
+            self.playouts,
+            self.budget_ms,
+            race=self.race,
+            defend=self.defend,
+            infer=self.infer,
+            objective=self.objective,
         )
         if len(groups) == 1:
             return groups[0][0]

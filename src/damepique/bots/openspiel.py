@@ -95,9 +95,17 @@ def make_spiel_bot(name: str, seed: int) -> Any:
     raise KeyError(f"unknown OpenSpiel bot {name!r} (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)")
 
 
-def play_openspiel_deal(names: Sequence[str], seed: int, base: int) -> tuple[tuple[int, ...], int | None]:
+def play_openspiel_deal(
+    names: Sequence[str], seed: int, base: int, log: dict[str, Any] | None = None
+) -> tuple[tuple[int, ...], int | None]:
     """One deal on an OpenSpiel state, seat ``s`` played by ``names[s]``
-    (ours or ``openspiel-*``); returns (points per seat, moon shooter)."""
+    (ours or ``openspiel-*``); returns (points per seat, moon shooter).
+
+    ``log``, when given, receives what happened as it is played (OpenSpiel's
+    IS-MCTS does not replay a deal the same way twice, so this is the only
+    record of it): ``hands`` (each seat's dealt cards), ``passes`` (the cards
+    each seat gave), ``plays`` (``[seat, card]`` in order), ``fallbacks``
+    (cards our rule played after an OpenSpiel error); cards in our numbering."""
     rules = openspiel_rules()
     rng = random.Random(f"{seed}:{base}")
     direction = rng.randrange(4)
@@ -105,6 +113,8 @@ def play_openspiel_deal(names: Sequence[str], seed: int, base: int) -> tuple[tup
     rng.shuffle(deck)
     hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
     deal = Deal(rules, hands, 0, _DIRECTION_TO_NUMBER[direction])
+    if log is not None:
+        log.update(hands=[sorted(h) for h in hands], passes=[], plays=[], fallbacks=0)
     state = spiel_game().new_initial_state()
     state.apply_action(direction)
     for i in range(13):
@@ -123,6 +133,8 @@ def play_openspiel_deal(names: Sequence[str], seed: int, base: int) -> tuple[tup
             view = view_of(deal, s)
             cards = ours[s].choose_pass(view, rngs[s]) if s in ours else intermediate_pass(view)
             deal.pass_cards(s, cards)
+            if log is not None:
+                log["passes"].append(sorted(cards))
             for c in sorted(cards):
                 assert state.current_player() == s
                 state.apply_action(to_spiel(c))
@@ -136,8 +148,12 @@ def play_openspiel_deal(names: Sequence[str], seed: int, base: int) -> tuple[tup
                 card = from_spiel(spiel[s].step(state))
             except Exception:  # OpenSpiel raises SpielError subclasses of RuntimeError
                 FALLBACKS["ismcts_play_errors"] += 1
+                if log is not None:
+                    log["fallbacks"] += 1
                 card = intermediate_play(view_of(deal, s))
         deal.play(card, s)  # our referee checks OpenSpiel's bots too
+        if log is not None:
+            log["plays"].append([s, card])
         state.apply_action(to_spiel(card))
     assert state.is_terminal()
     res = deal.result()

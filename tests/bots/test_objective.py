@@ -1,0 +1,84 @@
+"""The expert's objective: ``payoff`` (default) or ``points`` (own points only,
+a conceded moon counting 26)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from damepique.bots import get_bot
+from damepique.bots.montecarlo import ExpertBot, evaluate_play, utility
+from damepique.engine import PASS, PRESETS, Deal, Rules, parse_card, parse_cards, view_of
+
+RULES = Rules(passing=False, must_break_hearts=False)
+
+HANDS = [
+    "QS AS 3H 4H 5H 6H 7H 8H 2S 3S 4S 10S 2D",
+    "KS 2H 9H 10H JH QH KH AH AD 6S 7S 8S 9S",
+    "2C 3C 4C 4D 5S 8C 9C 10C JC 5D 6D 7D 8D",
+    "7C 3D JS 5C 6C QC KC AC 9D 10D JD QD KD",
+]
+
+# Eleven tricks (each in playing order): seat 1 takes every heart but the 2;
+# seats 2 and 3 show voids in hearts and spades; seat 0 wins the eleventh
+# trick and leads the twelfth holding the Q and A of spades, while seat 1
+# holds the K of spades and the last heart.
+PLAYS = (
+    "2C 7C 2S 6S  3D 2D AD 4D"
+    "  9H 5S JS 3H  10H 8C 5C 4H  JH 9C QC 5H  QH 10C KC 6H  KH JC AC 7H  AH 5D 9D 8H"
+    "  7S 6D 10D 3S  8S 7D JD 4S  9S 8D QD 10S"
+)
+
+
+def _moon_position() -> Deal:
+    hands = [sum(1 << c for c in parse_cards(h.split())) for h in HANDS]
+    deal = Deal(RULES, hands, 0, 0)
+    for text in PLAYS.split():
+        deal.play(parse_card(text))
+    return deal
+
+
+def test_the_position_is_what_the_test_says():
+    deal = _moon_position()
+    view = view_of(deal, 0)
+    assert deal.to_act == 0
+    assert view.taken_points == (0, 12, 0, 0)
+    assert view.legal_mask() == (1 << parse_card("QS")) | (1 << parse_card("AS"))
+
+
+def test_objective_points_stops_a_moon_the_payoff_would_concede():
+    """Leading the Q of spades lets seat 1 take it and the last heart (a moon:
+    26 points for seat 0); leading the ace makes seat 0 take 14 points itself.
+    The payoff prefers the moon (26 - 52/3 = 8.7 against 14 - 12/3 = 10);
+    counting its own points (26 against 14), the expert stops the moon."""
+    view = view_of(_moon_position(), 0)
+    qs, as_ = parse_card("QS"), parse_card("AS")
+    assert utility(view, (26, 0, 26, 26)) < utility(view, (14, 12, 0, 0))
+    assert utility(view, (26, 0, 26, 26), "points") > utility(view, (14, 12, 0, 0), "points")
+    assert get_bot("expert:playouts=60").choose_play(view, random.Random(0)) == qs
+    assert get_bot("expert:playouts=60,objective=points").choose_play(view, random.Random(0)) == as_
+    stats, _groups, _mode = evaluate_play(view, random.Random(0), 60, objective="points")
+    assert stats[as_].mean == 14 and stats[qs].mean == 26 and stats[qs].conceded == len(stats[qs].utility)
+
+
+def test_objective_option_parsing():
+    assert get_bot("expert").objective == "payoff"
+    bot = get_bot("expert:objective=points,playouts=50")
+    assert isinstance(bot, ExpertBot) and bot.objective == "points" and bot.playouts == 50
+    with pytest.raises(KeyError):
+        get_bot("expert:objective=rank")
+    with pytest.raises(KeyError):
+        ExpertBot(objective="moon")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_objective_points_passes_and_plays_every_variant(preset, make_positions):
+    bot = get_bot("expert:playouts=30,objective=points")
+    for deal, seat in make_positions(PRESETS[preset], 3, 6):
+        view = view_of(deal, seat)
+        if view.phase == PASS:
+            chosen = bot.choose_pass(view, random.Random(1))
+            assert len(set(chosen)) == view.rules.pass_count and all(view.hand >> c & 1 for c in chosen)
+        else:
+            assert view.legal_mask() >> bot.choose_play(view, random.Random(1)) & 1
