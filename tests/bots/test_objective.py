@@ -82,3 +82,30 @@ def test_objective_points_passes_and_plays_every_variant(preset, make_positions)
             assert len(set(chosen)) == view.rules.pass_count and all(view.hand >> c & 1 for c in chosen)
         else:
             assert view.legal_mask() >> bot.choose_play(view, random.Random(1)) & 1
+
+
+def test_without_allies_only_this_seat_stops_a_moon_in_the_playouts(make_positions):
+    """``allies=False``: in the play-outs the other seats no longer take a
+    point from a seat running for the moon, so more moons get through, and the
+    play-out policy leaves the defence to the seat named ``defender``."""
+    from damepique.bots.tactics import moon_threat
+
+    views = []
+    for deal, seat in make_positions(Rules(), 64, 600):
+        view = view_of(deal, seat)
+        if view.phase == PASS or view.legal_mask().bit_count() < 2:
+            continue
+        threat = moon_threat(view)
+        if threat is not None and threat != seat:
+            views.append(view)
+        if len(views) >= 6:
+            break
+    assert views
+    conceded = {True: 0, False: 0}
+    for view in views:
+        for allies in (True, False):
+            stats, _g, _m = evaluate_play(view, random.Random(5), playouts=120, allies=allies)
+            conceded[allies] += sum(st.conceded for st in stats.values())
+    assert conceded[False] > conceded[True]
+    bot = get_bot("expert:allies=0,objective=points")
+    assert isinstance(bot, ExpertBot) and not bot.allies and get_bot("expert").allies

@@ -234,6 +234,7 @@ def evaluate_play(
     defend: bool | None = None,
     infer: bool = False,
     objective: str = "payoff",
+    allies: bool = True,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -244,6 +245,10 @@ def evaluate_play(
     ``defend``: model a would-be moon shooter (default ``MODEL_RIVAL_MOON``).
     ``infer``: sample with the soft inferences of ``Knowledge.of(soft=True)``.
     ``objective``: what is minimized (``OBJECTIVES``).
+    ``allies``: the other seats defend against a moon in the play-outs (as
+    the play-out policy does); when false only this seat does, so the search
+    does not count on the others to stop a moon (it still assumes they defend
+    against its own moon run).
     """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
@@ -291,11 +296,12 @@ def evaluate_play(
                 world.kitty = kitty
         for m in modes:
             shooter = me if m == "shoot" else rival
+            defender = -1 if allies or m == "shoot" else me
             table = stats[m]
             for c in active[m]:
                 d = world.copy()
                 d.play_unchecked(c)
-                playout(d, pol, shooter)
+                playout(d, pol, shooter, defender)
                 res = d.result()
                 st = table[c]
                 st.utility.append(utility(view, res.points, objective))
@@ -418,7 +424,9 @@ class ExpertBot:
     ``defend``: model a would-be moon shooter in the play-outs (default
     ``MODEL_RIVAL_MOON``); ``infer``: sample hidden hands with the soft
     inferences too (default ``SOFT_INFERENCE``); ``objective``: what it
-    minimizes (``OBJECTIVES``, default ``"payoff"``).
+    minimizes (``OBJECTIVES``, default ``"payoff"``); ``allies``: count on
+    the other seats to stop a moon in the play-outs (default true; false: only
+    this seat defends there).
     """
 
     name = "expert"
@@ -431,10 +439,12 @@ class ExpertBot:
         defend: bool | None = None,
         infer: bool | None = None,
         objective: str = "payoff",
+        allies: bool = True,
     ) -> None:
         if objective not in OBJECTIVES:
             raise KeyError(f"unknown expert objective {objective!r} ({', '.join(OBJECTIVES)})")
         self.objective = objective
+        self.allies = allies
         self.playouts = playouts
         self.budget_ms = budget_ms
         self.race = race
@@ -453,7 +463,7 @@ class ExpertBot:
                 kwargs["playouts"] = int(value)
             elif key == "budget_ms":
                 kwargs["budget_ms"] = float(value)
-            elif key in ("race", "defend", "infer"):
+            elif key in ("race", "defend", "infer", "allies"):
                 if value not in ("0", "1"):
                     raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
                 kwargs[key] = value == "1"
@@ -464,7 +474,8 @@ class ExpertBot:
             else:
                 raise KeyError(
                     f"unknown expert option {key!r} "
-                    "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, objective=payoff|points)"
+                    "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, allies=0|1, "
+                    "objective=payoff|points)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
@@ -496,6 +507,7 @@ class ExpertBot:
             defend=self.defend,
             infer=self.infer,
             objective=self.objective,
+            allies=self.allies,
         )
         if len(groups) == 1:
             return groups[0][0]

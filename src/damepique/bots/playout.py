@@ -57,9 +57,14 @@ class Policy:
 _CACHE: dict[Rules, Policy] = {}
 
 
-def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
-    """The play-out policy's card for the seat to act, from ``legal`` (two or more cards)."""
+def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1, defender: int = -1) -> int:
+    """The play-out policy's card for the seat to act, from ``legal`` (two or more cards).
+
+    ``defender``: when not -1, only that seat defends against a moon (takes a
+    point from a seat that took them all, leads hearts against it); the
+    others play as if no moon were on."""
     seat = deal.to_act
+    defends = defender < 0 or seat == defender
     trick = deal.trick
     pts = pol.points
     pm = pol.point_mask
@@ -79,7 +84,7 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
                 return (follow & -follow).bit_length() - 1
             below = follow & ((1 << wc) - 1)
             last = len(trick) == pol.players - 1
-            if tp > 0:
+            if tp > 0 and defends:
                 tps = deal.taken_points
                 x = tps[deal.winning_seat]
                 if x >= pol.threat and sum(tps) == x and deal.winning_seat != seat:
@@ -114,7 +119,7 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
         # Void: discard.
         if seat == shooter:
             return lowest_rank(legal & ~pm or legal)
-        if tp >= 0:
+        if tp >= 0 and defends:
             tps = deal.taken_points
             x = tps[deal.winning_seat]
             if x >= pol.threat and sum(tps) == x:
@@ -149,7 +154,7 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
         return highest_rank(legal)
     tps = deal.taken_points
     total = sum(tps)
-    if total >= pol.threat and max(tps) == total and tps[seat] != total:
+    if defends and total >= pol.threat and max(tps) == total and tps[seat] != total:
         hearts = legal & HEARTS_MASK
         if hearts:
             return hearts.bit_length() - 1
@@ -196,12 +201,13 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1) -> int:
     return best
 
 
-def playout(deal: Deal, pol: Policy, shooter: int = -1) -> None:
-    """Play ``deal`` to its end with the policy (``shooter`` runs for the moon)."""
+def playout(deal: Deal, pol: Policy, shooter: int = -1, defender: int = -1) -> None:
+    """Play ``deal`` to its end with the policy (``shooter`` runs for the moon;
+    ``defender``, when not -1, is the only seat that defends against a moon)."""
     while deal.phase == PLAY:
         legal = deal.legal_mask()
         if legal & (legal - 1):
-            card = choose(deal, legal, pol, shooter)
+            card = choose(deal, legal, pol, shooter, defender)
         else:
             card = legal.bit_length() - 1
         deal.play_unchecked(card)
