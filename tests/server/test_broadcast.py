@@ -85,11 +85,11 @@ async def test_a_stuck_reader_does_not_hold_up_the_others(monkeypatch: pytest.Mo
     )
     built: list[int] = []
 
-    def message_for(seat: int) -> dict[str, Any]:
+    def text_for(seat: int) -> str:
         built.append(seat)
-        return {"type": "state", "seat": seat}
+        return f'{{"type":"state","seat":{seat}}}'
 
-    task = asyncio.ensure_future(TableHub(mt).broadcast("g", message_for))
+    task = asyncio.ensure_future(TableHub(mt).broadcast("g", text_for))
     await asyncio.sleep(0)
     assert quick.got == ['{"type":"state","seat":0}']
     assert watcher.got == ['{"type":"state","seat":-1}']

@@ -317,6 +317,11 @@ def public_json(deal: Deal, totals: Sequence[int] = ()) -> dict[str, Any]:
     }
 
 
+SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed", "received"})
+"""The keys of ``seat_json``: those of a seat's view that ``public_json`` holds
+only as blanks (a server writing the view as text leaves them out of the public part)."""
+
+
 def seat_json(deal: Deal, seat: int) -> dict[str, Any]:
     """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
     (and ``to_act``, which differs by seat while passing); laid over

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, view_of
-from damepique.engine.views import public_json, seat_json
+from damepique.engine.views import SEAT_FIELDS, public_json, seat_json
 
 from .codes import new_token
 from .hub import Hub
-from .protocol import VERSION
+from .protocol import VERSION, dumps
 from .store import GameRow, Store
 from .table import CommandError, Seat, Table
 from .thinking import Thinker, resolve_level
@@ -55,6 +55,20 @@ def stamp(events: list[dict[str, Any]]) -> None:
     now = round(time.time(), 3)
     for e in events:
         e.setdefault("at", now)
+
+
+# The keys of a state message that differ from seat to seat.
+_OWN_KEYS = frozenset({"seat", "view", "event", "events", "ack"})
+
+
+def _shared_texts(common: dict[str, Any]) -> tuple[str, str]:
+    """The part of every seat's state message that is the same for all, as the
+    inside of two JSON objects: the message without its per-seat keys, and the
+    public view without the seat's fields ("" when there is no view)."""
+    rest = dumps({k: v for k, v in common.items() if k not in _OWN_KEYS})[1:-1]
+    view = common["view"]
+    public_view = "" if view is None else dumps({k: v for k, v in view.items() if k not in SEAT_FIELDS})[1:-1]
+    return rest, public_view
 
 
 def public_event(event: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
@@ -221,18 +235,40 @@ class Runner:
 
     def _updates(
         self, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None
-    ) -> Callable[[int], dict[str, Any]]:
-        """The hub's ``message_for(seat)`` after ``events``: the common part is
-        built at the first seat's message and reused for the others."""
+    ) -> Callable[[int], str]:
+        """The hub's ``text_for(seat)`` after ``events``: the message of ``_update``
+        as JSON text. The common part is built at the first seat's message and
+        written as text once; each seat's text adds only its own fields (its
+        seat, events, ack and the private half of its view) to that shared text,
+        which saves most of the per-seat copying and encoding of a whole state."""
         common: dict[str, Any] | None = None
+        shared: tuple[str, str] | None = None
 
-        def message_for(seat: int) -> dict[str, Any]:
-            nonlocal common
+        def text_for(seat: int) -> str:
+            nonlocal common, shared
             if common is None:
                 common = self._common()
-            return self._update(seat, events, ack if seat == ack_seat else None, common)
+            own_ack = ack if seat == ack_seat else None
+            if seat < 0:  # a spectator: its whole message, as the subclass builds it
+                return dumps(self._update(seat, events, own_ack, common))
+            if shared is None:
+                shared = _shared_texts(common)
+            rest, public_view = shared
+            own: dict[str, Any] = {
+                "seat": seat,
+                "event": public_event(events[-1], seat) if events else None,
+                "events": [public_event(e, seat) for e in events],
+            }
+            if own_ack is not None:
+                own["ack"] = own_ack
+            deal = self.table.deal
+            if public_view and deal is not None:
+                view = dumps(seat_json(deal, seat))[:-1] + "," + public_view + "}"
+            else:
+                view = "null"
+            return dumps(own)[:-1] + ',"view":' + view + "," + rest + "}"
 
-        return message_for
+        return text_for
 
     def _update(
         self, seat: int, events: list[dict[str, Any]], ack: Any, common: dict[str, Any] | None = None

@@ -1,7 +1,7 @@
 """The hub owns the connections: it sends each one its own seat's messages.
 
 It knows nothing of the rules: the runner hands it, per seat, the message
-built from that seat's view, and the hub delivers it to that seat's
+(JSON text) built from that seat's view, and the hub delivers it to that seat's
 connections and nobody else's.
 """
 
@@ -42,21 +42,24 @@ class Hub:
         return list(self._seats.get(game_id, {}))
 
     async def send(self, conn: Connection, msg: dict[str, Any]) -> None:
+        await self.send_text(conn, dumps(msg))
+
+    async def send_text(self, conn: Connection, text: str) -> None:
         # A closed or stuck connection: its reader will detach it.
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(conn.send_text(dumps(msg)), self.send_timeout)
+            await asyncio.wait_for(conn.send_text(text), self.send_timeout)
 
-    async def broadcast(self, game_id: str, message_for: Callable[[int], dict[str, Any]]) -> None:
-        """Send ``message_for(seat)`` to every connection, each with its own seat's message."""
+    async def broadcast(self, game_id: str, text_for: Callable[[int], str]) -> None:
+        """Send ``text_for(seat)`` to every connection, each with its own seat's message."""
         conns = list(self._seats.get(game_id, {}).items())
         if not conns:
             return
-        cache: dict[int, dict[str, Any]] = {}
+        cache: dict[int, str] = {}
         sends = []
         for conn, seat in conns:
             if seat not in cache:
-                cache[seat] = message_for(seat)
-            sends.append(self.send(conn, cache[seat]))
+                cache[seat] = text_for(seat)
+            sends.append(self.send_text(conn, cache[seat]))
         if len(sends) == 1:
             await sends[0]
         else:

@@ -429,7 +429,7 @@ class MultiTable:
             self.runner.rearm()
             self.runner.kick()
             if self.options.spectators:
-                await self.runner.hub.broadcast(self.runner.id, lambda s: self.runner.state(s))  # type: ignore[union-attr]
+                await self.runner.hub.broadcast(self.runner.id, lambda s: dumps(self.runner.state(s)))  # type: ignore[union-attr]
         if self.status == "closed":
             self.mp.forget(self)
 

@@ -17,7 +17,6 @@ from damepique.engine import CARD_NAMES, PASS
 from damepique.engine.views import public_json
 
 from .games import Pace, Runner, public_event
-from .protocol import dumps
 from .store import GameRow, Store
 from .table import CommandError, Table
 from .thinking import Thinker
@@ -62,7 +61,7 @@ class TableHub:
     async def send(self, conn: Conn, msg: dict[str, Any]) -> None:
         await self.mt.send(conn, msg)
 
-    async def broadcast(self, _game_id: str, message_for: Callable[[int], dict[str, Any]]) -> None:
+    async def broadcast(self, _game_id: str, text_for: Callable[[int], str]) -> None:
         """Send every connection its seat's message, each text built once per seat.
 
         Each send starts at once, here: to a local socket it completes without
@@ -79,7 +78,7 @@ class TableHub:
             if s < 0 and not self.mt.options.spectators:
                 continue
             if s not in cache:
-                cache[s] = dumps(message_for(s))
+                cache[s] = text_for(s)
             rest = start_send(conn, cache[s])
             if rest is not None:
                 waiting.append(rest)

@@ -1,0 +1,78 @@
+"""A runner writes each seat's state message as text from a part shared by all
+seats and the seat's own fields: the text must say exactly what the whole
+message says (``Runner._update``), for every preset and position, with the
+private events (a pass's cards) only in their own seat's text."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from damepique.engine import PRESETS, Rules
+from damepique.server.games import Pace, Runner
+from damepique.server.store import GameRow
+from damepique.server.table import Seat, Table
+
+
+def runner_for(rules: Rules, seed: int) -> Runner:
+    seats = [Seat("human", f"P{i}") for i in range(rules.players)]
+    game = GameRow(
+        id="g", owner=None, rules=rules.to_json(), seats=[], seed=seed, options={"speed": "normal"}
+    )
+    # No store, hub or thinker: only the messages are built here.
+    return Runner(game, Table(rules, seats, seed), None, None, None, Pace())  # type: ignore[arg-type]
+
+
+def same_messages(runner: Runner, events: list[dict[str, Any]], ack_seat: int | None) -> int:
+    text_for = runner._updates(events, ack_seat, {"id": 7})
+    for seat in range(runner.table.rules.players):
+        whole = runner._update(seat, events, {"id": 7} if seat == ack_seat else None)
+        assert json.loads(text_for(seat)) == whole
+    return runner.table.rules.players
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_each_seats_text_is_its_whole_message(name: str) -> None:
+    rules = PRESETS[name]
+    rng = random.Random(name)
+    runner = runner_for(rules, rng.randrange(1 << 30))
+    table = runner.table
+    checked = same_messages(runner, [], None)  # before the first deal: no view
+    for _ in range(2):  # two deals: a pass and a hold hand at least under most presets
+        events = table.start()
+        checked += same_messages(runner, events, None)
+        while table.deal is not None and not table.over:
+            waiting = table.waiting_on()
+            if not waiting:
+                break
+            seat = waiting[0]
+            deal = table.deal
+            if deal.phase == "pass":
+                hand = runner.state(seat)["view"]["hand"]
+                event = table.pass_cards(seat, rng.sample(hand, rules.pass_count))
+            else:
+                event = table.play(seat, rng.choice(runner.state(seat)["view"]["legal"]))
+            checked += same_messages(runner, [event], seat)
+            if deal.phase == "done":
+                break
+    assert checked > 100
+
+
+def test_a_pass_is_private_in_the_text() -> None:
+    rules = PRESETS["standard"]
+    runner = runner_for(rules, 11)
+    runner.table.start()
+    hand = runner.state(1)["view"]["hand"]
+    event = runner.table.pass_cards(1, hand[:3])
+    text_for = runner._updates([event], 1, None)
+    mine = json.loads(text_for(1))
+    assert mine["event"]["cards"] == hand[:3] and mine["events"][0]["cards"] == hand[:3]
+    for other in (0, 2, 3):
+        text = text_for(other)
+        # Not in its event, not anywhere: a card of seat 1's hand is named nowhere else.
+        assert not [card for card in hand[:3] if f'"{card}"' in text]
+        msg = json.loads(text)
+        assert "cards" not in msg["event"] and msg["view"]["passed"] is None
