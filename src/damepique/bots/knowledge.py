@@ -63,7 +63,7 @@ class Knowledge:
     """Cards kept away from some seat by the soft inference (``soft=True``)."""
 
     @classmethod
-    def of(cls, view: View, soft: bool = False) -> Knowledge:
+    def of(cls, view: View, soft: bool = False, pass_voids: bool = False) -> Knowledge:
         rules = view.rules
         n = rules.players
         me = view.seat
@@ -111,7 +111,40 @@ class Knowledge:
                 for i in range(n):
                     soft_cards |= trial[i] & ~forbidden[i] & pool
                 forbidden = trial
+        if pass_voids and view.phase != PASS:
+            src, suits = passed_voids(view)
+            if suits:
+                trial = list(forbidden)
+                trial[src] |= suits & pool
+                if trial != forbidden and _feasible(pool, trial, sizes, required):
+                    soft_cards |= trial[src] & ~forbidden[src] & pool
+                    forbidden = trial
         return cls(tuple(sizes), tuple(forbidden), tuple(required), pool, soft_cards)
+
+
+PASS_VOID_RANK = 7
+"""A passed card below this rank (2 to 8) reads as a void-making pass."""
+
+
+def passed_voids(view: View) -> tuple[int, int]:
+    """The seat that passed to this one, and the suits it most likely emptied
+    by that pass: those it passed a low card of (nobody passes a low card but
+    to void a suit), unless it has since played a card of that suit. About
+    half of such seats still hold a card of the suit in play (received from
+    their own passer), so this is a guess, not a rule (``evaluate_play``
+    applies it to some of the worlds only)."""
+    received = view.received
+    if not received or not view.pass_offset:
+        return view.seat, 0
+    src = view.pass_source
+    played = view.played_by(src)
+    suits = 0
+    for su in range(4):
+        mask = SUIT_MASKS[su]
+        got = received & mask
+        if got and (got & -got).bit_length() - 1 - 13 * su < PASS_VOID_RANK and not played & mask:
+            suits |= mask
+    return src, suits
 
 
 def _unlikely_heavy(view: View) -> list[int]:

@@ -235,6 +235,7 @@ def evaluate_play(
     infer: bool = False,
     objective: str = "payoff",
     allies: bool = True,
+    pass_voids: float = 0.0,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -249,6 +250,9 @@ def evaluate_play(
     the play-out policy does); when false only this seat does, so the search
     does not count on the others to stop a moon (it still assumes they defend
     against its own moon run).
+    ``pass_voids``: the share of worlds sampled with the guess that the seat
+    that passed to this one emptied the suits it passed low cards of
+    (``knowledge.passed_voids``).
     """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
@@ -263,6 +267,7 @@ def evaluate_play(
     rival = threat if threat is not None and threat != view.seat else -1
     pol = Policy.of(view.rules)
     know = Knowledge.of(view, soft=infer)
+    know_pass = Knowledge.of(view, soft=infer, pass_voids=True) if pass_voids > 0 else know
     me = view.seat
     # The budget counts card plays: a full play-out is about 52 of them, and
     # a world costs its sampling besides (24 card plays' worth), so late
@@ -283,7 +288,10 @@ def evaluate_play(
                 break
         elif done >= min_worlds and (time.perf_counter() >= deadline or done >= max_worlds):
             break
-        hands, kitty = sample_world(view, know, rng)
+        # Worlds of the pass guess spread evenly over the sequence (racing
+        # compares candidates over the same worlds, whatever their kind).
+        guess = math.floor((done + 1) * pass_voids) > math.floor(done * pass_voids)
+        hands, kitty = sample_world(view, know_pass if guess else know, rng)
         if template is None:
             template = view.world(hands, kitty)
             world = template
@@ -426,7 +434,9 @@ class ExpertBot:
     inferences too (default ``SOFT_INFERENCE``); ``objective``: what it
     minimizes (``OBJECTIVES``, default ``"payoff"``); ``allies``: count on
     the other seats to stop a moon in the play-outs (default true; false: only
-    this seat defends there).
+    this seat defends there); ``pass_voids``: the share of worlds where the
+    seat that passed to this one is taken to have emptied the suits it passed
+    low cards of (default 0).
     """
 
     name = "expert"
@@ -440,11 +450,15 @@ class ExpertBot:
         infer: bool | None = None,
         objective: str = "payoff",
         allies: bool = True,
+        pass_voids: float = 0.0,
     ) -> None:
         if objective not in OBJECTIVES:
             raise KeyError(f"unknown expert objective {objective!r} ({', '.join(OBJECTIVES)})")
         self.objective = objective
         self.allies = allies
+        if not 0.0 <= pass_voids <= 1.0:
+            raise KeyError(f"expert option pass_voids is a share from 0 to 1, not {pass_voids}")
+        self.pass_voids = pass_voids
         self.playouts = playouts
         self.budget_ms = budget_ms
         self.race = race
@@ -461,8 +475,8 @@ class ExpertBot:
             key = key.strip()
             if key in ("playouts", "samples"):
                 kwargs["playouts"] = int(value)
-            elif key == "budget_ms":
-                kwargs["budget_ms"] = float(value)
+            elif key in ("budget_ms", "pass_voids"):
+                kwargs[key] = float(value)
             elif key in ("race", "defend", "infer", "allies"):
                 if value not in ("0", "1"):
                     raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
@@ -475,7 +489,7 @@ class ExpertBot:
                 raise KeyError(
                     f"unknown expert option {key!r} "
                     "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, allies=0|1, "
-                    "objective=payoff|points)"
+                    "objective=payoff|points, pass_voids=SHARE)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
@@ -508,6 +522,7 @@ class ExpertBot:
             infer=self.infer,
             objective=self.objective,
             allies=self.allies,
+            pass_voids=self.pass_voids,
         )
         if len(groups) == 1:
             return groups[0][0]

@@ -1,5 +1,7 @@
-"""The expert's objective: ``payoff`` (default) or ``points`` (own points only,
-a conceded moon counting 26)."""
+"""The expert's options for play against a particular field: its objective
+(``payoff`` or ``points``), whether it counts on the others to stop a moon
+(``allies``), and the guess that a low card passed to it came from a suit
+the passer emptied (``pass_voids``)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,20 @@ import random
 import pytest
 
 from damepique.bots import get_bot
+from damepique.bots.knowledge import PASS_VOID_RANK, Knowledge, passed_voids, sample_world
 from damepique.bots.montecarlo import ExpertBot, evaluate_play, utility
-from damepique.engine import PASS, PRESETS, Deal, Rules, parse_card, parse_cards, view_of
+from damepique.engine import (
+    DONE,
+    PASS,
+    PRESETS,
+    SUIT_MASKS,
+    Deal,
+    Rules,
+    cards_of,
+    parse_card,
+    parse_cards,
+    view_of,
+)
 
 RULES = Rules(passing=False, must_break_hearts=False)
 
@@ -109,3 +123,73 @@ def test_without_allies_only_this_seat_stops_a_moon_in_the_playouts(make_positio
     assert conceded[False] > conceded[True]
     bot = get_bot("expert:allies=0,objective=points")
     assert isinstance(bot, ExpertBot) and not bot.allies and get_bot("expert").allies
+
+
+def _after_pass(seed: int):
+    """A deal of four intermediates after a pass to the left, at seat 0's first
+    choice between two cards or more, where seat 3 passed it a low card."""
+    inter = get_bot("intermediate")
+    for k in range(seed, seed + 500):
+        deal = Deal.shuffled(Rules(), random.Random(k), 0)
+        for s in range(4):
+            deal.pass_cards(s, inter.choose_pass(view_of(deal, s), random.Random(0)))
+        while deal.phase != DONE and (deal.to_act != 0 or deal.legal_mask().bit_count() < 2):
+            deal.play(inter.choose_play(view_of(deal, deal.to_act), random.Random(0)))
+        if deal.phase == DONE:
+            continue
+        view = view_of(deal, 0)
+        src, suits = passed_voids(view)
+        if suits:
+            return deal, view, src, suits
+    raise AssertionError("no void-making pass found")
+
+
+def test_passed_voids_reads_a_low_card_pass_as_a_void():
+    deal, view, src, suits = _after_pass(0)
+    assert src == 3 and view.received
+    low = [c for c in cards_of(view.received) if SUIT_MASKS[c // 13] & suits]
+    assert low and min(c % 13 for c in low) < PASS_VOID_RANK
+    know = Knowledge.of(view, pass_voids=True)
+    assert know.forbidden[src] & suits & view.unseen == suits & view.unseen
+    for k in range(30):
+        hands, _ = sample_world(view, know, random.Random(k))
+        assert not hands[src] & suits
+        assert hands[0] == view.hand
+    # Once that seat follows in the suit, the guess is dropped.
+    for _ in range(52):
+        if deal.phase == DONE or view_of(deal, 0).played_by(src) & suits:
+            break
+        deal.play_unchecked(deal.legal_mask().bit_length() - 1)
+    if deal.phase != DONE:
+        assert passed_voids(view_of(deal, 0))[1] & view_of(deal, 0).played_by(src) == 0
+
+
+def test_pass_voids_share_of_worlds(monkeypatch):
+    """``pass_voids=S``: that share of the worlds (spread over the sequence)
+    is sampled with the guess; 0 samples exactly as before."""
+    from damepique.bots import montecarlo
+
+    _deal, view, src, suits = _after_pass(0)
+    used: list[bool] = []
+
+    def spy(v, know, rng):
+        used.append(bool(know.forbidden[src] & suits & v.unseen))
+        return sample_world(v, know, rng)
+
+    monkeypatch.setattr(montecarlo, "sample_world", spy)
+    for share in (0.0, 0.25, 0.5, 1.0):
+        used.clear()
+        evaluate_play(view, random.Random(2), playouts=200, race=False, pass_voids=share)
+        assert len(used) >= 8
+        assert sum(used) == int(len(used) * share)
+        if share == 0.5:
+            assert used[:4] == [False, True, False, True]
+    monkeypatch.undo()
+    plain = evaluate_play(view, random.Random(2), playouts=200, race=False)[0]
+    zero = evaluate_play(view, random.Random(2), playouts=200, race=False, pass_voids=0.0)[0]
+    assert {c: st.utility for c, st in plain.items()} == {c: st.utility for c, st in zero.items()}
+    bot = get_bot("expert:pass_voids=0.5,playouts=40")
+    assert isinstance(bot, ExpertBot) and bot.pass_voids == 0.5
+    assert view.legal_mask() >> bot.choose_play(view, random.Random(0)) & 1
+    with pytest.raises(KeyError):
+        get_bot("expert:pass_voids=2")
