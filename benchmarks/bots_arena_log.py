@@ -18,7 +18,9 @@ deal the same way twice, so a deal cannot be traced after the fact).
 ``paired`` compares two logs of single deals deal by deal: for the deals in
 both, the mean of seat ``--seat``'s points in each and of their difference
 (first minus second) with a 95% confidence interval, and the moons each
-conceded (``--metric payoff`` compares payoffs instead).
+conceded (``--metric payoff`` compares payoffs instead). With ``--duplicate``
+logs ``--seat`` names the bot by its place in ``--seats``, and each deal's
+value is averaged over its rotations first.
 """
 
 from __future__ import annotations
@@ -69,16 +71,22 @@ MOVES: dict[int, dict] = {}
 """Moves logged with ``--moves``, by deal (filled by ``_load``)."""
 
 
-def _seat_values(path: str, seat: int, metric: str) -> dict[int, tuple[float, bool]]:
-    """Per deal: the seat's points (or payoff) and whether another seat shot the moon."""
+def _seat_values(path: str, entry: int, metric: str) -> dict[int, tuple[float, int]]:
+    """Per deal: the points (or payoff) of the bot named ``entry``-th in the
+    seats, averaged over the deal's rotations (``--duplicate``), and the moons
+    it conceded."""
     _, groups = _load(path)
-    out: dict[int, tuple[float, bool]] = {}
+    out: dict[int, tuple[float, int]] = {}
     for g in groups:
-        o = g[0]
-        pts = o.points
-        own = pts[seat]
-        value = own if metric == "points" else (sum(pts) - own) / (len(pts) - 1) - own
-        out[o.base] = (float(value), o.moon is not None and o.moon != seat)
+        total = 0.0
+        conceded = 0
+        for o in g:
+            seat = list(o.entries).index(entry)
+            pts = o.points
+            own = pts[seat]
+            total += own if metric == "points" else (sum(pts) - own) / (len(pts) - 1) - own
+            conceded += o.moon is not None and o.moon != seat
+        out[g[0].base] = (total / len(g), conceded)
     return out
 
 
@@ -123,7 +131,12 @@ def main() -> int:
     p.add_argument("--log", required=True, help="log file; for summary, several comma-separated")
     p.add_argument("--moves", action="store_true", help="log hands, passes and plays (OpenSpiel arenas)")
     p.add_argument("--against", help="paired: the second log")
-    p.add_argument("--seat", type=int, default=0, help="paired: the seat compared")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        help="paired: the bot compared, by its place in --seats (its seat without --duplicate)",
+    )
     p.add_argument("--metric", choices=["points", "payoff"], default="points")
     args = p.parse_args()
     if args.command == "paired":
