@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_multiplayer import Socket, cpu_seconds, free_port, loads  # noqa: E402
+from server_multiplayer import Socket, cpu_seconds, free_port, loads
 
 MAX_SECONDS = 120.0
 MAX_TABLES = 2000
@@ -149,7 +149,9 @@ async def client_main(port: int, tables: range, seconds: float, warm: float) -> 
     for t in tables:
         table = Table()
         for seat in range(4):
-            _, ws = await loop.create_connection(lambda tb=table: Socket(tb.on_message, lambda: None), "127.0.0.1", port)
+            _, ws = await loop.create_connection(
+                lambda tb=table: Socket(tb.on_message, lambda: None), "127.0.0.1", port
+            )
             ws.handshake(f"127.0.0.1:{port}", f"/t/{t}/{seat}")
             await ws.opened
             table.sockets.append(ws)
@@ -194,7 +196,9 @@ def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         out: Any = mp.Queue()
         procs = args.client_procs
         parts = [range(tables)[i::procs] for i in range(procs)]
-        clients = [mp.Process(target=client, args=(port, part, args.seconds, args.warm, out)) for part in parts]
+        clients = [
+            mp.Process(target=client, args=(port, part, args.seconds, args.warm, out)) for part in parts
+        ]
         for c in clients:
             c.start()
         time.sleep(args.warm + 0.5)

@@ -16,6 +16,7 @@ and a table of four moves ratings about as much as one game, not three.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 
 DEFAULT_RATING = 1500.0
@@ -24,7 +25,7 @@ K_FACTOR = 32.0
 
 def expected_score(rating: float, opponent: float) -> float:
     """The chance ``rating`` beats ``opponent`` under Elo's logistic curve."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def pair_score(a_total: int, b_total: int, a_left: bool = False, b_left: bool = False) -> float:

@@ -65,45 +65,21 @@ def decide(level: str, view: View, seed: int) -> tuple[str, Any]:
 
 
 def advise(view: View) -> list[dict[str, Any]]:
-    """Advice for every legal option, as JSON-ready dicts; runs in a worker.
+    """Advice for every legal option (``damepique.bots.advice.advise``), as
+    JSON-ready dicts; runs in a worker."""
+    from damepique.bots.advice import advise as bot_advise
+    from damepique.engine import CARD_NAMES
 
-    Uses ``damepique.bots.advice.advise`` when it is installed; otherwise
-    every legal card with the reason ``"no_advice"`` and the card the best
-    available bot would choose marked best.
-    """
-    from damepique.engine import CARD_NAMES, cards_of
-
-    try:
-        from damepique.bots.advice import advise as bot_advise  # type: ignore[import-not-found]
-    except ImportError:
-        bot_advise = None
-    if bot_advise is not None:
-        out = []
-        for a in bot_advise(view):
-            out.append(
-                {
-                    "cards": [CARD_NAMES[c] for c in a.cards],
-                    "score": round(float(a.score), 3),
-                    "stderr": round(float(a.stderr), 3),
-                    "reason": a.reason,
-                    "best": bool(a.best),
-                    "mistake": bool(a.mistake),
-                }
-            )
-        return out
-    _, choice = decide("expert", view, 0)
-    chosen = set(choice) if isinstance(choice, tuple) else {choice}
-    options = cards_of(view.hand if view.phase == "pass" else view.legal_mask())
     return [
         {
-            "cards": [CARD_NAMES[c]],
-            "score": None,
-            "stderr": None,
-            "reason": "no_advice",
-            "best": c in chosen,
-            "mistake": False,
+            "cards": [CARD_NAMES[c] for c in a.cards],
+            "score": round(float(a.score), 3),
+            "stderr": round(float(a.stderr), 3),
+            "reason": a.reason,
+            "best": bool(a.best),
+            "mistake": bool(a.mistake),
         }
-        for c in options
+        for a in bot_advise(view)
     ]
 
 
