@@ -67,6 +67,18 @@ def _load(path: str) -> tuple[dict, list[list[DealOutcome]]]:
     return head, groups
 
 
+def split_seats(text: str) -> list[str]:
+    """``--seats`` split at commas, a ``key=value`` part staying with the bot
+    before it: ``expert:objective=points,allies=0,intermediate`` is two seats."""
+    out: list[str] = []
+    for part in text.split(","):
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
 MOVES: dict[int, dict] = {}
 """Moves logged with ``--moves``, by deal (filled by ``_load``)."""
 
@@ -152,7 +164,7 @@ def main() -> int:
         print(json.dumps({"bots": rows, "base_deals": len(groups), "head": head}))
         return 0
     head, groups = _load(args.log)
-    names = args.seats.split(",")
+    names = split_seats(args.seats)
     rules = _rules(args.rules)
     if not head:
         head = {

@@ -22,7 +22,7 @@ import random
 import time
 
 from damepique.bots.heuristic import IntermediateBot
-from damepique.bots.montecarlo import ExpertBot, equivalence_classes, evaluate_play
+from damepique.bots.montecarlo import SOFT_INFERENCE, ExpertBot, equivalence_classes, evaluate_play
 from damepique.engine import DONE, PASS, Deal, Rules, view_of
 
 
@@ -58,7 +58,12 @@ def main() -> int:
     t0 = time.process_time()
     for i, view in enumerate(views):
         stats, groups, _mode = evaluate_play(
-            view, random.Random(10_000 + i), args.reference, max_worlds=10**6, objective=args.objective
+            view,
+            random.Random(10_000 + i),
+            args.reference,
+            max_worlds=10**6,
+            objective=args.objective,
+            infer=SOFT_INFERENCE,  # the bot's own model: same sampling, no racing, more worlds
         )
         rep_of = {c: g[0] for g in groups for c in g}
         best = min(st.mean for st in stats.values())
