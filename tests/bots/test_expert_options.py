@@ -72,8 +72,21 @@ def test_objective_points_stops_a_moon_the_payoff_would_concede():
     assert utility(view, (26, 0, 26, 26), "points") > utility(view, (14, 12, 0, 0), "points")
     assert get_bot("expert:playouts=60").choose_play(view, random.Random(0)) == qs
     assert get_bot("expert:playouts=60,objective=points").choose_play(view, random.Random(0)) == as_
+    # "cautious": the payoff, but the conceded moon counts as 26 points taken
+    # (26 - 0 against 10): it stops the moon too.
+    assert utility(view, (26, 0, 26, 26), "cautious", moon=1) == 26
+    assert utility(view, (14, 12, 0, 0), "cautious") == utility(view, (14, 12, 0, 0))
+    assert get_bot("expert:playouts=60,objective=cautious").choose_play(view, random.Random(0)) == as_
     stats, _groups, _mode = evaluate_play(view, random.Random(0), 60, objective="points")
     assert stats[as_].mean == 14 and stats[qs].mean == 26 and stats[qs].conceded == len(stats[qs].utility)
+
+
+def test_cautious_objective_keeps_the_value_of_its_own_moon():
+    """Unlike ``points``, ``cautious`` values its own moon as the payoff does."""
+    view = view_of(_moon_position(), 1)
+    own_moon = (26, 0, 26, 26)
+    assert utility(view, own_moon, "cautious", moon=1) == utility(view, own_moon) == -26
+    assert utility(view, own_moon, "points", moon=1) == 0
 
 
 def test_objective_option_parsing():

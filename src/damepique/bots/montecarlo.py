@@ -112,21 +112,27 @@ def paired_stderr(a: list[float], b: list[float]) -> float:
     return _stderr([x - y for x, y in zip(a, b, strict=False)])
 
 
-OBJECTIVES = ("payoff", "points")
+OBJECTIVES = ("payoff", "points", "cautious")
 """What the expert minimizes in a deal: ``payoff`` (its points minus the mean
-of the others': a moon conceded costs about what 13 points of its own cost)
-or ``points`` (its own points only: a moon conceded costs 26, its own moon
-counts 0, what the others take does not matter)."""
+of the others': a moon conceded costs about what 13 points of its own cost);
+``points`` (its own points only: a moon conceded costs 26, its own moon
+counts 0, what the others take does not matter); ``cautious`` (the payoff,
+except that a moon conceded counts as if it had taken every point itself:
+defends like ``points``, shoots like ``payoff``)."""
 
 
-def utility(view: View, points: tuple[int, ...], objective: str = "payoff") -> float:
+def utility(view: View, points: tuple[int, ...], objective: str = "payoff", moon: int | None = None) -> float:
     """What the seat minimizes: its payoff loss (or, with ``objective="points"``,
-    its own points), plus placement when the deal ends the game (totals known)."""
+    its own points), plus placement when the deal ends the game (totals known).
+    ``moon``: the seat that shot the moon, if any (read by ``"cautious"``)."""
     n = len(points)
     me = view.seat
     own = points[me]
     if objective == "points":
         u = float(own)
+    elif objective == "cautious" and moon is not None and moon != me:
+        rules = view.rules
+        u = rules.moon_points - (rules.deal_total - rules.moon_points) / (n - 1)
     else:
         u = own - (sum(points) - own) / (n - 1)
     totals = view.totals
@@ -312,7 +318,7 @@ def evaluate_play(
                 playout(d, pol, shooter, defender)
                 res = d.result()
                 st = table[c]
-                st.utility.append(utility(view, res.points, objective))
+                st.utility.append(utility(view, res.points, objective, res.moon))
                 st.points.append(res.points[me])
                 if res.moon is not None:
                     if res.moon == me:
@@ -407,7 +413,7 @@ def evaluate_pass(
             playout(d, pol)
             res = d.result()
             st = stats[cs]
-            st.utility.append(utility(view, res.points, objective))
+            st.utility.append(utility(view, res.points, objective, res.moon))
             st.points.append(res.points[me])
             if res.moon is not None:
                 if res.moon == me:
