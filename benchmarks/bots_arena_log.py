@@ -30,7 +30,7 @@ import json
 import math
 import sys
 
-from damepique.bots.arena import DealOutcome, _Progress, summarize
+from damepique.bots.arena import DealOutcome, _Progress, split_seats, summarize
 from damepique.engine import PRESETS, Rules
 
 
@@ -65,18 +65,6 @@ def _load(path: str) -> tuple[dict, list[list[DealOutcome]]]:
     except FileNotFoundError:
         pass
     return head, groups
-
-
-def split_seats(text: str) -> list[str]:
-    """``--seats`` split at commas, a ``key=value`` part staying with the bot
-    before it: ``expert:objective=points,allies=0,intermediate`` is two seats."""
-    out: list[str] = []
-    for part in text.split(","):
-        if out and "=" in part and ":" not in part and ":" in out[-1]:
-            out[-1] += "," + part
-        else:
-            out.append(part)
-    return out
 
 
 MOVES: dict[int, dict] = {}

@@ -99,3 +99,15 @@ def test_play_demo_prints_a_whole_game(capsys):
     assert play_demo(Rules(target=20), 4, "intermediate") == 0
     out = capsys.readouterr().out
     assert "trick  1" in out and "wins with" in out
+
+
+def test_seats_keep_an_experts_options_together():
+    from damepique.bots.arena import split_seats
+
+    assert split_seats("expert:playouts=30,race=0,intermediate, random,openspiel-ismcts:20") == [
+        "expert:playouts=30,race=0",
+        "intermediate",
+        "random",
+        "openspiel-ismcts:20",
+    ]
+    assert split_seats("intermediate,beginner") == ["intermediate", "beginner"]

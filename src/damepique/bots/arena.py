@@ -305,10 +305,28 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def split_seats(text: str) -> list[str]:
+    """``--seats`` split at commas, a ``key=value`` part staying with the bot
+    before it (an expert's options):
+
+    >>> split_seats("expert:objective=points,allies=0,intermediate")
+    ['expert:objective=points,allies=0', 'intermediate']
+    """
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
 def run_arena_cli(args: Any, rules: Rules) -> int:
     """``damepique arena``: ``args`` has seats, deals, seed, duplicate, games,
     jobs, json, no_progress."""
-    names = [s.strip() for s in args.seats.split(",") if s.strip()]
+    names = split_seats(args.seats)
     try:
         for name in names:
             if not name.startswith("openspiel-"):
