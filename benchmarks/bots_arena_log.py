@@ -74,8 +74,8 @@ MOVES: dict[int, dict] = {}
 def _seat_values(path: str, entry: int, metric: str) -> dict[int, tuple[float, int]]:
     """Per deal: the points (or payoff) of the bot named ``entry``-th in the
     seats, averaged over the deal's rotations (``--duplicate``), and the moons
-    it conceded."""
-    _, groups = _load(path)
+    it conceded (``path``: one log, or several comma-separated)."""
+    groups = [g for part in path.split(",") for g in _load(part)[1]]
     out: dict[int, tuple[float, int]] = {}
     for g in groups:
         total = 0.0
