@@ -26,6 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from .http import json_body
 from .mpstore import MpStore
 from .ratings import DEFAULT_RATING
 
@@ -151,18 +152,6 @@ def install(app: FastAPI, accounts: Accounts) -> None:
     """The account routes: register, log in, log out, who am I, leaderboard and profiles."""
     store = accounts.store
 
-    async def body_of(request: Request) -> dict[str, Any] | None:
-        raw = await request.body()
-        if len(raw) > 4096:
-            return None
-        try:
-            import json
-
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
-
     def signed_in(key: str, nickname: str, request: Request, status: int = 200) -> JSONResponse:
         assert accounts.sessions is not None
         resp = JSONResponse({"nickname": nickname}, status_code=status)
@@ -179,7 +168,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
 
     @app.post("/api/accounts")
     async def register(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request, 4096)
         if body is None:
             return _bad("bad_request", "send a JSON object")
         key, code, reason = await accounts.register(body.get("nickname"), body.get("password"))
@@ -189,7 +178,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
 
     @app.post("/api/login")
     async def login(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request, 4096)
         if body is None:
             return _bad("bad_request", "send a JSON object")
         if accounts.locked(body.get("nickname")):

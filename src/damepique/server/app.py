@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import os
-import time
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,10 @@ from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS
 from . import mp_api, scorer_api
 from .cluster import GAME, Cluster
 from .games import LEVELS, SPEEDS, Games, Pace
-from .http import error_response, rules_from_body
+from .http import error_response, frames, rules_from_body
 from .hub import Hub
 from .protocol import VERSION, ProtocolError, error, parse
+from .ratelimit import RateLimit
 from .replays import replay_data
 from .settings import database_url as make_url
 from .store import SqlStore, Store
@@ -48,8 +48,7 @@ class Client:
         self.ws = ws
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
-        self.tokens = 200.0
-        self.stamp = time.monotonic()
+        self.limit = RateLimit(rate=50.0, burst=200.0)
 
     async def send_text(self, data: str) -> None:
         async with self._lock:
@@ -82,14 +81,8 @@ class Client:
         for task in self.tasks.values():
             task.cancel()
 
-    def allow(self, rate: float = 50.0, burst: float = 200.0) -> bool:
-        now = time.monotonic()
-        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    def allow(self) -> bool:
+        return self.limit.allow()
 
 
 def create_app(
@@ -246,13 +239,7 @@ def create_app(
         client = Client(ws)
         joined: tuple[Any, int] | None = None
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None and message.get("bytes") is not None:
-                    text = message["bytes"]
+            async for text in frames(ws):
                 ref = None
                 try:
                     if not client.allow():

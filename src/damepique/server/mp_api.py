@@ -8,7 +8,6 @@ for the seat the token proved, never for a seat number the client names.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -21,13 +20,16 @@ from .accounts import install as install_accounts
 from .cluster import Cluster, Link
 from .codes import display_code, normalize_code
 from .games import LEVELS, SPEEDS
-from .http import error_response, rules_from_body
+from .http import error_response, frames, json_body, rules_from_body
 from .lobby import Multiplayer
 from .mpstore import MpStore
 from .multiplayer import QUICK_MESSAGES, Client, MpSettings, MultiTable
 from .protocol import VERSION, dumps, error
 from .table import CommandError
 from .table_session import TableMoved
+
+MAX_BODY = 65_536
+"""Bytes of a table route's JSON body (a table's options fit in a few hundred)."""
 
 
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
@@ -48,16 +50,6 @@ def install(
     app.state.multiplayer = mp
     install_accounts(app, accounts)
 
-    async def body_of(request: Request) -> dict[str, Any] | None:
-        raw = await request.body()
-        if len(raw) > 65536:
-            return None
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
-
     @app.get("/api/multiplayer")
     async def mp_options() -> dict[str, Any]:
         return {
@@ -70,7 +62,7 @@ def install(
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request, MAX_BODY)
         if body is None:
             return error_response("bad_request", "send a JSON object")
         account = accounts.account_of(request.cookies)
@@ -134,7 +126,7 @@ def install(
 
     @app.post("/api/tables/{code}/seats")
     async def take_seat(code: str, request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request, MAX_BODY)
         if body is None:
             return error_response("bad_request", "send a JSON object")
         owner, mt = await find(code)
@@ -168,10 +160,7 @@ def install(
         mp.lobby_conns.add(client)
         try:
             await client.send_text(dumps({"v": VERSION, "type": "lobby", "tables": mp.lobby()}))
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
+            async for _ in frames(ws):
                 if not client.allow():
                     await client.send_text(dumps(error("rate_limited", "too many messages; slow down")))
                     continue
@@ -186,13 +175,7 @@ def install(
         await ws.accept()
         link = Link(mp.cluster, Client(ws, account=accounts.account_of(ws.cookies)))
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None and message.get("bytes") is not None:
-                    text = message["bytes"]
+            async for text in frames(ws):
                 await link.on_text(text)
         except WebSocketDisconnect:
             pass

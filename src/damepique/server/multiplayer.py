@@ -27,6 +27,7 @@ from damepique.engine import Rules, parse_card
 
 from .codes import display_code, new_token
 from .protocol import VERSION, dumps
+from .ratelimit import RateLimit
 from .store import GameRow
 from .table import CommandError, Seat, Table
 from .tablegame import STAND_IN_LEVEL, MultiRunner
@@ -107,8 +108,7 @@ class Client:
 
     ws: Any
     account: str | None = None
-    tokens: float = 100.0
-    stamp: float = field(default_factory=time.monotonic)
+    limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=100.0))
     last_chat: float = 0.0
     bad_codes: int = 0
     mutes: set[int] = field(default_factory=set)
@@ -129,14 +129,8 @@ class Client:
         with contextlib.suppress(Exception):
             await self.ws.close(code, reason)
 
-    def allow(self, rate: float = 50.0, burst: float = 100.0) -> bool:
-        now = time.monotonic()
-        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    def allow(self) -> bool:
+        return self.limit.allow()
 
 
 class MultiTable:
