@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from damepique.engine import PRESETS, Deal, Rules, cards_of, view_of
-from damepique.engine.views import public_json, seat_json
+from damepique.engine.views import SEAT_FIELDS, public_json, seat_json
 
 
 def every_position(rules: Rules, seed: int, deals: int) -> Iterator[Deal]:
@@ -55,3 +55,11 @@ def test_key_order_is_the_views() -> None:
     deal = Deal.shuffled(PRESETS["standard"], random.Random(3))
     merged = {**public_json(deal), **seat_json(deal, 2)}
     assert list(merged) == list(view_of(deal, 2).to_json())
+
+
+def test_seat_fields_name_the_seat_part() -> None:
+    """A server writes the public part without ``SEAT_FIELDS`` and the seat's part
+    beside it: a key in both would be written twice."""
+    deal = Deal.shuffled(PRESETS["standard"], random.Random(4))
+    assert set(seat_json(deal, 1)) == SEAT_FIELDS
+    assert set(public_json(deal)) >= SEAT_FIELDS
