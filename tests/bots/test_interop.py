@@ -70,6 +70,42 @@ def test_openspiel_bots_in_the_arena():
     assert sum(points) in (26, 78)
 
 
+def test_openspiel_deal_logs_its_moves():
+    """The move log replays to the same deal and result (IS-MCTS does not
+    replay a deal the same way twice, so the log is the only record)."""
+    from damepique.engine import Deal, Rules
+
+    log: dict = {}
+    points, moon = play_openspiel_deal(
+        ["expert:playouts=30", "openspiel-ismcts:20", "intermediate", "random"], 2, 5, log
+    )
+    assert [len(h) for h in log["hands"]] == [13] * 4
+    assert sorted(c for h in log["hands"] for c in h) == list(range(52))
+    assert len(log["plays"]) == 52 and log["fallbacks"] == 0
+    deal = Deal(Rules(), [sum(1 << c for c in h) for h in log["hands"]], 0, 0)
+    if log["passes"]:
+        assert len(log["passes"]) == 4
+        # OpenSpiel's pass direction is drawn per deal: find the deal number that gives it.
+        for number in range(4):
+            deal = Deal(Rules(), [sum(1 << c for c in h) for h in log["hands"]], 0, number)
+            if deal.phase != "pass":
+                continue
+            try:
+                for s in range(4):
+                    deal.pass_cards(s, log["passes"][s])
+                for seat, card in log["plays"]:
+                    deal.play(card, seat)
+            except Exception:
+                continue
+            break
+    else:
+        deal = Deal(Rules(), [sum(1 << c for c in h) for h in log["hands"]], 0, 3)
+        for seat, card in log["plays"]:
+            deal.play(card, seat)
+    assert deal.phase == "done"
+    assert deal.result().points == points and deal.result().moon == moon
+
+
 def test_our_bots_as_openspiel_bots():
     game = spiel_game()
     bots = [
