@@ -100,9 +100,12 @@ def test_objective_option_parsing():
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_objective_points_passes_and_plays_every_variant(preset, make_positions):
-    bot = get_bot("expert:playouts=30,objective=points")
-    for deal, seat in make_positions(PRESETS[preset], 3, 6):
+@pytest.mark.parametrize(
+    "options", ["objective=points", "objective=cautious,allies=0,pass_voids=0.5"], ids=["points", "combined"]
+)
+def test_options_pass_and_play_every_variant(preset, options, make_positions):
+    bot = get_bot("expert:playouts=30," + options)
+    for deal, seat in make_positions(PRESETS[preset], 3, 8):
         view = view_of(deal, seat)
         if view.phase == PASS:
             chosen = bot.choose_pass(view, random.Random(1))
