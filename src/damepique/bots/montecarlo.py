@@ -488,14 +488,12 @@ class ExpertBot:
                     raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
                 kwargs[key] = value == "1"
             elif key == "objective":
-                if value not in OBJECTIVES:
-                    raise KeyError(f"expert option objective takes {' or '.join(OBJECTIVES)}, not {value!r}")
-                kwargs[key] = value
+                kwargs[key] = value  # checked by the constructor, as for a bot built in Python
             else:
                 raise KeyError(
                     f"unknown expert option {key!r} "
                     "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, allies=0|1, "
-                    "objective=payoff|points, pass_voids=SHARE)"
+                    f"objective={'|'.join(OBJECTIVES)}, pass_voids=SHARE)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
