@@ -151,6 +151,8 @@ class Tally:
     def __init__(self, max_cards: int) -> None:
         self.latencies: list[float] = []
         self.cards = 0
+        self.bytes = 0
+        """Bytes of messages received while measuring, all connections."""
         self.errors = 0
         self.lost = 0
         self.max_cards = max_cards
@@ -260,7 +262,9 @@ class Socket(asyncio.Protocol):
 class TableRun:
     """One table's four connections and its cards in flight."""
 
-    def __init__(self, code: str, tokens: list[str], tally: Tally, think: float, seed: int) -> None:
+    def __init__(
+        self, code: str, tokens: list[str], tally: Tally, think: float, seed: int, patches: bool = True
+    ) -> None:
         self.code = code
         self.tokens = tokens
         self.tally = tally
@@ -271,14 +275,20 @@ class TableRun:
         self.game: str | None = None
         self.sockets: list[Socket] = []
         self.done_keys: list[Any] = [None] * 4
+        self.states: list[dict[str, Any] | None] = [None] * 4
+        """Each connection's last whole state, for the patches that follow it."""
+        self.patches = patches
 
     def begin(self) -> None:
         for i, ws in enumerate(self.sockets):
-            ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.tokens[i]}))
+            hello = {"type": "hello", "table": self.code, "token": self.tokens[i], "patches": self.patches}
+            ws.send(json.dumps(hello))
         self.sockets[0].send(json.dumps({"type": "start"}))
 
     def on_message(self, i: int, raw: bytes) -> None:
         tally = self.tally
+        if tally.measuring:
+            tally.bytes += len(raw)
         msg = loads(raw)
         kind = msg["type"]
         if kind == "error":
@@ -286,6 +296,17 @@ class TableRun:
             return
         if kind != "state":
             return
+        if "base" in msg:  # a patch over this connection's last state (docs/multiplayer.md)
+            prev = self.states[i]
+            if prev is None or prev.get("n") != msg["base"]:
+                tally.errors += 1
+                return
+            view = msg.pop("view", None)
+            del msg["base"]
+            msg = {**{k: v for k, v in prev.items() if k != "ack"}, **msg}
+            if view is not None:
+                msg["view"] = {**prev["view"], **view}
+        self.states[i] = msg
         now = time.monotonic()
         view = msg["view"]
         for ev in msg.get("events") or [msg.get("event")]:
@@ -337,7 +358,9 @@ class TableRun:
         ws.send(text)
 
 
-async def client_main(pipe: Any, base: str, first: int, count: int, think: float, max_cards: int) -> None:
+async def client_main(
+    pipe: Any, base: str, first: int, count: int, think: float, max_cards: int, patches: bool = True
+) -> None:
     import httpx
 
     loop = asyncio.get_running_loop()
@@ -358,7 +381,7 @@ async def client_main(pipe: Any, base: str, first: int, count: int, think: float
                 s = await http.post(f"/api/tables/{t['code']}/seats", json={"name": f"P{j}"})
                 s.raise_for_status()
                 tokens.append(s.json()["token"])
-            return TableRun(t["code"], tokens, tally, think, first + k)
+            return TableRun(t["code"], tokens, tally, think, first + k, patches)
 
         for k0 in range(0, count, 8):
             runs += await asyncio.gather(*(make(k) for k in range(k0, min(count, k0 + 8))))
@@ -401,6 +424,7 @@ async def client_main(pipe: Any, base: str, first: int, count: int, think: float
             {
                 "latencies": latencies,
                 "cards": cards,
+                "bytes": tally.bytes,
                 "errors": tally.errors + tally.lost,
                 "failure": f"{tally.lost} connections lost" if tally.lost else None,
                 "ended": ended,
@@ -409,7 +433,9 @@ async def client_main(pipe: Any, base: str, first: int, count: int, think: float
     )
 
 
-def client_process(pipe: Any, base: str, first: int, count: int, think: float, max_cards: int) -> None:
+def client_process(
+    pipe: Any, base: str, first: int, count: int, think: float, max_cards: int, patches: bool = True
+) -> None:
     try:
         import uvloop
 
@@ -417,7 +443,7 @@ def client_process(pipe: Any, base: str, first: int, count: int, think: float, m
     except ImportError:
         pass
     try:
-        asyncio.run(client_main(pipe, base, first, count, think, max_cards))
+        asyncio.run(client_main(pipe, base, first, count, think, max_cards, patches))
     except BaseException as e:  # tell the parent rather than leave it waiting
         pipe.send(("failed", repr(e)))
         raise
@@ -431,7 +457,15 @@ def quantile(lat: list[float], p: float) -> float | None:
 
 
 def run_level(
-    base: str, pids: list[int], n: int, procs: int, seconds: float, warm: float, think: float, max_cards: int
+    base: str,
+    pids: list[int],
+    n: int,
+    procs: int,
+    seconds: float,
+    warm: float,
+    think: float,
+    max_cards: int,
+    patches: bool = True,
 ) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     procs = max(1, min(procs, n))
@@ -443,7 +477,9 @@ def run_level(
     for share in shares:
         parent, child = ctx.Pipe()
         proc = ctx.Process(
-            target=client_process, args=(child, base, first, share, think, per_proc_cards), daemon=True
+            target=client_process,
+            args=(child, base, first, share, think, per_proc_cards, patches),
+            daemon=True,
         )
         proc.start()
         children.append((proc, parent))
@@ -510,6 +546,7 @@ def run_level(
         "server_cpu": round(cpu / window, 2) if pids else None,
         "server_ms_per_card": round(cpu / cards * 1000, 3) if pids and cards else None,
         "client_cpu": round((ccpu1 - ccpu0) / window, 2),
+        "kb_per_card": round(sum(r["bytes"] for r in results) / cards / 1000, 2) if cards else None,
         "server_rss_mb": round(rss1, 1) if pids else None,
         "mb_per_table": round((rss1 - rss0) / n, 3) if pids else None,
         "errors": sum(r["errors"] for r in results),
@@ -529,6 +566,7 @@ COLUMNS = (
     ("server_cpu", "srv cores"),
     ("server_ms_per_card", "srv ms/card"),
     ("client_cpu", "cli cores"),
+    ("kb_per_card", "KB/card"),
     ("server_rss_mb", "RSS MB"),
     ("mb_per_table", "MB/table"),
     ("errors", "errors"),
@@ -557,7 +595,13 @@ def main() -> int:
         help="the local server's gc.set_threshold, e.g. 700,10,10 (default: the server's, 50000,20,100)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per level instead of a table row")
+    p.add_argument(
+        "--whole",
+        action="store_true",
+        help="ask for whole states only (no patches), as a client that does not ask for them",
+    )
     args = p.parse_args()
+    patches = not args.whole
     seconds = min(max(args.seconds, 1.0), MAX_SECONDS)
     warm = min(max(args.warm, 0.0), seconds - 0.5)
     procs = min(max(args.client_procs, 1), MAX_PROCS)
@@ -573,6 +617,7 @@ def main() -> int:
         print(
             f"# think {args.think} s, {seconds:.0f} s a level ({warm:.0f} s warm-up), "
             f"{procs} client process(es), server gc {args.server_gc or 'default'}, "
+            f"{'whole states' if args.whole else 'patches'}, "
             f"load average {os.getloadavg()[0]:.2f}",
             flush=True,
         )
@@ -580,12 +625,13 @@ def main() -> int:
     for n in levels:
         if args.url:
             wait_healthy(base)
-            result = run_level(base, pids_given, n, procs, seconds, warm, args.think, args.cards)
+            result = run_level(base, pids_given, n, procs, seconds, warm, args.think, args.cards, patches)
             result["url"] = base
         else:
             with local_server(gc_threshold) as (local, pid):
-                result = run_level(local, [pid], n, procs, seconds, warm, args.think, args.cards)
+                result = run_level(local, [pid], n, procs, seconds, warm, args.think, args.cards, patches)
             result["server_gc"] = list(gc_threshold) if gc_threshold else None
+        result["patches"] = patches
         if args.json:
             print(json.dumps(result), flush=True)
         else:

@@ -51,6 +51,41 @@ def hello(
     return recv_type(ws, "table", log)
 
 
+class Patched:
+    """A connection that asks for patches (its ``hello`` says so) and lays each
+    over its last state as the page does, so that its reader sees whole states;
+    ``states`` counts the states it received, ``patches`` those that were patches."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+        self.states = 0
+        self.patches = 0
+
+    def send_text(self, text: str) -> None:
+        msg = json.loads(text)
+        if msg.get("type") == "hello":
+            text = json.dumps({**msg, "patches": True})
+        self.ws.send_text(text)
+
+    def receive_text(self) -> str:
+        msg = json.loads(self.ws.receive_text())
+        if msg.get("type") == "state":
+            self.states += 1
+            if "base" in msg:
+                before = self.state
+                assert before is not None and before.get("n") == msg["base"], "a patch out of step"
+                patch = dict(msg)
+                view = patch.pop("view", None)
+                del patch["base"]
+                msg = {**{k: v for k, v in before.items() if k != "ack"}, **patch}
+                if view is not None:
+                    msg["view"] = {**before["view"], **view}
+                self.patches += 1
+            self.state = msg
+        return json.dumps(msg)
+
+
 def sit(ws: Any, name: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "sit", "name": name}))
     while True:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from damepique.engine import PRESETS, Rules
 from damepique.server.app import create_app
 
-from .mp_helpers import Player, cards_in, create_table, hello, next_error, recv, recv_type, sit
+from .mp_helpers import Patched, Player, cards_in, create_table, hello, next_error, recv, recv_type, sit
 
 
 def make_app(path: Path, grace: float = 60.0) -> Any:
@@ -89,17 +89,22 @@ def check_frames(record: dict[str, Any], rules: Rules, seat: int | None, frames:
 
 
 @pytest.mark.parametrize(
-    ("preset", "people"), [("short", 2), ("five_players", 3), ("three_players_kitty", 3)]
+    ("preset", "people", "patches"),
+    [("short", 2, False), ("five_players", 3, True), ("three_players_kitty", 3, False)],
 )
 def test_friends_play_a_whole_game_and_no_frame_carries_a_hidden_card(
-    client: TestClient, preset: str, people: int
+    client: TestClient, preset: str, people: int, patches: bool
 ) -> None:
+    """With ``patches`` the players ask for patches and lay them over their
+    last state: the states they hold are checked as whole ones."""
     rules = PRESETS[preset].replace(target=50)
     t = create_table(client, rules=rules.to_json())
     logs: list[list[dict[str, Any]]] = [[] for _ in range(people)]
     spectator_log: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        conns = [stack.enter_context(ws_connect(client)) for _ in range(people)]
+        conns: list[Any] = [stack.enter_context(ws_connect(client)) for _ in range(people)]
+        if patches:
+            conns = [Patched(c) for c in conns]
         spec = stack.enter_context(ws_connect(client))
         host = conns[0]
         hello(host, t["code"], t["token"], logs[0])
@@ -122,6 +127,9 @@ def test_friends_play_a_whole_game_and_no_frame_carries_a_hidden_card(
         last = [m for m in spectator_log if m["type"] == "state"][-1]
         assert last["totals"] == final["totals"]
     record = client.get(f"/api/games/{final['game']}/record").json()
+    if patches:
+        # Whole states only after hello and at the start: the rest are patches.
+        assert all(c.states > 20 and c.patches > c.states // 2 for c in conns)
     checked = sum(check_frames(record, rules, seat, logs[seat]) for seat in range(people))
     checked += check_frames(record, rules, None, spectator_log)
     assert checked > 500

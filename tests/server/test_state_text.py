@@ -1,7 +1,9 @@
 """A runner writes each seat's state message as text from a part shared by all
 seats and the seat's own fields: the text must say exactly what the whole
 message says (``Runner._update``), for every preset and position, with the
-private events (a pass's cards) only in their own seat's text."""
+private events (a pass's cards) only in their own seat's text. A patch laid
+over the previous update's message, as a client does it, must give exactly
+the whole message too."""
 
 from __future__ import annotations
 
@@ -26,11 +28,45 @@ def runner_for(rules: Rules, seed: int) -> Runner:
     return Runner(game, Table(rules, seats, seed), None, None, None, Pace())  # type: ignore[arg-type]
 
 
-def same_messages(runner: Runner, events: list[dict[str, Any]], ack_seat: int | None) -> int:
-    text_for = runner._updates(events, ack_seat, {"id": 7})
+def apply_patch(before: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """What a client does with a patch (docs/multiplayer.md): check its base,
+    lay its keys over the previous message and its ``view`` over the previous
+    view; an ``ack`` it does not carry is not carried over."""
+    assert patch["base"] == before["n"]
+    out = {k: v for k, v in before.items() if k != "ack"}
+    out.update({k: v for k, v in patch.items() if k not in ("view", "base")})
+    if "view" in patch:
+        out["view"] = {**before["view"], **patch["view"]}
+    return out
+
+
+class Seen:
+    """What each seat's client holds: its last message, and how many patches it applied."""
+
+    def __init__(self) -> None:
+        self.last: dict[int, dict[str, Any]] = {}
+        self.patches = 0
+
+
+def same_messages(
+    runner: Runner, events: list[dict[str, Any]], ack_seat: int | None, seen: Seen | None = None
+) -> int:
+    """Each seat's text is its whole message; with ``seen`` (each seat's
+    previous message, updated here), each seat's patch over it gives it too."""
+    update = runner._updates(events, ack_seat, {"id": 7})
     for seat in range(runner.table.rules.players):
         whole = runner._update(seat, events, {"id": 7} if seat == ack_seat else None)
-        assert json.loads(text_for(seat)) == whole
+        patch = update.patch(seat) if seen is not None and seat in seen.last else None
+        text = json.loads(update(seat))
+        assert text.pop("n") == update.n
+        assert text == whole
+        if seen is not None and patch is not None:
+            seen.patches += 1
+            patched = apply_patch(seen.last[seat], json.loads(patch))
+            assert patched == {**whole, "n": update.n}
+            assert len(patch) < len(update(seat))
+        if seen is not None:
+            seen.last[seat] = {**whole, "n": update.n}
     return runner.table.rules.players
 
 
@@ -40,10 +76,11 @@ def test_each_seats_text_is_its_whole_message(name: str) -> None:
     rng = random.Random(name)
     runner = runner_for(rules, rng.randrange(1 << 30))
     table = runner.table
-    checked = same_messages(runner, [], None)  # before the first deal: no view
+    seen = Seen()
+    checked = same_messages(runner, [], None, seen)  # before the first deal: no view
     for _ in range(2):  # two deals: a pass and a hold hand at least under most presets
         events = table.start()
-        checked += same_messages(runner, events, None)
+        checked += same_messages(runner, events, None, seen)
         while table.deal is not None and not table.over:
             waiting = table.waiting_on()
             if not waiting:
@@ -55,10 +92,11 @@ def test_each_seats_text_is_its_whole_message(name: str) -> None:
                 event = table.pass_cards(seat, rng.sample(hand, rules.pass_count))
             else:
                 event = table.play(seat, rng.choice(runner.state(seat)["view"]["legal"]))
-            checked += same_messages(runner, [event], seat)
+            checked += same_messages(runner, [event], seat, seen)
             if deal.phase == "done":
                 break
     assert checked > 100
+    assert seen.patches > checked // 2  # nearly every update after the first deal
 
 
 def test_a_pass_is_private_in_the_text() -> None:

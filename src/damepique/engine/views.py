@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -322,10 +322,12 @@ SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed",
 only as blanks (a server writing the view as text leaves them out of the public part)."""
 
 
-def seat_json(deal: Deal, seat: int) -> dict[str, Any]:
+def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> dict[str, Any]:
     """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
     (and ``to_act``, which differs by seat while passing); laid over
-    ``public_json(deal)`` they give the seat's whole view."""
+    ``public_json(deal)`` they give the seat's whole view. ``names`` writes a
+    set of cards as a list of names (a server may pass one that remembers its
+    lists, so that an unchanged hand is the very same list, cheap to compare)."""
     n = deal.players
     offset = deal.pass_offset % n
     phase = deal.phase
@@ -348,9 +350,9 @@ def seat_json(deal: Deal, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "to_act": to_act,
-        "hand": _names(hand),
-        "legal": _names(legal),
+        "hand": names(hand),
+        "legal": names(legal),
         "pass_to": (seat + offset) % n if offset else None,
-        "passed": None if passed is None else _names(passed),
-        "received": None if received is None else _names(received),
+        "passed": None if passed is None else names(passed),
+        "received": None if received is None else names(received),
     }

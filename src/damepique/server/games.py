@@ -13,11 +13,11 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, view_of
+from damepique.engine.cards import cards_of
 from damepique.engine.views import SEAT_FIELDS, public_json, seat_json
 
 from .codes import new_token
@@ -57,6 +57,8 @@ def stamp(events: list[dict[str, Any]]) -> None:
         e.setdefault("at", now)
 
 
+_MISSING = object()
+
 # The keys of a state message that differ from seat to seat.
 _OWN_KEYS = frozenset({"seat", "view", "event", "events", "ack"})
 
@@ -87,6 +89,166 @@ def public_event(event: dict[str, Any] | None, seat: int) -> dict[str, Any] | No
     return dict(event)
 
 
+class CardNames:
+    """Sets of cards written as lists of names, each list kept while it is in
+    use: a hand that did not change since the last update is the same list,
+    which a patch compares at no cost (``is``). Never change a list it gave."""
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._lists: dict[int, list[str]] = {}
+
+    def __call__(self, mask: int) -> list[str]:
+        names = self._lists.get(mask)
+        if names is None:
+            if len(self._lists) >= self.LIMIT:
+                self._lists.clear()  # a few deals' worth: start again
+            names = self._lists[mask] = [CARD_NAMES[c] for c in cards_of(mask)]
+        return names
+
+
+def _changed(new: dict[str, Any], old: dict[str, Any], skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The keys of ``new`` whose value is not ``old``'s (same keys); a value
+    that is the very same object is not even compared."""
+    return {
+        k: v for k, v in new.items() if k not in skip and (v is not (o := old.get(k, _MISSING)) and v != o)
+    }
+
+
+class Update:
+    """The messages of one broadcast, as JSON text: ``update(seat)`` is a seat's
+    whole state (what ``Runner._update`` says), ``update.patch(seat)`` only what
+    changed since the previous update (number ``base``), for a connection that
+    has that one and asked for patches (``docs/multiplayer.md``).
+
+    The common part (``Runner._common``) is built at the first message asked
+    for and written as text once; each seat's text adds only its own fields
+    (its seat, events, ack and the private half of its view). An update must
+    be asked for its messages before the next one is made: a patch is the
+    difference between the two, as they were built."""
+
+    def __init__(
+        self,
+        runner: Runner,
+        events: list[dict[str, Any]],
+        ack_seat: int | None,
+        ack: Any,
+        prev: Update | None,
+    ) -> None:
+        self.runner = runner
+        self.events = events
+        self.ack_seat = ack_seat
+        self.ack = ack
+        self.n: int = 1 if prev is None else prev.n + 1
+        # Patches only over an update whose messages were built (someone got them).
+        self._prev = prev if prev is not None and prev._common is not None else None
+        self.base = None if self._prev is None else self._prev.n
+        if prev is not None:
+            prev._prev = None  # a chain of one: nothing older is ever needed
+        self._common: dict[str, Any] | None = None
+        self._shared: tuple[str, str] | None = None
+        self._own: dict[int, dict[str, Any]] = {}
+        """Each seat's ``seat_json`` as written in this update."""
+        self._patch_shared: tuple[str, str] | bool | None = None
+        """The top-level and public view changes as text (False: no patch)."""
+        self._public_events: str | None = None
+
+    def common(self) -> dict[str, Any]:
+        if self._common is None:
+            self._common = self.runner._common()
+        return self._common
+
+    def _seat_part(self, seat: int) -> dict[str, Any] | None:
+        own = self._own.get(seat)
+        if own is None:
+            deal = self.runner.table.deal
+            if deal is None or self.common()["view"] is None:
+                return None
+            own = self._own[seat] = seat_json(deal, seat, self.runner._names)
+        return own
+
+    def _own_fields(self, seat: int) -> dict[str, Any]:
+        events = self.events
+        own: dict[str, Any] = {
+            "n": self.n,
+            "seat": seat,
+            "event": public_event(events[-1], seat) if events else None,
+            "events": [public_event(e, seat) for e in events],
+        }
+        if seat == self.ack_seat and self.ack is not None:
+            own["ack"] = self.ack
+        return own
+
+    def __call__(self, seat: int) -> str:
+        common = self.common()
+        if seat < 0:  # a spectator: its whole message, as the subclass builds it
+            own_ack = self.ack if seat == self.ack_seat else None
+            return dumps(self.runner._update(seat, self.events, own_ack, common))
+        if self._shared is None:
+            self._shared = _shared_texts(common)
+        rest, public_view = self._shared
+        part = self._seat_part(seat)
+        view = "null" if part is None or not public_view else dumps(part)[:-1] + "," + public_view + "}"
+        return dumps(self._own_fields(seat))[:-1] + ',"view":' + view + "," + rest + "}"
+
+    def _events_text(self, seat: int) -> str:
+        """``"event":...,"events":[...]`` for ``seat``: written once for every
+        seat unless a pass is among the events (its cards go to its seat only)."""
+        if self._public_events is None:
+            private = any(e["type"] == "pass" for e in self.events)
+            self._public_events = "" if private else self._write_events(-1)
+        return self._public_events or self._write_events(seat)
+
+    def _write_events(self, seat: int) -> str:
+        events = self.events
+        return dumps(
+            {
+                "event": public_event(events[-1], seat) if events else None,
+                "events": [public_event(e, seat) for e in events],
+            }
+        )[1:-1]
+
+    def patch(self, seat: int) -> str | None:
+        """What changed for ``seat`` since update ``base``: the seat's own fields,
+        the top-level keys whose value changed, and a ``view`` holding only the
+        view's changed keys (to lay over the previous view). None when there is
+        no patch to write (no previous update, a spectator, a view that appeared
+        or went away): send the whole state then.
+
+        Written as text from parts: the top-level and public view changes once
+        per update, the events once unless a pass is among them; per seat only
+        its head, its ack and its own view changes."""
+        prev = self._prev
+        if prev is None or seat < 0:
+            return None
+        if self._patch_shared is None:
+            common, before = self.common(), prev.common()
+            view, old = common["view"], before["view"]
+            if (view is None) != (old is None):
+                self._patch_shared = False
+            else:
+                top = dumps(_changed(common, before, _OWN_KEYS))[1:-1]
+                changed = "" if view is None else dumps(_changed(view, old, SEAT_FIELDS))[1:-1]
+                self._patch_shared = ("," + top if top else "", changed)
+        if isinstance(self._patch_shared, bool):
+            return None
+        top_text, public_changes = self._patch_shared
+        old_own = prev._own.get(seat)
+        own_part = self._seat_part(seat)
+        if (old_own is None) != (own_part is None):
+            return None
+        text = f'{{"v":{VERSION},"type":"state","n":{self.n},"base":{self.base},"seat":{seat},'
+        text += self._events_text(seat)
+        if seat == self.ack_seat and self.ack is not None:
+            text += ',"ack":' + dumps({"a": self.ack})[5:-1]
+        if own_part is not None and old_own is not None:
+            own_changes = dumps(_changed(own_part, old_own))[1:-1]
+            joint = "," if own_changes and public_changes else ""
+            text += ',"view":{' + own_changes + joint + public_changes + "}"
+        return text + top_text + "}"
+
+
 class Runner:
     def __init__(self, game: GameRow, table: Table, store: Store, hub: Hub, thinker: Thinker, pace: Pace):
         self.game = game
@@ -103,7 +265,17 @@ class Runner:
         self._rules_json = table.rules.to_json()
         """A game's rules never change: their JSON is built once (and never changed)."""
         self._history_key: Any = None
-        self._history: tuple[list[dict[str, Any]], list[int] | None] = ([], None)
+        self._history: tuple[list[dict[str, Any]], list[int] | None, list[int], bool, int | None] = (
+            [],
+            None,
+            [],
+            False,
+            None,
+        )
+        self._last_update: Update | None = None
+        self._names = CardNames()
+        self._seats_json: tuple[tuple[Seat, ...], list[dict[str, Any]]] = ((), [])
+        self._tricks_json: tuple[Deal | None, list[dict[str, Any]]] = (None, [])
 
     @property
     def speed(self) -> str:
@@ -127,23 +299,35 @@ class Runner:
         key = (id(match), len(match.deals), None if deal is None else deal.phase)
         if key != self._history_key:
             totals = None if deal is None else t.totals_before(deal)
-            self._history = (t.results(), totals)
+            self._history = (t.results(), totals, match.totals, match.over, match.winner)
             self._history_key = key
-        results, totals_before = self._history
+        results, totals_before, match_totals, over, winner = self._history
+        # Parts rebuilt only when they change, so that an unchanged part is the
+        # same object from one update to the next (a patch compares it at no cost).
+        seats = tuple(t.seats)
+        if seats != self._seats_json[0]:
+            self._seats_json = (seats, [{"name": s.name, "kind": s.kind, "level": s.level} for s in seats])
+        view = None if deal is None or totals_before is None else public_json(deal, totals_before)
+        if view is not None:
+            kept_deal, kept = self._tricks_json
+            if kept_deal is deal and len(kept) == len(view["tricks"]):
+                view["tricks"] = kept
+            else:
+                self._tricks_json = (deal, view["tricks"])
         return {
             "v": VERSION,
             "type": "state",
             "game": self.id,
             "seat": None,
-            "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in t.seats],
+            "seats": self._seats_json[1],
             "rules": self._rules_json,
             "speed": self.speed,
             "level": self.game.options.get("level"),
-            "view": None if deal is None or totals_before is None else public_json(deal, totals_before),
+            "view": view,
             "results": results,
-            "totals": match.totals,
-            "over": match.over,
-            "winner": match.winner,
+            "totals": match_totals,
+            "over": over,
+            "winner": winner,
             "event": None,
         }
 
@@ -233,42 +417,12 @@ class Runner:
             self.broken = True
             raise
 
-    def _updates(
-        self, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None
-    ) -> Callable[[int], str]:
-        """The hub's ``text_for(seat)`` after ``events``: the message of ``_update``
-        as JSON text. The common part is built at the first seat's message and
-        written as text once; each seat's text adds only its own fields (its
-        seat, events, ack and the private half of its view) to that shared text,
-        which saves most of the per-seat copying and encoding of a whole state."""
-        common: dict[str, Any] | None = None
-        shared: tuple[str, str] | None = None
-
-        def text_for(seat: int) -> str:
-            nonlocal common, shared
-            if common is None:
-                common = self._common()
-            own_ack = ack if seat == ack_seat else None
-            if seat < 0:  # a spectator: its whole message, as the subclass builds it
-                return dumps(self._update(seat, events, own_ack, common))
-            if shared is None:
-                shared = _shared_texts(common)
-            rest, public_view = shared
-            own: dict[str, Any] = {
-                "seat": seat,
-                "event": public_event(events[-1], seat) if events else None,
-                "events": [public_event(e, seat) for e in events],
-            }
-            if own_ack is not None:
-                own["ack"] = own_ack
-            deal = self.table.deal
-            if public_view and deal is not None:
-                view = dumps(seat_json(deal, seat))[:-1] + "," + public_view + "}"
-            else:
-                view = "null"
-            return dumps(own)[:-1] + ',"view":' + view + "," + rest + "}"
-
-        return text_for
+    def _updates(self, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> Update:
+        """The hub's ``text_for(seat)`` after ``events`` (an ``Update``, numbered
+        after the previous one, whose patches it can write)."""
+        prev = self._last_update
+        self._last_update = update = Update(self, events, ack_seat, ack, prev)
+        return update
 
     def _update(
         self, seat: int, events: list[dict[str, Any]], ack: Any, common: dict[str, Any] | None = None

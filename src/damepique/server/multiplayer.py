@@ -113,6 +113,8 @@ class Client:
     bad_codes: int = 0
     mutes: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    patches: bool = False
+    """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
 
     def __hash__(self) -> int:
         return id(self)
@@ -148,6 +150,8 @@ class MultiTable:
         self.games: list[str] = []
         self.created = time.time()
         self.conns: dict[Any, int | None] = {}
+        self._info_key: Any = None
+        self._info: dict[str, Any] = {}
         self.runner: MultiRunner | None = None
         self.lock = asyncio.Lock()
         self._grace: dict[int, asyncio.Task[None]] = {}
@@ -190,6 +194,23 @@ class MultiTable:
         return any(s == seat for s in self.conns.values())
 
     def info(self) -> dict[str, Any]:
+        """The table as everybody may see it. Built again only when something it
+        shows changed (the options and rules never do): every state message
+        carries it, and an unchanged one is then the same object, which a
+        patch compares at no cost. Shared: never change what it returns."""
+        key = (
+            self.status,
+            self.host,
+            self.game_id,
+            tuple(self.conns.values()),
+            tuple((s.kind, s.name, s.nickname, s.level, s.away, s.left) for s in self.seats),
+        )
+        if key != self._info_key:
+            self._info = self._build_info()
+            self._info_key = key
+        return self._info
+
+    def _build_info(self) -> dict[str, Any]:
         o = self.options
         present = set(self.conns.values())  # once, not a scan of every connection per seat
         return {
@@ -286,6 +307,7 @@ class MultiTable:
         msg = self.runner.state(-1 if seat is None else seat)
         if ref is not None:
             msg["ack"] = ref
+        self.runner.table_hub.forget(conn)
         await self.send(conn, msg)
 
     # -- connections -------------------------------------------------------------------------

@@ -79,6 +79,7 @@ class TableSession:
             return
         if kind == "hello":
             new_mt, new_seat = await self._hello(msg)
+            client.patches = msg.get("patches") is True
             if self.mt is not None:
                 self.mt.detach(client)
             self.mt, self.seat = new_mt, new_seat

@@ -54,6 +54,9 @@ class TableHub:
 
     def __init__(self, mt: MultiTable) -> None:
         self.mt = mt
+        self._had: dict[Any, tuple[int, int]] = {}
+        """Which update (number, seat) each connection got last: the base a patch
+        to it may build on. Only connections sent the last broadcast are kept."""
 
     def connections(self, _game_id: str) -> int:
         return len(self.mt.conns)
@@ -64,6 +67,13 @@ class TableHub:
     async def broadcast(self, _game_id: str, text_for: Callable[[int], str]) -> None:
         """Send every connection its seat's message, each text built once per seat.
 
+        A connection that asked for patches (``hello`` with ``"patches": true``)
+        and got the previous update for the same seat gets only what changed
+        (``text_for.patch(seat)`` of an ``Update``); any other gets the whole
+        state. A plain ``text_for`` (no patch) sends every connection its whole
+        state, after which no connection has a base to patch until the next
+        update.
+
         Each send starts at once, here: to a local socket it completes without
         waiting (the text goes to the socket's buffer), and then costs no task,
         no timer and no gather, which were a sixth of the server's time per
@@ -71,19 +81,37 @@ class TableHub:
         another process) goes on in a task of its own with the usual 10 s limit,
         all of them concurrently, so a slow reader never holds up the others
         for longer than that."""
-        cache: dict[int, str] = {}
+        n = getattr(text_for, "n", None)
+        base = getattr(text_for, "base", None)
+        patch_for = getattr(text_for, "patch", None) if base is not None else None
+        had, self._had = self._had, {}
+        whole: dict[int, str] = {}
+        patches: dict[int, str | None] = {}
         waiting = []
         for conn, seat in list(self.mt.conns.items()):
             s = -1 if seat is None else seat
             if s < 0 and not self.mt.options.spectators:
                 continue
-            if s not in cache:
-                cache[s] = text_for(s)
-            rest = start_send(conn, cache[s])
+            text = None
+            if patch_for is not None and had.get(conn) == (base, s) and getattr(conn, "patches", False):
+                if s not in patches:
+                    patches[s] = patch_for(s)
+                text = patches[s]
+            if text is None:
+                if s not in whole:
+                    whole[s] = text_for(s)
+                text = whole[s]
+            if n is not None:
+                self._had[conn] = (n, s)
+            rest = start_send(conn, text)
             if rest is not None:
                 waiting.append(rest)
         if waiting:
             await asyncio.gather(*waiting)
+
+    def forget(self, conn: Conn) -> None:
+        """``conn`` got a whole state outside a broadcast: its next update is whole too."""
+        self._had.pop(conn, None)
 
 
 SEND_TIMEOUT = 10.0
@@ -161,7 +189,8 @@ class MultiRunner(Runner):
     def __init__(
         self, game: GameRow, table: Table, store: Store, mt: MultiTable, thinker: Thinker, pace: Pace
     ):
-        super().__init__(game, table, _ResultsFirst(store, self), TableHub(mt), thinker, pace)  # type: ignore[arg-type]
+        self.table_hub = TableHub(mt)
+        super().__init__(game, table, _ResultsFirst(store, self), self.table_hub, thinker, pace)  # type: ignore[arg-type]
         self.mt = mt
         self.deadline: float | None = None
         self._resume_at: float | None = None

@@ -376,13 +376,20 @@ function connect() {
   ws.onopen = () => {
     g.attempts = 0;
     if (g.mode === "table") {
-      ws.send(JSON.stringify({ v: 1, type: "hello", table: g.code, ...(g.token ? { token: g.token } : {}) }));
+      ws.send(JSON.stringify({ v: 1, type: "hello", table: g.code, patches: true, ...(g.token ? { token: g.token } : {}) }));
       for (const seat of g.mutes) ws.send(JSON.stringify({ v: 1, type: "mute", seat }));
     } else ws.send(JSON.stringify({ v: 1, type: "join", token: g.token }));
   };
   ws.onmessage = (e) => {
     if (game !== g) return;
-    const msg = JSON.parse(e.data);
+    let msg = JSON.parse(e.data);
+    if (msg.type === "state" && msg.base !== undefined) {
+      msg = patched(g.state, msg);
+      if (!msg) {
+        ws.close(); // out of step (never expected): reconnecting brings the whole state
+        return;
+      }
+    }
     if (msg.type === "state") onState(msg);
     else if (msg.type === "error") onError(msg);
     else if (msg.type === "advice") onAdvice(msg);
@@ -399,6 +406,16 @@ function connect() {
   };
 }
 
+// A table's state update may be a patch over the previous one (docs/multiplayer.md):
+// its keys replace the previous message's, its view's keys the previous view's.
+function patched(prev, patch) {
+  if (!prev || prev.n !== patch.base) return null;
+  const { base, view, ...rest } = patch;
+  const out = { ...prev, ...rest, view: view ? { ...prev.view, ...view } : prev.view };
+  if (!("ack" in patch)) delete out.ack;
+  return out;
+}
+
 function send(msg) {
   if (!game || !game.ws || game.ws.readyState !== WebSocket.OPEN) return null;
   const id = game.nextId++;
@@ -411,7 +428,7 @@ function onError(msg) {
     // The seat was given up or the token is for another table: come back as a visitor.
     MP.saveToken(game.code, null);
     game.token = null;
-    game.ws.send(JSON.stringify({ v: 1, type: "hello", table: game.code }));
+    game.ws.send(JSON.stringify({ v: 1, type: "hello", table: game.code, patches: true }));
     return;
   }
   if (msg.code === "unknown_token") {

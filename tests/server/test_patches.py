@@ -1,0 +1,122 @@
+"""State updates as patches at a table (docs/multiplayer.md): a connection that
+asked for them gets, after one whole state, only what changed; anything that
+could leave it out of step (no patches asked, a whole state sent outside a
+broadcast, a new seat, a broadcast without numbers) gets it the whole state
+again; what it holds after every update is exactly the whole state."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from types import SimpleNamespace
+from typing import Any
+
+from damepique.engine import PRESETS
+from damepique.server.games import Runner
+from damepique.server.tablegame import TableHub
+
+from .test_state_text import apply_patch, runner_for
+
+
+class Page:
+    """A connection that keeps its state the way the page does."""
+
+    def __init__(self, patches: bool) -> None:
+        self.patches = patches
+        self.lock = asyncio.Lock()
+        self.state: dict[str, Any] | None = None
+        self.kinds: list[str] = []
+
+    async def send_text(self, data: str) -> None:
+        msg = json.loads(data)
+        if "base" in msg:
+            assert self.state is not None
+            self.state = apply_patch(self.state, msg)
+            self.kinds.append("patch")
+        else:
+            self.state = msg
+            self.kinds.append("whole")
+
+
+def play_one(runner: Runner, rng: random.Random) -> tuple[list[dict[str, Any]], int | None]:
+    """The next events: a random pass or card, or the next deal when one ended."""
+    table = runner.table
+    if not table.waiting_on():
+        return table.start(), None
+    seat = table.waiting_on()[0]
+    view = runner.state(seat)["view"]
+    if table.deal is not None and table.deal.phase == "pass":
+        return [table.pass_cards(seat, rng.sample(view["hand"], 3))], seat
+    return [table.play(seat, rng.choice(view["legal"]))], seat
+
+
+def whole_for(runner: Runner, seat: int | None, events: list[dict[str, Any]], ack: Any) -> dict[str, Any]:
+    return runner._update(-1 if seat is None else seat, events, ack)
+
+
+async def test_patches_only_where_asked_and_in_step() -> None:
+    runner = runner_for(PRESETS["standard"], 5)
+    rng = random.Random(5)
+    fast, plain, watcher = Page(True), Page(False), Page(True)
+    mt: Any = SimpleNamespace(
+        conns={fast: 0, plain: 1, watcher: None}, options=SimpleNamespace(spectators=True)
+    )
+    hub = TableHub(mt)
+    events = runner.table.start()
+    await hub.broadcast("g", runner._updates(events))
+    for _ in range(80):  # the pass, a whole deal, the next deal
+        events, seat = play_one(runner, rng)
+        await hub.broadcast("g", runner._updates(events, seat, {"id": 3}))
+        for conn, s in ((fast, 0), (plain, 1)):
+            assert conn.state is not None
+            got = {k: v for k, v in conn.state.items() if k != "n"}
+            assert got == whole_for(runner, s, events, {"id": 3} if s == seat else None)
+    assert fast.kinds[0] == "whole" and set(fast.kinds[1:]) == {"patch"}
+    assert set(plain.kinds) == {"whole"} and set(watcher.kinds) == {"whole"}  # spectators: whole states
+
+
+async def test_out_of_step_connections_get_the_whole_state() -> None:
+    runner = runner_for(PRESETS["standard"], 9)
+    rng = random.Random(9)
+    a, b = Page(True), Page(True)
+    mt: Any = SimpleNamespace(conns={a: 0, b: 1}, options=SimpleNamespace(spectators=True))
+    hub = TableHub(mt)
+    await hub.broadcast("g", runner._updates(runner.table.start()))
+    await hub.broadcast("g", runner._updates(*play_one(runner, rng)))
+    assert a.kinds == b.kinds == ["whole", "patch"]
+    # A whole state sent to ``a`` alone (its hello): its next update is whole.
+    hub.forget(a)
+    await hub.broadcast("g", runner._updates(*play_one(runner, rng)))
+    assert a.kinds[-1] == "whole" and b.kinds[-1] == "patch"
+    # ``b`` now sits elsewhere (it was a spectator who sat down): whole.
+    mt.conns[b] = 2
+    await hub.broadcast("g", runner._updates(*play_one(runner, rng)))
+    assert a.kinds[-1] == "patch" and b.kinds[-1] == "whole"
+    # A broadcast of whole states without numbers: nobody has a base after it.
+    await hub.broadcast("g", lambda s: json.dumps(runner.state(s)))
+    await hub.broadcast("g", runner._updates(*play_one(runner, rng)))
+    assert a.kinds[-2:] == b.kinds[-2:] == ["whole", "whole"]
+    # A newcomer gets a whole state, then patches.
+    c = Page(True)
+    mt.conns[c] = 3
+    for _ in range(2):
+        await hub.broadcast("g", runner._updates(*play_one(runner, rng)))
+    assert c.kinds == ["whole", "patch"]
+    for conn, seat in ((a, 0), (b, 2), (c, 3)):
+        assert conn.state is not None and conn.state["view"] == runner.state(seat)["view"]
+
+
+async def test_an_update_nobody_got_is_no_base() -> None:
+    runner = runner_for(PRESETS["standard"], 2)
+    rng = random.Random(2)
+    a = Page(True)
+    mt: Any = SimpleNamespace(conns={a: 0}, options=SimpleNamespace(spectators=True))
+    hub = TableHub(mt)
+    await hub.broadcast("g", runner._updates(runner.table.start()))
+    unsent = runner._updates(*play_one(runner, rng))  # built, never broadcast: nobody has it
+    update = runner._updates(*play_one(runner, rng))
+    assert unsent.n + 1 == update.n and update.base is None and update.patch(0) is None
+    await hub.broadcast("g", update)
+    assert a.kinds == ["whole", "whole"]
+    assert a.state is not None and a.state["view"] == runner.state(0)["view"]
