@@ -94,7 +94,7 @@ class CardNames:
     use: a hand that did not change since the last update is the same list,
     which a patch compares at no cost (``is``). Never change a list it gave."""
 
-    LIMIT = 256
+    LIMIT = 64
 
     def __init__(self) -> None:
         self._lists: dict[int, list[str]] = {}
@@ -103,7 +103,7 @@ class CardNames:
         names = self._lists.get(mask)
         if names is None:
             if len(self._lists) >= self.LIMIT:
-                self._lists.clear()  # a few deals' worth: start again
+                self._lists.clear()  # a few tricks' worth: start again
             names = self._lists[mask] = [CARD_NAMES[c] for c in cards_of(mask)]
         return names
 
