@@ -13,6 +13,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -466,15 +467,25 @@ class Runner:
             delay = self.pace.play
         await asyncio.sleep(delay)
 
+    def _bot_for(self, seat: int) -> tuple[str, str | None]:
+        """The level that plays ``seat`` now, and the mark (``auto``) its moves
+        carry: None for the seat's own bot."""
+        return self.table.seats[seat].level or "random", None
+
     async def _drive_bots(self) -> None:
+        """Act for the seats a bot plays while one must act: the levels that
+        decide on the loop at once (at ``fast`` speed a whole run of them in
+        one update), the others after thinking in an executor."""
         while not self.broken:
             seats = self._bot_seats()
             if not seats:
                 return
             seat = seats[0]
             await self._pause()
-            level = self.table.seats[seat].level or "random"
-            if self.thinker.inline(level):
+            if seat not in self._bot_seats():
+                continue
+            level, auto = self._bot_for(seat)
+            if auto is None and self.thinker.inline(level):
                 async with self.lock:
                     if self.broken:
                         return
@@ -486,24 +497,41 @@ class Runner:
                             log.exception("store failed in game %s", self.id)
                             return
                 continue
-            view = self.table.view_object(seat)
-            try:
-                kind, choice = await self.thinker.decide(level, view, self._seed(seat))
-            except Exception:
-                log.exception("bot %s failed in game %s", level, self.id)
+
+            def still(s: int = seat) -> bool:
+                return s in self._bot_seats()
+
+            if not await self._act_for(seat, level, auto, check=still):
                 return
-            async with self.lock:
-                if self.broken:
-                    return
-                try:
-                    event = self._apply_bot(seat, kind, choice)
-                except CommandError:
-                    continue  # the position changed while it thought: think again
-                try:
-                    await self._commit([event])
-                except Exception:
-                    log.exception("store failed in game %s", self.id)
-                    return
+
+    async def _act_for(self, seat: int, level: str, auto: str | None, check: Callable[[], bool]) -> bool:
+        """Think for ``seat`` off the loop, then apply the choice if the position
+        did not change meanwhile and ``check()`` still holds (a move marked
+        ``auto`` when given); False when the bot or the store failed."""
+        view = self.table.view_object(seat)
+        mark = len(self.table.log)
+        try:
+            kind, choice = await self.thinker.decide(level, view, self._seed(seat))
+        except Exception:
+            log.exception("bot %s failed in game %s", level, self.id)
+            return False
+        async with self.lock:
+            if self.broken:
+                return False
+            if len(self.table.log) != mark or not check():
+                return True  # the position changed while it thought: think again
+            try:
+                event = self._apply_bot(seat, kind, choice)
+            except CommandError:
+                return True
+            if auto:
+                event["auto"] = auto
+            try:
+                await self._commit([event])
+            except Exception:
+                log.exception("store failed in game %s", self.id)
+                return False
+        return True
 
     async def stop(self) -> None:
         if self._bots is not None:

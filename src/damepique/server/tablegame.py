@@ -13,12 +13,12 @@ import time
 from collections.abc import Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from damepique.engine import CARD_NAMES, PASS
+from damepique.engine import PASS
 from damepique.engine.views import public_json
 
 from .games import Pace, Runner, public_event
 from .store import GameRow, Store
-from .table import CommandError, Table
+from .table import Table
 from .thinking import Thinker
 
 if TYPE_CHECKING:
@@ -251,55 +251,11 @@ class MultiRunner(Runner):
     def _bot_seats(self) -> list[int]:
         return [s for s in self.table.waiting_on() if self.stand_in(s)]
 
-    async def _drive_bots(self) -> None:
-        while not self.broken:
-            seats = self._bot_seats()
-            if not seats:
-                return
-            seat = seats[0]
-            await self._pause()
-            if seat not in self._bot_seats():
-                continue
-            own = self.table.seats[seat]
-            level = (own.level if own.kind == "bot" else STAND_IN_LEVEL) or "random"
-            auto = None if own.kind == "bot" else "stand_in"
-
-            def still(s: int = seat) -> bool:
-                return s in self._bot_seats()
-
-            if not await self._act_for(seat, level, auto, check=still):
-                return
-
-    async def _act_for(self, seat: int, level: str, auto: str | None, check: Callable[[], bool]) -> bool:
-        """Think for ``seat`` off the loop, then apply if ``check()`` still holds; False on failure."""
-        view = self.table.view_object(seat)
-        seed = hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
-        mark = len(self.table.log)
-        try:
-            kind, choice = await self.thinker.decide(level, view, seed)
-        except Exception:
-            log.exception("bot %s failed in game %s", level, self.id)
-            return False
-        async with self.lock:
-            if self.broken:
-                return False
-            if len(self.table.log) != mark or not check():
-                return True  # the position changed while it thought
-            try:
-                if kind == "pass":
-                    event = self.table.pass_cards(seat, [CARD_NAMES[c] for c in choice])
-                else:
-                    event = self.table.play(seat, CARD_NAMES[choice])
-            except CommandError:
-                return True
-            if auto:
-                event["auto"] = auto
-            try:
-                await self._commit([event])
-            except Exception:
-                log.exception("store failed in game %s", self.id)
-                return False
-        return True
+    def _bot_for(self, seat: int) -> tuple[str, str | None]:
+        own = self.table.seats[seat]
+        if own.kind == "bot":
+            return own.level or "random", None
+        return STAND_IN_LEVEL, "stand_in"  # a player who is away
 
     # -- commits: timers and results ------------------------------------------------------------
 
