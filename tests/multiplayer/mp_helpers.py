@@ -52,7 +52,7 @@ def hello(
 
 
 class Patched:
-    """A connection that asks for patches (its ``hello`` says so) and lays each
+    """A connection that asks for patches (its ``hello`` or ``join`` says so) and lays each
     over its last state as the page does, so that its reader sees whole states;
     ``states`` counts the states it received, ``patches`` those that were patches."""
 
@@ -64,7 +64,7 @@ class Patched:
 
     def send_text(self, text: str) -> None:
         msg = json.loads(text)
-        if msg.get("type") == "hello":
+        if msg.get("type") in ("hello", "join"):
             text = json.dumps({**msg, "patches": True})
         self.ws.send_text(text)
 

@@ -1,4 +1,4 @@
-"""State updates as patches at a table (docs/multiplayer.md): a connection that
+"""State updates as patches (docs/protocol.md, docs/multiplayer.md): a connection that
 asked for them gets, after one whole state, only what changed; anything that
 could leave it out of step (no patches asked, a whole state sent outside a
 broadcast, a new seat, a broadcast without numbers) gets it the whole state
@@ -9,13 +9,19 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from damepique.engine import PRESETS
+from damepique.server.app import create_app
 from damepique.server.games import Runner
 from damepique.server.tablegame import TableHub
 
+from ..multiplayer.mp_helpers import Patched
+from .helpers import new_game, play_out, recv_state
 from .test_state_text import apply_patch, runner_for
 
 
@@ -120,3 +126,22 @@ async def test_an_update_nobody_got_is_no_base() -> None:
     await hub.broadcast("g", update)
     assert a.kinds == ["whole", "whole"]
     assert a.state is not None and a.state["view"] == runner.state(0)["view"]
+
+
+def test_a_solo_game_by_patches_is_the_game_by_whole_states(tmp_path: Path) -> None:
+    """Two pages on the same seat of a solo game, one asking for patches: after
+    every update both hold the same state, to the end of the game."""
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}")
+    with TestClient(app) as client:
+        g = new_game(client, preset="short")
+        with client.websocket_connect("/ws") as raw_a, client.websocket_connect("/ws") as b:
+            a = Patched(raw_a)
+            a.send_text(json.dumps({"type": "join", "token": g["token"]}))
+            first = recv_state(a)
+            b.send_text(json.dumps({"type": "join", "token": g["token"]}))
+            recv_state(b)
+            seen: list[dict[str, Any]] = []
+            final = play_out(a, first, random.Random(4), seen)
+            whole = [recv_state(b) for _ in seen]
+    assert final["over"] and seen == whole
+    assert a.states > 20 and a.patches >= a.states - 3  # whole only after join and at the start

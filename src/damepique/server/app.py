@@ -49,6 +49,8 @@ class Client:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
         self.limit = RateLimit(rate=50.0, burst=200.0)
+        self.patches = False
+        """Said ``join`` with ``"patches": true``: state updates may come as patches."""
 
     async def send_text(self, data: str) -> None:
         async with self._lock:
@@ -261,6 +263,7 @@ def create_app(
                             hub.detach(joined[0].id, client)
                         joined = found
                         runner, seat = found
+                        client.patches = msg.get("patches") is True
                         hub.attach(runner.id, client, seat)
                         await hub.send(client, runner.state(seat, ack=ref))
                         continue

@@ -17,6 +17,7 @@ from damepique.engine import PASS
 from damepique.engine.views import public_json
 
 from .games import Pace, Runner, public_event
+from .hub import Bases, texts_for
 from .store import GameRow, Store
 from .table import Table
 from .thinking import Thinker
@@ -54,9 +55,7 @@ class TableHub:
 
     def __init__(self, mt: MultiTable) -> None:
         self.mt = mt
-        self._had: dict[Any, tuple[int, int]] = {}
-        """Which update (number, seat) each connection got last: the base a patch
-        to it may build on. Only connections sent the last broadcast are kept."""
+        self._had: Bases = {}
 
     def connections(self, _game_id: str) -> int:
         return len(self.mt.conns)
@@ -69,10 +68,7 @@ class TableHub:
 
         A connection that asked for patches (``hello`` with ``"patches": true``)
         and got the previous update for the same seat gets only what changed
-        (``text_for.patch(seat)`` of an ``Update``); any other gets the whole
-        state. A plain ``text_for`` (no patch) sends every connection its whole
-        state, after which no connection has a base to patch until the next
-        update.
+        (``hub.texts_for``); any other gets the whole state.
 
         Each send starts at once, here: to a local socket it completes without
         waiting (the text goes to the socket's buffer), and then costs no task,
@@ -81,28 +77,14 @@ class TableHub:
         another process) goes on in a task of its own with the usual 10 s limit,
         all of them concurrently, so a slow reader never holds up the others
         for longer than that."""
-        n = getattr(text_for, "n", None)
-        base = getattr(text_for, "base", None)
-        patch_for = getattr(text_for, "patch", None) if base is not None else None
-        had, self._had = self._had, {}
-        whole: dict[int, str] = {}
-        patches: dict[int, str | None] = {}
-        waiting = []
+        targets = []
         for conn, seat in list(self.mt.conns.items()):
             s = -1 if seat is None else seat
-            if s < 0 and not self.mt.options.spectators:
-                continue
-            text = None
-            if patch_for is not None and had.get(conn) == (base, s) and getattr(conn, "patches", False):
-                if s not in patches:
-                    patches[s] = patch_for(s)
-                text = patches[s]
-            if text is None:
-                if s not in whole:
-                    whole[s] = text_for(s)
-                text = whole[s]
-            if n is not None:
-                self._had[conn] = (n, s)
+            if s >= 0 or self.mt.options.spectators:
+                targets.append((conn, s))
+        texts, self._had = texts_for(text_for, targets, self._had)
+        waiting = []
+        for conn, text in texts:
             rest = start_send(conn, text)
             if rest is not None:
                 waiting.append(rest)

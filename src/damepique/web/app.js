@@ -378,7 +378,7 @@ function connect() {
     if (g.mode === "table") {
       ws.send(JSON.stringify({ v: 1, type: "hello", table: g.code, patches: true, ...(g.token ? { token: g.token } : {}) }));
       for (const seat of g.mutes) ws.send(JSON.stringify({ v: 1, type: "mute", seat }));
-    } else ws.send(JSON.stringify({ v: 1, type: "join", token: g.token }));
+    } else ws.send(JSON.stringify({ v: 1, type: "join", token: g.token, patches: true }));
   };
   ws.onmessage = (e) => {
     if (game !== g) return;
@@ -406,7 +406,7 @@ function connect() {
   };
 }
 
-// A table's state update may be a patch over the previous one (docs/multiplayer.md):
+// A state update may be a patch over the previous one (docs/protocol.md):
 // its keys replace the previous message's, its view's keys the previous view's.
 function patched(prev, patch) {
   if (!prev || prev.n !== patch.base) return null;
