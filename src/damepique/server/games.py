@@ -242,7 +242,7 @@ class Update:
         text = f'{{"v":{VERSION},"type":"state","n":{self.n},"base":{self.base},"seat":{seat},'
         text += self._events_text(seat)
         if seat == self.ack_seat and self.ack is not None:
-            text += ',"ack":' + dumps({"a": self.ack})[5:-1]
+            text += ',"ack":' + dumps({"a": self.ack})[5:-1]  # the value's JSON: '{"a":' is 5 characters
         if own_part is not None and old_own is not None:
             own_changes = dumps(_changed(own_part, old_own))[1:-1]
             joint = "," if own_changes and public_changes else ""
