@@ -158,11 +158,13 @@ class Seat:
         self.seen: list[tuple[int, str]] = []
         """(deal, card) of every card play this seat was told about, in order."""
         self.reconnects = 0
+        self.patches = 0
         self._open(url)
 
     def _open(self, url: str) -> None:
         self.ws = connect(url.replace("http", "ws") + "/ws/table", max_size=None, open_timeout=5)
-        self.ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.token}))
+        # As the page does: updates come as patches over the last state.
+        self.ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.token, "patches": True}))
 
     def reconnect(self, within: float = 30.0) -> None:
         """As the page does: through nginx, again and again until it answers."""
@@ -194,6 +196,15 @@ class Seat:
         if msg["type"] == "error":
             raise AssertionError(f"the server refused: {msg}")
         if msg["type"] == "state":
+            if "base" in msg:
+                before = self.latest
+                assert before is not None and before.get("n") == msg["base"], "a patch out of step"
+                view = msg.pop("view", None)
+                del msg["base"]
+                msg = {**{k: v for k, v in before.items() if k != "ack"}, **msg}
+                if view is not None:
+                    msg["view"] = {**before["view"], **view}
+                self.patches += 1
             self.latest = msg
             event = msg.get("event")
             if event and event["type"] == "play" and msg.get("view"):

@@ -135,6 +135,7 @@ def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(cluster: Clu
 
     drive(seats, lambda: over(seats), limit=180)
     check_record(cluster, seats)
+    assert all(s.patches > 20 for s in seats)  # relayed or not, before and after the takeover
     print(f"takeover after SIGKILL: {taken_over_in:.1f} s; reconnects {[s.reconnects for s in seats]}")
 
 
