@@ -3,6 +3,7 @@ import { cardName, currentLang, detectLang, reasonText, seatName, setLang, suitN
 import { cardChip, cardFace, cardOrder, esc, rankLabel, sortHand, SUIT_SYMBOL } from "./cards.js";
 import { renderGuide, renderHistory, renderReplay, renderRules, totalsChart } from "./pages.js";
 import * as MP from "./multiplayer.js";
+import { patched } from "./patch.js";
 
 const CURRENT_KEY = "damepique.current";
 const PREFS_KEY = "damepique.prefs";
@@ -404,16 +405,6 @@ function connect() {
     g.attempts += 1;
     g.retry = setTimeout(connect, Math.min(5000, 300 * 2 ** g.attempts));
   };
-}
-
-// A state update may be a patch over the previous one (docs/protocol.md):
-// its keys replace the previous message's, its view's keys the previous view's.
-function patched(prev, patch) {
-  if (!prev || prev.n !== patch.base) return null;
-  const { base, view, ...rest } = patch;
-  const out = { ...prev, ...rest, view: view ? { ...prev.view, ...view } : prev.view };
-  if (!("ack" in patch)) delete out.ack;
-  return out;
 }
 
 function send(msg) {
