@@ -51,6 +51,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from damepique.server.protocol import ProtocolError, apply_patch
+
 try:
     import orjson
 
@@ -296,16 +298,12 @@ class TableRun:
             return
         if kind != "state":
             return
-        if "base" in msg:  # a patch over this connection's last state (docs/multiplayer.md)
-            prev = self.states[i]
-            if prev is None or prev.get("n") != msg["base"]:
+        if "base" in msg:  # a patch over this connection's last state (docs/protocol.md)
+            try:
+                msg = apply_patch(self.states[i], msg)
+            except ProtocolError:
                 tally.errors += 1
                 return
-            view = msg.pop("view", None)
-            del msg["base"]
-            msg = {**{k: v for k, v in prev.items() if k != "ack"}, **msg}
-            if view is not None:
-                msg["view"] = {**prev["view"], **view}
         self.states[i] = msg
         now = time.monotonic()
         view = msg["view"]

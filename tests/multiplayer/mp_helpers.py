@@ -11,6 +11,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from damepique.server.protocol import apply_patch
+
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 
 
@@ -73,14 +75,7 @@ class Patched:
         if msg.get("type") == "state":
             self.states += 1
             if "base" in msg:
-                before = self.state
-                assert before is not None and before.get("n") == msg["base"], "a patch out of step"
-                patch = dict(msg)
-                view = patch.pop("view", None)
-                del patch["base"]
-                msg = {**{k: v for k, v in before.items() if k != "ack"}, **patch}
-                if view is not None:
-                    msg["view"] = {**before["view"], **view}
+                msg = apply_patch(self.state, msg)  # raises when out of step
                 self.patches += 1
             self.state = msg
         return json.dumps(msg)

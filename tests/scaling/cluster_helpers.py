@@ -19,6 +19,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from damepique.server.protocol import apply_patch
+
 from ..conftest import ROOT, spawn_server, wait_healthy
 from ..multiplayer.mp_helpers import decision_key
 from .conftest import _missing, _wait_port, free_port
@@ -197,13 +199,7 @@ class Seat:
             raise AssertionError(f"the server refused: {msg}")
         if msg["type"] == "state":
             if "base" in msg:
-                before = self.latest
-                assert before is not None and before.get("n") == msg["base"], "a patch out of step"
-                view = msg.pop("view", None)
-                del msg["base"]
-                msg = {**{k: v for k, v in before.items() if k != "ack"}, **msg}
-                if view is not None:
-                    msg["view"] = {**before["view"], **view}
+                msg = apply_patch(self.latest, msg)  # raises when out of step
                 self.patches += 1
             self.latest = msg
             event = msg.get("event")

@@ -18,11 +18,12 @@ from fastapi.testclient import TestClient
 from damepique.engine import PRESETS
 from damepique.server.app import create_app
 from damepique.server.games import Runner
+from damepique.server.protocol import apply_patch
 from damepique.server.tablegame import TableHub
 
 from ..multiplayer.mp_helpers import Patched
 from .helpers import new_game, play_out, recv_state
-from .test_state_text import apply_patch, runner_for
+from .test_state_text import runner_for
 
 
 class Page:

@@ -15,6 +15,7 @@ import pytest
 
 from damepique.engine import PRESETS, Rules
 from damepique.server.games import Pace, Runner
+from damepique.server.protocol import apply_patch
 from damepique.server.store import GameRow
 from damepique.server.table import Seat, Table
 
@@ -26,18 +27,6 @@ def runner_for(rules: Rules, seed: int) -> Runner:
     )
     # No store, hub or thinker: only the messages are built here.
     return Runner(game, Table(rules, seats, seed), None, None, None, Pace())  # type: ignore[arg-type]
-
-
-def apply_patch(before: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    """What a client does with a patch (docs/multiplayer.md): check its base,
-    lay its keys over the previous message and its ``view`` over the previous
-    view; an ``ack`` it does not carry is not carried over."""
-    assert patch["base"] == before["n"]
-    out = {k: v for k, v in before.items() if k != "ack"}
-    out.update({k: v for k, v in patch.items() if k not in ("view", "base")})
-    if "view" in patch:
-        out["view"] = {**before["view"], **patch["view"]}
-    return out
 
 
 class Seen:

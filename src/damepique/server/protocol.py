@@ -59,6 +59,28 @@ def parse(text: str | bytes | None, types: tuple[str, ...] = CLIENT_TYPES) -> di
     return msg
 
 
+def apply_patch(state: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, Any]:
+    """The whole ``state`` message a patch gives (a ``state`` with ``base``,
+    ``docs/protocol.md``), laid over ``state``, the last whole state a client
+    holds: the patch's keys over the state's, its ``view`` over the state's
+    view, ``base`` dropped, and an ``ack`` the patch does not carry not
+    carried over. Neither message is changed. ``ProtocolError``
+    (``out_of_step``) when ``state`` is not the update the patch builds on: the
+    client should then reconnect. The page does the same (``web/patch.js``).
+
+    >>> last = {"type": "state", "n": 4, "ack": 2, "over": False, "view": {"to_act": 1, "trick": []}}
+    >>> apply_patch(last, {"type": "state", "n": 5, "base": 4, "view": {"to_act": 2, "trick": ["2C"]}})
+    {'type': 'state', 'n': 5, 'over': False, 'view': {'to_act': 2, 'trick': ['2C']}}
+    """
+    if state is None or state.get("n") != patch.get("base"):
+        raise ProtocolError("out_of_step", "a patch for a state this client does not hold")
+    out = {k: v for k, v in state.items() if k != "ack"}
+    out.update((k, v) for k, v in patch.items() if k not in ("base", "view"))
+    if "view" in patch:
+        out["view"] = {**state["view"], **patch["view"]}
+    return out
+
+
 def error(code: str, reason: str, ref: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"v": VERSION, "type": "error", "code": code, "reason": reason}
     if ref is not None:
