@@ -15,6 +15,17 @@ JSON of ``damepique arena --json`` for the deals logged so far.
 passes and plays as they were played (OpenSpiel's IS-MCTS does not replay a
 deal the same way twice, so a deal cannot be traced after the fact).
 
+``--decision-seeds`` gives each decision of a seat its own generator, seeded
+by ``(seed, deal, seat, decision)``, instead of one generator per seat and
+deal: the worlds a search draws for one decision no longer depend on how
+many draws the earlier decisions took. Two versions of a bot that choose the
+same cards in a deal then play it identically (with one generator per seat, a
+search that merely raced differently draws other worlds for every later
+decision, so the deal diverges by chance); paired comparisons of options
+that change few choices get much tighter. The deals and bots are the same;
+the bots' draws are not, so compare such a log only with another one (the
+log's head records it).
+
 ``paired`` compares two logs of single deals deal by deal: for the deals in
 both, the mean of seat ``--seat``'s points in each and of their difference
 (first minus second) with a 95% confidence interval, and the moons each
@@ -28,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 
 from damepique.bots.arena import DealOutcome, _Progress, split_seats, summarize
@@ -138,6 +150,11 @@ def main() -> int:
         help="paired: the bot compared, by its place in --seats (its seat without --duplicate)",
     )
     p.add_argument("--metric", choices=["points", "payoff"], default="points")
+    p.add_argument(
+        "--decision-seeds",
+        action="store_true",
+        help="run: a generator per decision, seeded by (seed, deal, seat, decision)",
+    )
     args = p.parse_args()
     if args.command == "paired":
         print(json.dumps(paired(args.log, args.against, args.seat, args.metric)))
@@ -162,8 +179,14 @@ def main() -> int:
             "games": args.games,
             "rules": rules.to_json(),
         }
+        if args.decision_seeds:
+            head["decision_seeds"] = True
         with open(args.log, "a", encoding="utf-8") as f:
             f.write(json.dumps({"head": head}) + "\n")
+    if bool(head.get("decision_seeds")) != args.decision_seeds:
+        raise SystemExit(
+            f"{args.log} was written {'with' if head.get('decision_seeds') else 'without'} --decision-seeds"
+        )
     done = {g[0].base for g in groups}
     todo = [d for d in range(args.first, args.deals) if d not in done]
     bar = _Progress(len(todo), "games" if args.games else "deals")
@@ -194,6 +217,12 @@ def _iter(names, rules, todo, args):  # type: ignore[no-untyped-def]
 
     tasks = [(list(names), rules, args.seed, d, args.duplicate, args.games) for d in todo]
     run = _run_with_moves if args.moves else _run_plain
+    if args.decision_seeds:
+        if args.moves or args.games or any(n.startswith("openspiel-") for n in names):
+            raise SystemExit(
+                "--decision-seeds plays single deals of our own bots (no --moves, --games, OpenSpiel)"
+            )
+        run = _run_decision_seeds
     if args.moves and (args.duplicate or args.games or not any(n.startswith("openspiel-") for n in names)):
         raise SystemExit("--moves logs single OpenSpiel deals only (no --duplicate, no --games)")
     if args.jobs <= 1:
@@ -210,6 +239,43 @@ def _run_plain(task):  # type: ignore[no-untyped-def]
     from damepique.bots import arena
 
     return arena._run_task(task), None
+
+
+class _PerDecision:
+    """A bot that gets a fresh generator for each decision (``--decision-seeds``),
+    seeded by the seat's seed and the decision's number in the deal."""
+
+    def __init__(self, bot, key: str) -> None:  # type: ignore[no-untyped-def]
+        self.bot = bot
+        self.key = key
+
+    def choose_pass(self, view, rng):  # type: ignore[no-untyped-def]
+        return self.bot.choose_pass(view, random.Random(f"{self.key}:pass"))
+
+    def choose_play(self, view, rng):  # type: ignore[no-untyped-def]
+        played = sum(1 for s, _ in view.plays if s == view.seat)
+        return self.bot.choose_play(view, random.Random(f"{self.key}:{played}"))
+
+
+def _run_decision_seeds(task):  # type: ignore[no-untyped-def]
+    from damepique.bots import arena
+    from damepique.engine import Deal
+
+    names, rules, seed, base, duplicate, _games = task
+    n = rules.players
+    out = []
+    for r in arena._rotations(n, duplicate):
+        entries = tuple((s - r) % n for s in range(n))
+        deal = Deal.shuffled(rules, random.Random(arena._seed(seed, base)), base)
+        bots = [
+            _PerDecision(arena._bot(names[e]), arena._seed(seed, base, s, "bot"))
+            for s, e in enumerate(entries)
+        ]
+        rngs = [random.Random(0) for _ in range(n)]
+        arena.play_deal(deal, bots, rngs)
+        res = deal.result()
+        out.append(DealOutcome(base, entries, res.points, res.moon))
+    return out, None
 
 
 def _run_with_moves(task):  # type: ignore[no-untyped-def]
