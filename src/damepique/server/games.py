@@ -169,17 +169,14 @@ class Update:
             own = self._own[seat] = seat_json(deal, seat, self.runner._names)
         return own
 
-    def _own_fields(self, seat: int) -> dict[str, Any]:
-        events = self.events
-        own: dict[str, Any] = {
-            "n": self.n,
-            "seat": seat,
-            "event": public_event(events[-1], seat) if events else None,
-            "events": [public_event(e, seat) for e in events],
-        }
+    def _head(self, seat: int, patch: bool = False) -> str:
+        """The start of ``seat``'s message: its number (and, in a ``patch``, the
+        base it builds on), its seat, its events and its ack, if any."""
+        base = f',"base":{self.base}' if patch else ""
+        text = f'{{"n":{self.n}{base},"seat":{seat},' + self._events_text(seat)
         if seat == self.ack_seat and self.ack is not None:
-            own["ack"] = self.ack
-        return own
+            text += ',"ack":' + dumps({"a": self.ack})[5:-1]  # the value's JSON: '{"a":' is 5 characters
+        return text
 
     def __call__(self, seat: int) -> str:
         common = self.common()
@@ -191,7 +188,7 @@ class Update:
         rest, public_view = self._shared
         part = self._seat_part(seat)
         view = "null" if part is None or not public_view else dumps(part)[:-1] + "," + public_view + "}"
-        return dumps(self._own_fields(seat))[:-1] + ',"view":' + view + "," + rest + "}"
+        return self._head(seat) + ',"view":' + view + "," + rest + "}"
 
     def _events_text(self, seat: int) -> str:
         """``"event":...,"events":[...]`` for ``seat``: written once for every
@@ -218,8 +215,8 @@ class Update:
         or went away): send the whole state then.
 
         Written as text from parts: the top-level and public view changes once
-        per update, the events once unless a pass is among them; per seat only
-        its head, its ack and its own view changes."""
+        per update, the events once unless a pass is among them (as in a whole
+        message); per seat only its head and its own view changes."""
         prev = self._prev
         if prev is None or seat < 0:
             return None
@@ -239,10 +236,7 @@ class Update:
         own_part = self._seat_part(seat)
         if (old_own is None) != (own_part is None):
             return None
-        text = f'{{"v":{VERSION},"type":"state","n":{self.n},"base":{self.base},"seat":{seat},'
-        text += self._events_text(seat)
-        if seat == self.ack_seat and self.ack is not None:
-            text += ',"ack":' + dumps({"a": self.ack})[5:-1]  # the value's JSON: '{"a":' is 5 characters
+        text = f'{{"v":{VERSION},"type":"state",' + self._head(seat, patch=True)[1:]
         if own_part is not None and old_own is not None:
             own_changes = dumps(_changed(own_part, old_own))[1:-1]
             joint = "," if own_changes and public_changes else ""

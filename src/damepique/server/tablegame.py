@@ -55,7 +55,7 @@ class TableHub:
 
     def __init__(self, mt: MultiTable) -> None:
         self.mt = mt
-        self._had: Bases = {}
+        self._bases: Bases = {}
 
     def connections(self, _game_id: str) -> int:
         return len(self.mt.conns)
@@ -82,7 +82,7 @@ class TableHub:
             s = -1 if seat is None else seat
             if s >= 0 or self.mt.options.spectators:
                 targets.append((conn, s))
-        texts, self._had = texts_for(text_for, targets, self._had)
+        texts, self._bases = texts_for(text_for, targets, self._bases)
         waiting = []
         for conn, text in texts:
             rest = start_send(conn, text)
@@ -93,7 +93,7 @@ class TableHub:
 
     def forget(self, conn: Conn) -> None:
         """``conn`` got a whole state outside a broadcast: its next update is whole too."""
-        self._had.pop(conn, None)
+        self._bases.pop(conn, None)
 
 
 SEND_TIMEOUT = 10.0
