@@ -13,12 +13,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from damepique.engine import PRESETS
 from damepique.server.app import create_app
 from damepique.server.games import Runner
-from damepique.server.protocol import apply_patch
+from damepique.server.protocol import ProtocolError, apply_patch
 from damepique.server.tablegame import TableHub
 
 from ..multiplayer.mp_helpers import Patched
@@ -146,3 +147,24 @@ def test_a_solo_game_by_patches_is_the_game_by_whole_states(tmp_path: Path) -> N
             whole = [recv_state(b) for _ in seen]
     assert final["over"] and seen == whole
     assert a.states > 20 and a.patches >= a.states - 3  # whole only after join and at the start
+
+
+def test_only_a_true_patches_asks_for_patches(tmp_path: Path) -> None:
+    """``"patches": "yes"`` (or 1) is not ``true``: whole states, as for a client that never asked."""
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}")
+    with TestClient(app) as client:
+        g = new_game(client, preset="short")
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": g["token"], "patches": "yes"}))
+            seen: list[dict[str, Any]] = []
+            play_out(ws, recv_state(ws), random.Random(8), seen, stop=lambda _s: len(seen) >= 30)
+    assert len(seen) >= 30 and not [m for m in seen if "base" in m]
+
+
+def test_a_patch_out_of_step_is_refused_with_a_reason() -> None:
+    last = {"type": "state", "n": 4, "view": {"to_act": 1}}
+    for state in (None, last, {**last, "n": None}):
+        with pytest.raises(ProtocolError) as e:
+            apply_patch(state, {"type": "state", "n": 6, "base": 5, "view": {"to_act": 2}})
+        assert e.value.code == "out_of_step"
+    assert last == {"type": "state", "n": 4, "view": {"to_act": 1}}  # left as it was
