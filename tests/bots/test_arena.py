@@ -111,3 +111,38 @@ def test_seats_keep_an_experts_options_together():
         "openspiel-ismcts:20",
     ]
     assert split_seats("intermediate,beginner") == ["intermediate", "beginner"]
+
+
+def test_json_report_of_one_deal_is_standard_json(capsys):
+    """One deal gives no interval: its bounds are null, never ``Infinity``
+    (which standard JSON parsers refuse)."""
+    assert run_arena_cli(_args(deals=1), Rules()) == 0
+    text = capsys.readouterr().out
+
+    def refuse(name):
+        raise ValueError(f"not standard JSON: {name}")
+
+    out = json.loads(text, parse_constant=refuse)
+    assert [b["payoff_ci95"] for b in out["bots"]] == [[None, None], [None, None]]
+
+
+def test_deals_must_be_positive(capsys):
+    for deals in ("0", "-3"):
+        assert main(["arena", "--seats", "intermediate,random,random,random", "--deals", deals]) == 2
+        assert "--deals must be at least 1" in capsys.readouterr().err
+
+
+def test_bad_openspiel_seats_get_a_reason_before_anything_runs(capsys):
+    cases = [
+        ("openspiel-uct:5,random,random,random", None, "unknown OpenSpiel bot"),
+        ("openspiel-mcts:lots,random,random,random", None, "positive whole number"),
+        ("openspiel-mcts:0,random,random,random", None, "positive whole number"),
+        ("openspiel-mcts:5,random,random", None, "OpenSpiel's Hearts has 4 players"),
+        ("openspiel-mcts:5,random,random,random", '{"players": 3}', "leave out --rules"),
+    ]
+    for seats, rules, reason in cases:
+        argv = ["arena", "--seats", seats, "--deals", "1"]
+        if rules is not None:
+            argv += ["--rules", rules]
+        assert main(argv) == 2, seats
+        assert reason in capsys.readouterr().err, seats

@@ -323,15 +323,57 @@ def split_seats(text: str) -> list[str]:
     return out
 
 
+_OPENSPIEL_KINDS = ("openspiel-ismcts", "openspiel-mcts")
+
+
+def check_openspiel_seat(name: str) -> None:
+    """Raise ValueError with a reason unless ``name`` is ``openspiel-ismcts:SIMS``
+    or ``openspiel-mcts:SIMS`` (SIMS a positive whole number, 1000 when left out);
+    checked before OpenSpiel is imported.
+
+    >>> check_openspiel_seat("openspiel-mcts:50")
+    >>> check_openspiel_seat("openspiel-uct:50")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown OpenSpiel bot 'openspiel-uct:50' (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)
+    """
+    kind, _, sims = name.partition(":")
+    if kind not in _OPENSPIEL_KINDS:
+        raise ValueError(f"unknown OpenSpiel bot {name!r} (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)")
+    if sims and not (sims.isdigit() and int(sims) > 0):
+        raise ValueError(f"{name!r}: SIMS must be a positive whole number of simulations")
+
+
+def _json_number(x: Any) -> Any:
+    """``None`` for a bound that is not finite (one deal gives no interval):
+    standard JSON has no Infinity."""
+    return x if not isinstance(x, float) or math.isfinite(x) else None
+
+
 def run_arena_cli(args: Any, rules: Rules) -> int:
     """``damepique arena``: ``args`` has seats, deals, seed, duplicate, games,
     jobs, json, no_progress."""
     names = split_seats(args.seats)
+    openspiel = any(n.startswith("openspiel-") for n in names)
     try:
+        if args.deals < 1:
+            raise ValueError(f"--deals must be at least 1, not {args.deals}")
         for name in names:
-            if not name.startswith("openspiel-"):
+            if name.startswith("openspiel-"):
+                check_openspiel_seat(name)
+            else:
                 get_bot(name)
-        if len(names) != rules.players and not any(n.startswith("openspiel-") for n in names):
+        if openspiel:
+            from .openspiel import openspiel_rules
+
+            if rules != openspiel_rules():
+                raise ValueError(
+                    "OpenSpiel seats play OpenSpiel's rules (the default rules, qs_breaks_hearts=false): "
+                    "leave out --rules"
+                )
+            if len(names) != 4:
+                raise ValueError(f"{len(names)} seats given, OpenSpiel's Hearts has 4 players")
+        elif len(names) != rules.players:
             raise ValueError(f"{len(names)} seats given, the rules have {rules.players} players")
     except (KeyError, ValueError) as e:
         print(f"damepique arena: {e.args[0] if e.args else e}", file=sys.stderr)
@@ -352,7 +394,9 @@ def run_arena_cli(args: Any, rules: Rules) -> int:
         print(f"damepique arena: {e}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps({"bots": rows}))
+        for row in rows:
+            row["payoff_ci95"] = [_json_number(x) for x in row["payoff_ci95"]]
+        print(json.dumps({"bots": rows}, allow_nan=False))
     else:
         print(format_table(rows))
     return 0
