@@ -566,3 +566,43 @@ def test_guessing_a_password_is_slowed_down(client: TestClient) -> None:
         assert r.status_code == 401
     r = client.post("/api/login", json={"nickname": "guarded", "password": "correct horse"})
     assert r.status_code == 429 and r.json()["code"] == "too_many_attempts"
+
+
+@pytest.mark.parametrize("how", ["leave", "stay_away"])
+def test_a_ranked_game_a_bot_finished_for_a_player_who_left_is_a_loss(tmp_path: Path, how: str) -> None:
+    """Leaving for good, or dropping and never coming back (a stand-in finishes
+    the game after the grace period), is a loss for Elo whatever the totals,
+    and not a win in the statistics."""
+    with TestClient(make_app(tmp_path / "r.sqlite3", grace=0.2)) as client:
+        lea = register(client, "Lea")
+        tom = register(client, "Tom")
+        r = client.post(
+            "/api/tables",
+            json={"preset": "short", "rules": {"target": 20}, "ranked": True, "speed": "fast"},
+            cookies={"damepique_session": lea},
+        )
+        client.cookies.clear()
+        t = r.json()
+        with ws_connect(client, lea) as a:
+            hello(a, t["code"], t["token"])
+            with ws_connect(client, tom) as b:
+                hello(b, t["code"])
+                sit(b, "Tom")
+                a.send_text(json.dumps({"type": "start"}))
+                recv_type(b, "state")
+                if how == "leave":
+                    b.send_text(json.dumps({"type": "leave"}))
+                    recv_type(b, "notice")
+            notice = recv_type(a, "notice")
+            while notice["kind"] != ("left" if how == "leave" else "stand_in"):
+                notice = recv_type(a, "notice")
+            pa = Player(a, seed=1)
+            run_players([pa])
+            assert pa.final is not None and pa.final["over"]
+        deadline = time.monotonic() + 5
+        board = client.get("/api/leaderboard").json()["players"]
+        while len(board) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            board = client.get("/api/leaderboard").json()["players"]
+        assert {p["nickname"]: p["rating"] for p in board} == {"Lea": 1516, "Tom": 1484}
+        assert client.get("/api/players/tom").json()["stats"]["wins"] == 0

@@ -225,10 +225,14 @@ class Multiplayer:
         humans = {i: s for i, s in enumerate(mt.seats) if s.kind == "human" and s.account}
         if not humans or await self.store.result_of(runner.id) is not None:
             return
+        # A bot finished the game for a player who left for good, or who dropped
+        # and stayed away past the grace period: a loss for Elo, never a win.
+        gone = {seat for seat, ms in humans.items() if ms.left or ms.away}
         stats: dict[str, dict[str, int]] = {}
         for seat, ms in humans.items():
             assert ms.account is not None
-            st = {"games": 1, "ranked": 1 if mt.options.ranked else 0, "wins": int(match.winner == seat)}
+            won = match.winner == seat and seat not in gone
+            st = {"games": 1, "ranked": 1 if mt.options.ranked else 0, "wins": int(won)}
             st["deals"] = len(match.deals)
             st["points"] = totals[seat]
             st["moons"] = sum(1 for d in match.deals if d.result().moon == seat)
@@ -246,7 +250,7 @@ class Multiplayer:
             ratings = update_ratings(
                 before,
                 {ms.account: totals[i] for i, ms in humans.items()},  # type: ignore[misc]
-                left=[ms.account for ms in humans.values() if ms.left],  # type: ignore[misc]
+                left=[ms.account for seat, ms in humans.items() if seat in gone],  # type: ignore[misc]
             )
         data = {"code": mt.code, "ranked": mt.options.ranked, "totals": totals, "ratings": ratings}
         await self.store.record_result(runner.id, data, ratings, stats)

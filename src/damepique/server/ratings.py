@@ -2,8 +2,9 @@
 
 Each pair of rated humans at a finished ranked table counts as one game
 between them: the lower final total wins it, equal totals are a draw (half a
-win). Bots are not rated. A player who left for good, the game finished by a
-bot in their seat, loses to every other human (two such players draw).
+win). Bots are not rated. A player for whom a bot finished the game (they
+left for good, or dropped and were still away past the grace period at the
+end) loses to every other human (two such players draw).
 
 With ``n`` rated humans each pairwise result moves a rating by
 ``k / (n - 1) * (score - expected)``, so a table of two humans is plain Elo
