@@ -108,3 +108,12 @@ def test_reason_codes_for_plain_situations():
     view0 = view_of(Deal.shuffled(Rules(), random.Random(1)), 0)
     hand = list(cards_of(view0.hand))
     assert reason_for_pass(view0, tuple(hand[:3])) in REASONS
+
+
+def test_advise_is_offered_by_the_bots_package():
+    import damepique.bots
+    from damepique.bots import advise as from_package
+    from damepique.bots.advice import advise as from_module
+
+    assert from_package is from_module
+    assert "advise" in damepique.bots.__all__
