@@ -606,3 +606,16 @@ def test_a_ranked_game_a_bot_finished_for_a_player_who_left_is_a_loss(tmp_path: 
             board = client.get("/api/leaderboard").json()["players"]
         assert {p["nickname"]: p["rating"] for p in board} == {"Lea": 1516, "Tom": 1484}
         assert client.get("/api/players/tom").json()["stats"]["wins"] == 0
+
+
+def test_an_unknown_table_option_is_refused_with_a_reason(client: TestClient) -> None:
+    """``target`` belongs in ``rules``: outside it (or any typo) the table is not made
+    rather than made to 100 points unasked."""
+    for body in ({"target": 50}, {"timre": 30}, {"preset": "short", "bots": True}):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400, body
+        err = r.json()
+        assert err["code"] == "bad_option" and repr(next(k for k in body if k != "preset")) in err["reason"]
+    r = client.post("/api/tables", json={"rules": {"target": 50}, "name": "Ann"})
+    assert r.status_code == 201
+    assert client.get(f"/api/tables/{r.json()['code']}").json()["rules"]["target"] == 50

@@ -32,6 +32,22 @@ MAX_BODY = 65_536
 """Bytes of a table route's JSON body (a table's options fit in a few hundred)."""
 
 
+TABLE_OPTIONS = (
+    "preset",
+    "rules",
+    "timer",
+    "fill",
+    "level",
+    "speed",
+    "public",
+    "ranked",
+    "spectators",
+    "name",
+)
+"""The keys of ``POST /api/tables``; any other is refused (a typo, or ``target`` outside
+``rules``, would otherwise make a table the creator did not ask for)."""
+
+
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
     v = body.get(key, default)
     if not isinstance(v, bool):
@@ -65,6 +81,13 @@ def install(
         body = await json_body(request, MAX_BODY)
         if body is None:
             return error_response("bad_request", "send a JSON object")
+        unknown = [k for k in body if k not in TABLE_OPTIONS]
+        if unknown:
+            return error_response(
+                "bad_option",
+                f"unknown table option {str(unknown[0])[:40]!r} (known: {', '.join(TABLE_OPTIONS)}; "
+                "the rules' options, such as target, go in rules)",
+            )
         account = accounts.account_of(request.cookies)
         try:
             rules = rules_from_body(body)
