@@ -209,3 +209,35 @@ def test_pass_voids_share_of_worlds(monkeypatch):
     assert view.legal_mask() >> bot.choose_play(view, random.Random(0)) & 1
     with pytest.raises(KeyError):
         get_bot("expert:pass_voids=2")
+
+
+def test_explore_plays_random_cards_in_the_playouts():
+    """``explore=E``: that share of the play-outs' choices is a uniformly random
+    legal card (drawn from the decision's generator, so still deterministic);
+    0 plays exactly the policy."""
+    from damepique.bots.playout import Policy, playout
+
+    rules = Rules(passing=False)
+    pol = Policy.of(rules)
+    base = Deal.shuffled(rules, random.Random(11))
+    plain = base.copy()
+    playout(plain, pol)
+    zero = base.copy()
+    playout(zero, pol, rng=random.Random(5), explore=0.0)
+    assert zero.plays == plain.plays
+    outcomes = set()
+    for seed in range(8):
+        a, b = base.copy(), base.copy()
+        playout(a, pol, rng=random.Random(seed), explore=0.5)
+        playout(b, pol, rng=random.Random(seed), explore=0.5)
+        assert a.plays == b.plays and a.phase == "done"
+        outcomes.add(tuple(a.plays))
+    assert len(outcomes) > 1 and tuple(plain.plays) not in outcomes
+    _deal, view, _src, _suits = _after_pass(0)
+    bot = get_bot("expert:explore=0.3,playouts=40")
+    assert isinstance(bot, ExpertBot) and bot.explore == 0.3
+    card = bot.choose_play(view, random.Random(0))
+    assert view.legal_mask() >> card & 1
+    assert card == get_bot("expert:explore=0.3,playouts=40").choose_play(view, random.Random(0))
+    with pytest.raises(KeyError):
+        get_bot("expert:explore=1.5")

@@ -242,6 +242,7 @@ def evaluate_play(
     objective: str = "payoff",
     allies: bool = True,
     pass_voids: float = 0.0,
+    explore: float = 0.0,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -315,7 +316,7 @@ def evaluate_play(
             for c in active[m]:
                 d = world.copy()
                 d.play_unchecked(c)
-                playout(d, pol, shooter, defender)
+                playout(d, pol, shooter, defender, rng, explore)
                 res = d.result()
                 st = table[c]
                 st.utility.append(utility(view, res.points, objective, res.moon))
@@ -457,6 +458,7 @@ class ExpertBot:
         objective: str = "payoff",
         allies: bool = True,
         pass_voids: float = 0.0,
+        explore: float = 0.0,
     ) -> None:
         if objective not in OBJECTIVES:
             raise KeyError(f"unknown expert objective {objective!r} ({', '.join(OBJECTIVES)})")
@@ -465,6 +467,9 @@ class ExpertBot:
         if not 0.0 <= pass_voids <= 1.0:
             raise KeyError(f"expert option pass_voids is a share from 0 to 1, not {pass_voids}")
         self.pass_voids = pass_voids
+        if not 0.0 <= explore <= 1.0:
+            raise KeyError(f"expert option explore is a share from 0 to 1, not {explore}")
+        self.explore = explore
         self.playouts = playouts
         self.budget_ms = budget_ms
         self.race = race
@@ -481,7 +486,7 @@ class ExpertBot:
             key = key.strip()
             if key in ("playouts", "samples"):
                 kwargs["playouts"] = int(value)
-            elif key in ("budget_ms", "pass_voids"):
+            elif key in ("budget_ms", "pass_voids", "explore"):
                 kwargs[key] = float(value)
             elif key in ("race", "defend", "infer", "allies"):
                 if value not in ("0", "1"):
@@ -493,7 +498,7 @@ class ExpertBot:
                 raise KeyError(
                     f"unknown expert option {key!r} "
                     "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, allies=0|1, "
-                    f"objective={'|'.join(OBJECTIVES)}, pass_voids=SHARE)"
+                    f"objective={'|'.join(OBJECTIVES)}, pass_voids=SHARE, explore=SHARE)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
@@ -527,6 +532,7 @@ class ExpertBot:
             objective=self.objective,
             allies=self.allies,
             pass_voids=self.pass_voids,
+            explore=self.explore,
         )
         if len(groups) == 1:
             return groups[0][0]

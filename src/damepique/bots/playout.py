@@ -18,6 +18,7 @@ except to know whether a heavy card is still out.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from damepique.engine import HEARTS_MASK, PLAY, SUIT_MASKS, Deal, Rules
@@ -201,13 +202,29 @@ def choose(deal: Deal, legal: int, pol: Policy, shooter: int = -1, defender: int
     return best
 
 
-def playout(deal: Deal, pol: Policy, shooter: int = -1, defender: int = -1) -> None:
+def playout(
+    deal: Deal,
+    pol: Policy,
+    shooter: int = -1,
+    defender: int = -1,
+    rng: random.Random | None = None,
+    explore: float = 0.0,
+) -> None:
     """Play ``deal`` to its end with the policy (``shooter`` runs for the moon;
-    ``defender``, when not -1, is the only seat that defends against a moon)."""
+    ``defender``, when not -1, is the only seat that defends against a moon).
+
+    ``explore``: with ``rng``, the share of choices (with two legal cards or
+    more) made by a uniformly random legal card instead of the policy's."""
     while deal.phase == PLAY:
         legal = deal.legal_mask()
         if legal & (legal - 1):
-            card = choose(deal, legal, pol, shooter, defender)
+            if explore and rng.random() < explore:
+                k = rng.randrange(legal.bit_count())
+                for _ in range(k):
+                    legal &= legal - 1
+                card = (legal & -legal).bit_length() - 1
+            else:
+                card = choose(deal, legal, pol, shooter, defender)
         else:
             card = legal.bit_length() - 1
         deal.play_unchecked(card)

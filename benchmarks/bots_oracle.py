@@ -1,0 +1,56 @@
+"""A diagnostic, not a bot: the expert's search with the hidden cards shown.
+
+Runs ``bots_arena_log.py`` (same commands and flags) with every one of our
+Monte Carlo seats drawing, instead of random worlds consistent with what it
+knows, the real deal each time. Its play-outs, racing and objective are
+unchanged, so the gap between this and the honest expert on the same deals
+splits what the expert loses into two parts:
+
+- what it loses by not knowing the hidden cards (inference and sampling), and
+- what it would lose even knowing them (its play-out model of the others,
+  its objective, its passes).
+
+    S=openspiel-ismcts:1000,openspiel-ismcts:1000,openspiel-ismcts:1000
+    python benchmarks/bots_oracle.py run --seats expert,$S --deals 300 --seed 1 --log /tmp/oracle.jsonl
+    python benchmarks/bots_arena_log.py paired --log /tmp/oracle.jsonl --against /tmp/expert.jsonl
+
+It only ever runs here, in a benchmark: no bot the package offers can see a
+hidden card (``docs/bots.md``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import damepique.bots.arena as arena
+import damepique.bots.montecarlo as montecarlo
+import damepique.bots.openspiel as openspiel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bots_arena_log
+
+_deal: dict = {}
+
+
+def _watching(view_of):  # type: ignore[no-untyped-def]
+    """``view_of`` that remembers the deal it was asked about (the referee's)."""
+
+    def wrapped(deal, seat, *rest):  # type: ignore[no-untyped-def]
+        _deal["now"] = deal
+        return view_of(deal, seat, *rest)
+
+    return wrapped
+
+
+def _oracle_world(view, know, rng):  # type: ignore[no-untyped-def]
+    deal = _deal["now"]
+    return list(deal.hands), deal.kitty
+
+
+arena.view_of = _watching(arena.view_of)
+openspiel.view_of = _watching(openspiel.view_of)
+montecarlo.sample_world = _oracle_world
+
+if __name__ == "__main__":
+    sys.exit(bots_arena_log.main())
