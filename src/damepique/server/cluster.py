@@ -86,6 +86,19 @@ async def _nothing(_: str) -> None:
     return None
 
 
+def hello_of(text: str) -> dict[str, Any] | None:
+    """The message when this frame is a ``hello``, else None."""
+    if '"hello"' not in text:
+        return None
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict) or msg.get("type") != "hello":
+        return None
+    return msg
+
+
 class RemoteClient(Client):
     """A connection held by another process (the *front*), as the owner's session sees it."""
 
@@ -107,8 +120,9 @@ class Relayed:
 
     def __init__(self, cluster: Cluster, client: RemoteClient) -> None:
         self.client = client
-        # The front counted the rate already; frames may come here in bursts (batches).
-        self.session = TableSession(cluster.mp, client, rate_limit=False)
+        # The front counted the rate and holds the address's count of unknown codes;
+        # frames may come here in bursts (batches).
+        self.session = TableSession(cluster.mp, client, rate_limit=False, count_codes=False)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
@@ -145,7 +159,17 @@ class Link:
             await self.client.send_text(dumps(error("rate_limited", "too many messages; slow down")))
             return
         if not cluster.single and isinstance(text, str) and len(text) <= MAX_MESSAGE:
-            code = await cluster.hello_target(text)
+            hello = hello_of(text)
+            if (
+                hello is not None
+                and hello.get("token") is None
+                and cluster.mp.unknown_codes.wait(self.client.host)
+            ):
+                # Over the limit of unknown codes: refused here, where the address is
+                # counted, before any lookup and whichever process runs the table.
+                await TableSession(cluster.mp, self.client, rate_limit=False).on_text(text)
+                return
+            code = None if hello is None else await cluster.hello_target(hello)
             if code is not None:
                 await self._route(await cluster.owner_for(code), code)
         if self.owner is None or not isinstance(text, str) or len(text) > MAX_MESSAGE:
@@ -452,16 +476,8 @@ class Cluster:
         assert self.leases is not None
         self._spawn(self.leases.release(code))
 
-    async def hello_target(self, text: str) -> str | None:
-        """The table code a ``hello`` frame is for (from its token or its code)."""
-        if '"hello"' not in text:
-            return None
-        try:
-            msg = json.loads(text)
-        except ValueError:
-            return None
-        if not isinstance(msg, dict) or msg.get("type") != "hello":
-            return None
+    async def hello_target(self, msg: dict[str, Any]) -> str | None:
+        """The table code a ``hello`` message is for (from its token or its code)."""
         token = msg.get("token")
         if token is not None:
             if not isinstance(token, str) or not 8 <= len(token) <= 128:

@@ -22,6 +22,7 @@ from .games import LEVELS, SPEEDS, Pace
 from .mpstore import MpStore
 from .multiplayer import QS, MpSeat, MpSettings, MultiTable, TableOptions
 from .protocol import VERSION, dumps
+from .ratelimit import UnknownCodes
 from .ratings import DEFAULT_RATING, update_ratings
 from .table import CommandError
 from .table_session import MOVED, TableMoved
@@ -39,6 +40,8 @@ class Multiplayer:
         self.games = games
         self.store = store
         self.settings = settings or MpSettings()
+        self.unknown_codes = UnknownCodes(self.settings)
+        """Codes that led to no table, per client address (HTTP and WebSocket alike)."""
         self.cluster = cluster or Cluster()
         """The other server processes (none with the default ``memory://`` broker)."""
         self.cluster.mp = self

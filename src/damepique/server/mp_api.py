@@ -25,6 +25,8 @@ from .lobby import Multiplayer
 from .mpstore import MpStore
 from .multiplayer import QUICK_MESSAGES, Client, MpSettings, MultiTable
 from .protocol import VERSION, dumps, error
+from .ratelimit import TOO_MANY_CODES, retry_after
+from .ratelimit import too_many_codes as too_many_codes_reason
 from .table import CommandError
 from .table_session import TableMoved
 
@@ -136,15 +138,31 @@ def install(
         except TableMoved:
             return None, None
 
+    def too_many_codes(request: Request) -> JSONResponse | None:
+        """The answer when this address named too many unknown codes lately: any
+        code is refused then, known or not (the answer must not tell which)."""
+        wait = mp.unknown_codes.wait(_host(request))
+        if not wait:
+            return None
+        resp = error_response(TOO_MANY_CODES, too_many_codes_reason(wait), 429)
+        resp.headers["Retry-After"] = str(retry_after(wait))
+        return resp
+
+    def no_table(request: Request) -> JSONResponse:
+        mp.unknown_codes.miss(_host(request))
+        return error_response("no_table", "no table with this code", 404)
+
     @app.get("/api/tables/{code}")
-    async def table_info(code: str) -> JSONResponse:
+    async def table_info(code: str, request: Request) -> JSONResponse:
+        if (refused := too_many_codes(request)) is not None:
+            return refused
         owner, mt = await find(code)
         if owner is not None and owner != mp.cluster.pid:
             # Run by another process: what the store says (who is connected is known there).
             data = await store.load_table(mt)
             mt = None if data is None else MultiTable.from_data(mp, data)
         if mt is None or mt.status == "closed":
-            return error_response("no_table", "no table with this code", 404)
+            return no_table(request)
         return JSONResponse(mt.info())
 
     @app.post("/api/tables/{code}/seats")
@@ -152,9 +170,11 @@ def install(
         body = await json_body(request, MAX_BODY)
         if body is None:
             return error_response("bad_request", "send a JSON object")
+        if (refused := too_many_codes(request)) is not None:
+            return refused
         owner, mt = await find(code)
         if mt is None:
-            return error_response("no_table", "no table with this code", 404)
+            return no_table(request)
         account = accounts.account_of(request.cookies)
         nickname = await mp.nickname_of(account)
         try:
@@ -168,7 +188,9 @@ def install(
                 token, seat = await mt.sit(body.get("name"), account, nickname, None)
                 code = mt.code
         except CommandError as e:
-            status = {"table_full": 409, "already_started": 409, "no_table": 404, "unavailable": 503}
+            if e.code == "no_table":  # closed, here or at the process that runs it
+                return no_table(request)
+            status = {"table_full": 409, "already_started": 409, "unavailable": 503}
             return error_response(e.code, e.reason, status.get(e.code, 400))
         return JSONResponse({"code": code, "token": token, "seat": seat}, status_code=201)
 
@@ -196,7 +218,8 @@ def install(
     @app.websocket("/ws/table")
     async def table_ws(ws: WebSocket) -> None:
         await ws.accept()
-        link = Link(mp.cluster, Client(ws, account=accounts.account_of(ws.cookies)))
+        client = Client(ws, account=accounts.account_of(ws.cookies), host=_host(ws))
+        link = Link(mp.cluster, client)
         try:
             async for text in frames(ws):
                 await link.on_text(text)
@@ -206,6 +229,13 @@ def install(
             await link.close()
 
     return mp
+
+
+def _host(conn: Request | WebSocket) -> str | None:
+    """The client's address as the ASGI server gives it: behind a proxy, uvicorn's
+    ``--proxy-headers`` and ``--forwarded-allow-ips`` decide what that is
+    (``docs/deploy.md``); forwarding headers are never read here."""
+    return conn.client.host if conn.client is not None else None
 
 
 __all__ = ["install"]

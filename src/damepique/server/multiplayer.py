@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,15 @@ class MpSettings:
         )
     )
     chat_interval: float = 1.0
+    unknown_codes: int = field(default_factory=lambda: int(_env_float("DAMEPIQUE_UNKNOWN_CODES", 30)))
+    """Table codes leading to no table one client address may name at once (HTTP and
+    WebSocket together); then one more every ``unknown_codes_window / unknown_codes``
+    seconds. 0 turns the limit off. See ``ratelimit.UnknownCodes``."""
+    unknown_codes_window: float = field(
+        default_factory=lambda: _env_float("DAMEPIQUE_UNKNOWN_CODES_WINDOW", 600.0)
+    )
+    unknown_codes_clock: Callable[[], float] = time.monotonic
+    """The clock of that limit (tests pass a fake one)."""
 
 
 @dataclass
@@ -110,7 +120,8 @@ class Client:
     account: str | None = None
     limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=100.0))
     last_chat: float = 0.0
-    bad_codes: int = 0
+    host: str | None = None
+    """The client's address (``ws.client.host``), where unknown table codes are counted."""
     mutes: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     patches: bool = False

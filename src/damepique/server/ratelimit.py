@@ -1,8 +1,19 @@
-"""A rate limit per connection: a token bucket."""
+"""Rate limits: messages per connection, and unknown table codes per client address.
+
+Both are token buckets. The second one is what keeps private tables private:
+a table's code (about 39 bits) is its only secret, so each client address may
+name only a few codes that lead nowhere before every lookup it makes is
+refused for a while, whichever connection or route it comes through.
+"""
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Protocol
 
 
 class RateLimit:
@@ -30,3 +41,136 @@ class RateLimit:
             return False
         self.tokens -= 1
         return True
+
+
+class CodeLimitSettings(Protocol):
+    """The knobs ``UnknownCodes`` reads at each lookup (``MpSettings`` has them)."""
+
+    @property
+    def unknown_codes(self) -> int:
+        """Unknown codes an address may name at once; 0 turns the limit off."""
+
+    @property
+    def unknown_codes_window(self) -> float:
+        """Seconds in which the allowance comes back in full (one code every window/limit)."""
+
+    @property
+    def unknown_codes_clock(self) -> Callable[[], float]:
+        """Monotonic seconds (tests pass a fake clock)."""
+
+
+def address_key(host: str | None) -> str:
+    """The bucket a client address counts in: an IPv6 address by its /64 (what one
+    subscriber usually gets, so that walking through it does not give fresh
+    allowances), any other address as it is.
+
+    >>> address_key("203.0.113.9"), address_key("2001:db8::1:2"), address_key("::ffff:203.0.113.9")
+    ('203.0.113.9', '2001:db8::/64', '203.0.113.9')
+    """
+    if not host:
+        return ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class UnknownCodes:
+    """Table codes that named no table, per client address: a token bucket each,
+    ``unknown_codes`` deep, refilled in full over ``unknown_codes_window`` seconds.
+
+    ``wait`` is asked before any lookup of a code (known or not: the answer must not
+    tell whether a code exists); ``miss`` counts one that named no table. Only
+    addresses that missed within the last window are kept, and at most
+    ``max_addresses`` of them (the longest quiet go first), so memory stays bounded.
+
+    >>> from types import SimpleNamespace
+    >>> now = [0.0]
+    >>> codes = UnknownCodes(SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0,
+    ...     unknown_codes_clock=lambda: now[0]))
+    >>> codes.miss("203.0.113.9"); codes.miss("203.0.113.9")
+    >>> codes.wait("203.0.113.9"), codes.wait("198.51.100.7")
+    (30.0, 0.0)
+    >>> now[0] = 30.0
+    >>> codes.wait("203.0.113.9")
+    0.0
+    """
+
+    MAX_ADDRESSES = 50_000
+
+    def __init__(self, settings: CodeLimitSettings, max_addresses: int = MAX_ADDRESSES) -> None:
+        self.settings = settings
+        """Read at each call, so that a change of settings applies at once."""
+        self.max_addresses = max_addresses
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        """Address key -> (codes left, when counted), the least recently counted first."""
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def _left(self, key: str, now: float, limit: int, window: float) -> float:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return float(limit)
+        left, stamp = bucket
+        return min(float(limit), left + max(0.0, now - stamp) * limit / window)
+
+    def wait(self, host: str | None) -> float:
+        """0 when this address may look a code up now, else the seconds until it may."""
+        s = self.settings
+        if s.unknown_codes <= 0:
+            return 0.0
+        left = self._left(address_key(host), s.unknown_codes_clock(), s.unknown_codes, s.unknown_codes_window)
+        return 0.0 if left >= 1 else (1 - left) * s.unknown_codes_window / s.unknown_codes
+
+    def miss(self, host: str | None) -> None:
+        """This address named a code that leads to no table."""
+        s = self.settings
+        if s.unknown_codes <= 0:
+            return
+        key, now = address_key(host), s.unknown_codes_clock()
+        left = self._left(key, now, s.unknown_codes, s.unknown_codes_window)
+        self._buckets[key] = (max(0.0, left - 1), now)
+        self._buckets.move_to_end(key)
+        # Buckets counted a whole window ago are full again: the same as none.
+        while self._buckets:
+            oldest, (_, stamp) = next(iter(self._buckets.items()))
+            if now - stamp < s.unknown_codes_window and len(self._buckets) <= self.max_addresses:
+                break
+            del self._buckets[oldest]
+
+
+TOO_MANY_CODES = "too_many_codes"
+"""The error code of a lookup refused because its address named too many unknown codes."""
+
+
+def too_many_codes(seconds: float) -> str:
+    """The reason given with ``too_many_codes``."""
+    return (
+        f"too many table codes that lead to no table from your address; try again in {retry_after(seconds)} s"
+    )
+
+
+def retry_after(seconds: float) -> int:
+    """Whole seconds for a ``Retry-After`` header or a reason (at least 1).
+
+    >>> retry_after(0.2), retry_after(20.0), retry_after(20.1)
+    (1, 20, 21)
+    """
+    return max(1, math.ceil(seconds))
+
+
+__all__ = [
+    "TOO_MANY_CODES",
+    "CodeLimitSettings",
+    "RateLimit",
+    "UnknownCodes",
+    "address_key",
+    "retry_after",
+    "too_many_codes",
+]

@@ -18,13 +18,13 @@ from .codes import normalize_code
 from .multiplayer import QUICK_MESSAGES, Client, MultiTable
 from .protocol import VERSION, ProtocolError, dumps, error
 from .protocol import parse as parse_message
+from .ratelimit import TOO_MANY_CODES, too_many_codes
 from .table import CommandError
 
 if TYPE_CHECKING:
     from .lobby import Multiplayer
 
 TABLE_TYPES = ("hello", "sit", "start", "pass", "play", "leave", "rematch", "chat", "mute", "unmute", "ping")
-MAX_BAD_CODES = 20
 MOVED = 1012
 """WebSocket close code when a table moved to another process: reconnect."""
 
@@ -41,11 +41,17 @@ class TableMoved(Exception):
 class TableSession:
     """The state of one connection: the table it said hello to and its seat."""
 
-    def __init__(self, mp: Multiplayer, client: Client, rate_limit: bool = True) -> None:
+    def __init__(
+        self, mp: Multiplayer, client: Client, rate_limit: bool = True, count_codes: bool = True
+    ) -> None:
         self.mp = mp
         self.client = client
         self.rate_limit = rate_limit
         """Count each frame against the client's rate (off where the caller already did)."""
+        self.count_codes = count_codes
+        """Hold a ``hello`` by code to the limit of unknown codes of the client's address
+        (off for a connection relayed from another process: the one holding the socket
+        knows the address, refuses there when it is over, and answers unknown codes itself)."""
         self.mt: MultiTable | None = None
         self.seat: int | None = None
 
@@ -130,14 +136,16 @@ class TableSession:
             if raw is not None and found[0].code != code:
                 raise ProtocolError("bad_token", "this seat token is for another table")
             return found
-        if code is None:
-            self.client.bad_codes += 1
-            raise ProtocolError("bad_code", "a table code has 8 letters and digits")
-        if self.client.bad_codes >= MAX_BAD_CODES:
-            raise ProtocolError("rate_limited", "too many unknown codes on this connection")
-        mt = await self.mp.get(code)
+        # Over the limit, every code is refused, known or not: the answer tells nothing.
+        limit = self.mp.unknown_codes if self.count_codes else None
+        if limit is not None and (wait := limit.wait(self.client.host)):
+            raise ProtocolError(TOO_MANY_CODES, too_many_codes(wait))
+        mt = None if code is None else await self.mp.get(code)
         if mt is None or mt.status == "closed":
-            self.client.bad_codes += 1
+            if limit is not None:
+                limit.miss(self.client.host)
+            if code is None:
+                raise ProtocolError("bad_code", "a table code has 8 letters and digits")
             raise ProtocolError("no_table", "no table with this code")
         return mt, None
 
