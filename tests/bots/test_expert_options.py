@@ -241,3 +241,62 @@ def test_explore_plays_random_cards_in_the_playouts():
     assert card == get_bot("expert:explore=0.3,playouts=40").choose_play(view, random.Random(0))
     with pytest.raises(KeyError):
         get_bot("expert:explore=1.5")
+
+
+def test_plays_likelihood_favours_the_real_deal_against_the_policy_s_kind_of_player():
+    """``trust``: worlds are weighted by how likely the others' plays so far
+    are in them. Against intermediates (whose play the play-out policy
+    resembles) the real deal is more likely than almost every world drawn
+    from what the seat knows (95% of them at these seeds; the margin is wide)."""
+    from damepique.bots.montecarlo import plays_likelihood
+    from damepique.bots.playout import Policy
+
+    rules = Rules()
+    pol = Policy.of(rules)
+    inter = get_bot("intermediate")
+    shares = []
+    for seed in range(20):
+        deal = Deal.shuffled(rules, random.Random(seed))
+        for s in range(4):
+            deal.pass_cards(s, inter.choose_pass(view_of(deal, s), random.Random(0)))
+        for _ in range(random.Random(seed).randrange(12, 40)):
+            deal.play(inter.choose_play(view_of(deal, deal.to_act), random.Random(0)))
+        view = view_of(deal, deal.to_act)
+        know = Knowledge.of(view, soft=True)
+        real = plays_likelihood(view, list(deal.hands), deal.kitty, pol, 0.3)
+        drawn = [
+            plays_likelihood(view, *sample_world(view, know, random.Random(k)), pol, 0.3) for k in range(30)
+        ]
+        shares.append(sum(x < real for x in drawn) / len(drawn))
+    assert sum(shares) / len(shares) > 0.8
+    fresh = view_of(Deal.shuffled(Rules(passing=False), random.Random(3)), 0)
+    assert plays_likelihood(fresh, [0, 0, 0, 0], 0, pol, 0.3) == 1.0  # nothing played yet
+
+
+def test_trust_option(monkeypatch):
+    from damepique.bots import montecarlo
+
+    inter = get_bot("intermediate")
+    deal = Deal.shuffled(Rules(passing=False), random.Random(5))
+    for _ in range(9):
+        deal.play(inter.choose_play(view_of(deal, deal.to_act), random.Random(0)))
+    view = view_of(deal, deal.to_act)
+    calls = []
+    real = montecarlo.plays_likelihood
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(montecarlo, "plays_likelihood", spy)
+    bot = get_bot("expert:trust=0.2,playouts=40")
+    assert isinstance(bot, ExpertBot) and bot.trust == 0.2
+    card = bot.choose_play(view, random.Random(0))
+    assert view.legal_mask() >> card & 1
+    assert card == get_bot("expert:trust=0.2,playouts=40").choose_play(view, random.Random(0))
+    assert len(calls) >= 2 * 8  # four worlds drawn for each one kept
+    calls.clear()
+    get_bot("expert:playouts=40").choose_play(view, random.Random(0))
+    assert not calls
+    with pytest.raises(KeyError):
+        get_bot("expert:trust=1")

@@ -49,7 +49,7 @@ from damepique.engine import PASS, SUIT_MASKS, Deal, View, cards_of
 
 from .heuristic import danger_scores, pass_from_hand
 from .knowledge import Knowledge, sample_world
-from .playout import Policy, playout
+from .playout import Policy, choose, playout
 from .tactics import moon_threat
 
 MODEL_RIVAL_MOON = True
@@ -229,6 +229,33 @@ def _race(table: dict[int, CardStats], active: list[int]) -> list[int]:
     return keep
 
 
+def plays_likelihood(view: View, hands: list[int], kitty: int, pol: Policy, trust: float) -> float:
+    """How likely the other seats' plays so far are in the world ``hands``
+    (every seat's current hand) if each of them played the play-out policy's
+    card with probability ``trust`` and a uniformly random legal card
+    otherwise; up to a factor that is the same in every world."""
+    if not view.plays:
+        return 1.0
+    me = view.seat
+    original = list(hands)
+    for s, c in view.plays:
+        original[s] |= 1 << c
+    deal = Deal(view.rules, original, kitty or view.kitty, view.number, skip_pass=True)
+    odds = 1.0
+    rest = 1.0 - trust
+    for s, c in view.plays:
+        if s != me:
+            legal = deal.legal_mask()
+            if legal & (legal - 1):
+                n = legal.bit_count()
+                if choose(deal, legal, pol) == c:
+                    odds *= trust + rest / n
+                else:
+                    odds *= rest / n
+        deal.play_unchecked(c)
+    return odds
+
+
 def evaluate_play(
     view: View,
     rng: random.Random,
@@ -243,6 +270,8 @@ def evaluate_play(
     allies: bool = True,
     pass_voids: float = 0.0,
     explore: float = 0.0,
+    trust: float = 0.0,
+    proposals: int = 4,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -299,6 +328,15 @@ def evaluate_play(
         # compares candidates over the same worlds, whatever their kind).
         guess = math.floor((done + 1) * pass_voids) > math.floor(done * pass_voids)
         hands, kitty = sample_world(view, know_pass if guess else know, rng)
+        if trust > 0.0 and view.plays:
+            # Of a few worlds drawn, keep one in proportion to how likely
+            # the others' plays so far are in it (sampling-importance
+            # resampling, one world at a time).
+            drawn = [(hands, kitty)]
+            for _ in range(proposals - 1):
+                drawn.append(sample_world(view, know_pass if guess else know, rng))
+            weights = [plays_likelihood(view, h, k, pol, trust) for h, k in drawn]
+            hands, kitty = rng.choices(drawn, weights)[0]
         if template is None:
             template = view.world(hands, kitty)
             world = template
@@ -459,6 +497,7 @@ class ExpertBot:
         allies: bool = True,
         pass_voids: float = 0.0,
         explore: float = 0.0,
+        trust: float = 0.0,
     ) -> None:
         if objective not in OBJECTIVES:
             raise KeyError(f"unknown expert objective {objective!r} ({', '.join(OBJECTIVES)})")
@@ -470,6 +509,9 @@ class ExpertBot:
         if not 0.0 <= explore <= 1.0:
             raise KeyError(f"expert option explore is a share from 0 to 1, not {explore}")
         self.explore = explore
+        if not 0.0 <= trust < 1.0:
+            raise KeyError(f"expert option trust is a share from 0 to below 1, not {trust}")
+        self.trust = trust
         self.playouts = playouts
         self.budget_ms = budget_ms
         self.race = race
@@ -486,7 +528,7 @@ class ExpertBot:
             key = key.strip()
             if key in ("playouts", "samples"):
                 kwargs["playouts"] = int(value)
-            elif key in ("budget_ms", "pass_voids", "explore"):
+            elif key in ("budget_ms", "pass_voids", "explore", "trust"):
                 kwargs[key] = float(value)
             elif key in ("race", "defend", "infer", "allies"):
                 if value not in ("0", "1"):
@@ -533,6 +575,7 @@ class ExpertBot:
             allies=self.allies,
             pass_voids=self.pass_voids,
             explore=self.explore,
+            trust=self.trust,
         )
         if len(groups) == 1:
             return groups[0][0]
