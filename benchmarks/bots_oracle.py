@@ -14,6 +14,11 @@ splits what the expert loses into two parts:
     python benchmarks/bots_oracle.py run --seats expert,$S --deals 300 --seed 1 --log /tmp/oracle.jsonl
     python benchmarks/bots_arena_log.py paired --log /tmp/oracle.jsonl --against /tmp/expert.jsonl
 
+``--reveal CARDS`` shows only those cards' places (e.g. ``--reveal QS`` or
+``--reveal QS,KS,AS``; ``H`` for every heart): the rest is sampled as the
+honest expert samples it, which says how much of the gap one card's
+whereabouts is worth.
+
 It only ever runs here, in a benchmark: no bot the package offers can see a
 hidden card (``docs/bots.md``).
 """
@@ -21,11 +26,13 @@ hidden card (``docs/bots.md``).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import damepique.bots.arena as arena
 import damepique.bots.montecarlo as montecarlo
 import damepique.bots.openspiel as openspiel
+from damepique.engine import SUIT_MASKS, cards_of, parse_card
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bots_arena_log
@@ -43,14 +50,37 @@ def _watching(view_of):  # type: ignore[no-untyped-def]
     return wrapped
 
 
+_honest_sample = montecarlo.sample_world
+REVEAL = -1
+"""The cards whose places the search is shown (-1: all)."""
+
+
 def _oracle_world(view, know, rng):  # type: ignore[no-untyped-def]
     deal = _deal["now"]
-    return list(deal.hands), deal.kitty
+    if REVEAL == -1:
+        return list(deal.hands), deal.kitty
+    shown = REVEAL & know.pool
+    required = list(know.required)
+    slots = [*deal.hands, deal.kitty]
+    for c in cards_of(shown):
+        holder = next(i for i, h in enumerate(slots) if h >> c & 1)
+        required[holder] |= 1 << c
+    return _honest_sample(view, replace(know, required=tuple(required), pool=know.pool & ~shown), rng)
 
 
-arena.view_of = _watching(arena.view_of)
-openspiel.view_of = _watching(openspiel.view_of)
-montecarlo.sample_world = _oracle_world
+def _reveal(text: str) -> int:
+    mask = 0
+    for part in text.split(","):
+        mask |= SUIT_MASKS["CDHS".index(part)] if part in ("C", "D", "S", "H") else 1 << parse_card(part)
+    return mask
+
 
 if __name__ == "__main__":
+    if "--reveal" in sys.argv:
+        at = sys.argv.index("--reveal")
+        REVEAL = _reveal(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
+    arena.view_of = _watching(arena.view_of)
+    openspiel.view_of = _watching(openspiel.view_of)
+    montecarlo.sample_world = _oracle_world
     sys.exit(bots_arena_log.main())
