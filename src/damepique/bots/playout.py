@@ -215,6 +215,8 @@ def playout(
 
     ``explore``: with ``rng``, the share of choices (with two legal cards or
     more) made by a uniformly random legal card instead of the policy's."""
+    if explore and rng is None:
+        raise ValueError("playout: explore needs a generator (rng)")
     while deal.phase == PLAY:
         legal = deal.legal_mask()
         if legal & (legal - 1):
