@@ -323,27 +323,6 @@ def split_seats(text: str) -> list[str]:
     return out
 
 
-_OPENSPIEL_KINDS = ("openspiel-ismcts", "openspiel-mcts")
-
-
-def check_openspiel_seat(name: str) -> None:
-    """Raise ValueError with a reason unless ``name`` is ``openspiel-ismcts:SIMS``
-    or ``openspiel-mcts:SIMS`` (SIMS a positive whole number, 1000 when left out);
-    checked before OpenSpiel is imported.
-
-    >>> check_openspiel_seat("openspiel-mcts:50")
-    >>> check_openspiel_seat("openspiel-uct:50")
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown OpenSpiel bot 'openspiel-uct:50' (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)
-    """
-    kind, _, sims = name.partition(":")
-    if kind not in _OPENSPIEL_KINDS:
-        raise ValueError(f"unknown OpenSpiel bot {name!r} (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)")
-    if sims and not (sims.isdigit() and int(sims) > 0):
-        raise ValueError(f"{name!r}: SIMS must be a positive whole number of simulations")
-
-
 def _json_number(x: Any) -> Any:
     """``None`` for a bound that is not finite (one deal gives no interval):
     standard JSON has no Infinity."""
@@ -360,7 +339,9 @@ def run_arena_cli(args: Any, rules: Rules) -> int:
             raise ValueError(f"--deals must be at least 1, not {args.deals}")
         for name in names:
             if name.startswith("openspiel-"):
-                check_openspiel_seat(name)
+                from .openspiel import spiel_seat
+
+                spiel_seat(name)
             else:
                 get_bot(name)
         if openspiel:

@@ -79,20 +79,39 @@ def spiel_game() -> Any:
     return _GAME
 
 
+def spiel_seat(name: str) -> tuple[str, int]:
+    """The kind and simulations of ``openspiel-ismcts:SIMS`` or
+    ``openspiel-mcts:SIMS`` (SIMS a positive whole number, 1000 when left out);
+    ValueError with a reason otherwise. Needs no OpenSpiel, so the arena checks
+    its seats before anything runs.
+
+    >>> spiel_seat("openspiel-mcts:50"), spiel_seat("openspiel-ismcts")
+    (('openspiel-mcts', 50), ('openspiel-ismcts', 1000))
+    >>> spiel_seat("openspiel-uct:50")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown OpenSpiel bot 'openspiel-uct:50' (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)
+    """
+    kind, _, sims = name.partition(":")
+    if kind not in ("openspiel-ismcts", "openspiel-mcts"):
+        raise ValueError(f"unknown OpenSpiel bot {name!r} (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)")
+    if sims and not (sims.isdigit() and int(sims) > 0):
+        raise ValueError(f"{name!r}: SIMS must be a positive whole number of simulations")
+    return kind, int(sims or 1000)
+
+
 def make_spiel_bot(name: str, seed: int) -> Any:
-    """``openspiel-ismcts:SIMS`` or ``openspiel-mcts:SIMS`` as a pyspiel bot."""
+    """``openspiel-ismcts:SIMS`` or ``openspiel-mcts:SIMS`` as a pyspiel bot
+    (ValueError for any other name, see ``spiel_seat``)."""
+    kind, sims = spiel_seat(name)
     pyspiel = _pyspiel()
-    kind, _, sims_text = name.partition(":")
-    sims = int(sims_text or 1000)
     game = spiel_game()
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     if kind == "openspiel-ismcts":
         return pyspiel.ISMCTSBot(
             seed, evaluator, 2.0, sims, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False
         )
-    if kind == "openspiel-mcts":
-        return pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, False, seed, False)
-    raise KeyError(f"unknown OpenSpiel bot {name!r} (openspiel-ismcts:SIMS, openspiel-mcts:SIMS)")
+    return pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, False, seed, False)
 
 
 def play_openspiel_deal(
