@@ -327,14 +327,15 @@ def evaluate_play(
         # Worlds of the pass guess spread evenly over the sequence (racing
         # compares candidates over the same worlds, whatever their kind).
         guess = math.floor((done + 1) * pass_voids) > math.floor(done * pass_voids)
-        hands, kitty = sample_world(view, know_pass if guess else know, rng)
+        known = know_pass if guess else know
+        hands, kitty = sample_world(view, known, rng)
         if trust > 0.0 and view.plays:
             # Of a few worlds drawn, keep one in proportion to how likely
             # the others' plays so far are in it (sampling-importance
             # resampling, one world at a time).
             drawn = [(hands, kitty)]
             for _ in range(proposals - 1):
-                drawn.append(sample_world(view, know_pass if guess else know, rng))
+                drawn.append(sample_world(view, known, rng))
             weights = [plays_likelihood(view, h, k, pol, trust) for h, k in drawn]
             hands, kitty = rng.choices(drawn, weights)[0]
         if template is None:
@@ -540,7 +541,7 @@ class ExpertBot:
                 raise KeyError(
                     f"unknown expert option {key!r} "
                     "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, allies=0|1, "
-                    f"objective={'|'.join(OBJECTIVES)}, pass_voids=SHARE, explore=SHARE)"
+                    f"objective={'|'.join(OBJECTIVES)}, pass_voids=SHARE, explore=SHARE, trust=SHARE)"
                 )
         bot = cls(**kwargs)  # type: ignore[arg-type]
         bot.name = "expert:" + text
