@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from collections import Counter
 
 from damepique.bots.heuristic import intermediate_play
-from damepique.bots.openspiel import _DIRECTION_TO_NUMBER, openspiel_rules
+from damepique.bots.openspiel import _DIRECTION_TO_NUMBER, openspiel_deal, openspiel_rules
 from damepique.bots.playout import Policy, choose
 from damepique.engine import Deal, view_of
 
@@ -48,8 +47,9 @@ def main() -> None:
             continue
         base = rec["outcomes"][0]["base"]
         moves = rec["moves"]
-        # play_openspiel_deal draws the direction first from this generator.
-        direction = random.Random(f"{args.seed}:{base}").randrange(4)
+        direction, hands = openspiel_deal(args.seed, base)
+        if [sorted(h) for h in hands] != moves["hands"]:
+            raise SystemExit(f"{base}: the log's hands are not this seed's deal (--seed)")
         deal = Deal(rules, moves["hands"], 0, _DIRECTION_TO_NUMBER[direction])
         if deal.phase == "pass":
             for s, cards in enumerate(moves["passes"]):

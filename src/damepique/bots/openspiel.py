@@ -114,6 +114,16 @@ def make_spiel_bot(name: str, seed: int) -> Any:
     return pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, False, seed, False)
 
 
+def openspiel_deal(seed: int, base: int) -> tuple[int, list[list[int]]]:
+    """Deal ``base`` of a run seeded ``seed``: OpenSpiel's pass direction
+    (0 none, 1 left, 2 across, 3 right) and each seat's thirteen cards (ours)."""
+    rng = random.Random(f"{seed}:{base}")
+    direction = rng.randrange(4)
+    deck = list(cards_of(openspiel_rules().deck_cards))
+    rng.shuffle(deck)
+    return direction, [deck[i * 13 : (i + 1) * 13] for i in range(4)]
+
+
 def play_openspiel_deal(
     names: Sequence[str], seed: int, base: int, log: dict[str, Any] | None = None
 ) -> tuple[tuple[int, ...], int | None]:
@@ -125,13 +135,8 @@ def play_openspiel_deal(
     record of it): ``hands`` (each seat's dealt cards), ``passes`` (the cards
     each seat gave), ``plays`` (``[seat, card]`` in order), ``fallbacks``
     (cards our rule played after an OpenSpiel error); cards in our numbering."""
-    rules = openspiel_rules()
-    rng = random.Random(f"{seed}:{base}")
-    direction = rng.randrange(4)
-    deck = list(cards_of(rules.deck_cards))
-    rng.shuffle(deck)
-    hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
-    deal = Deal(rules, hands, 0, _DIRECTION_TO_NUMBER[direction])
+    direction, hands = openspiel_deal(seed, base)
+    deal = Deal(openspiel_rules(), hands, 0, _DIRECTION_TO_NUMBER[direction])
     if log is not None:
         log.update(hands=[sorted(h) for h in hands], passes=[], plays=[], fallbacks=0)
     state = spiel_game().new_initial_state()
