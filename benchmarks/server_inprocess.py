@@ -1,0 +1,207 @@
+"""The server's own CPU per card, without sockets: the ASGI app driven in process.
+
+N four-person tables (the same as ``server_multiplayer.py``: standard rules,
+``fast``, no bots, every seat a person asking for patches), each connection a
+pair of ASGI ``receive``/``send`` callables on the app itself, in one event
+loop, no uvicorn and no network. Each person plays a random legal card (or
+pass) as soon as it is their turn; a finished game is followed by a rematch.
+What is measured is everything the app does with a card, from the frame's
+text to the four texts handed to ``send``: Starlette's and FastAPI's layers,
+the table session, the engine, the SQLite event log, the updates. The
+"players" (JSON parsing, patches laid over states) are measured apart and
+subtracted.
+
+    python benchmarks/server_inprocess.py --tables 100 --cards 20000
+    python benchmarks/server_inprocess.py --tables 100 --cards 20000 --profile /tmp/prof.pstats
+
+This is a development tool for the hot path: ``server_multiplayer.py`` is the
+benchmark the issue's goal is measured with (its uvicorn, kernel and clients
+add to the cost here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import json
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+
+from damepique.server.app import create_app
+from damepique.server.protocol import apply_patch
+from damepique.server.run import DEFAULT_GC_THRESHOLD
+
+
+class Player:
+    """One seat's connection: the app's ``receive`` and ``send`` for it."""
+
+    def __init__(self, run: TableRun, i: int) -> None:
+        self.run = run
+        self.i = i
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.state: dict[str, Any] | None = None
+        self.done_key: Any = None
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.send":
+            t0 = time.perf_counter()
+            self.run.on_message(self.i, message["text"])
+            self.run.bench.client_time += time.perf_counter() - t0
+
+    def say(self, msg: dict[str, Any]) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(msg)})
+
+
+class TableRun:
+    def __init__(self, bench: Bench, code: str, tokens: list[str], seed: int) -> None:
+        self.bench = bench
+        self.code = code
+        self.tokens = tokens
+        self.rng = random.Random(seed)
+        self.players = [Player(self, i) for i in range(4)]
+        self.game: str | None = None
+
+    def on_message(self, i: int, text: str) -> None:
+        msg = orjson.loads(text)
+        if msg["type"] == "error":
+            self.bench.errors += 1
+            return
+        if msg["type"] != "state":
+            return
+        p = self.players[i]
+        if "base" in msg:
+            msg = apply_patch(p.state, msg)
+        p.state = msg
+        if i == 0:
+            for ev in msg.get("events") or ():
+                if ev and ev.get("type") == "play":
+                    self.bench.cards += 1
+        if msg["over"]:
+            if i == 0 and msg["game"] != self.game:
+                self.game = msg["game"]
+                p.say({"type": "rematch", "game": msg["game"]})
+            return
+        view = msg["view"]
+        if view is None or view["to_act"] != msg["seat"]:
+            return
+        phase = view["phase"]
+        key: Any = (view["deal"], "pass")
+        if phase == "play":
+            key = (view["deal"], len(view["tricks"]), len(view["trick"]))
+        if phase not in ("pass", "play") or key == p.done_key:
+            return
+        p.done_key = key
+        if phase == "pass":
+            p.say({"type": "pass", "cards": self.rng.sample(view["hand"], 3)})
+        else:
+            p.say({"type": "play", "card": self.rng.choice(view["legal"])})
+
+
+class Bench:
+    def __init__(self) -> None:
+        self.cards = 0
+        self.errors = 0
+        self.client_time = 0.0
+
+
+async def main(args: argparse.Namespace) -> None:
+    folder = tempfile.mkdtemp()
+    app = create_app(database_url=str(Path(folder) / "bench.sqlite3"))
+    life: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    started = asyncio.get_running_loop().create_future()
+
+    async def life_send(m: dict[str, Any]) -> None:
+        if m["type"] == "lifespan.startup.complete":
+            started.set_result(None)
+
+    await life.put({"type": "lifespan.startup"})
+    lifespan = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, life.get, life_send))
+    await started
+    gc.freeze()  # as ``damepique serve`` does
+    gc.set_threshold(*DEFAULT_GC_THRESHOLD)
+    bench = Bench()
+    runs: list[TableRun] = []
+    transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 5000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        for k in range(args.tables):
+            body = {"preset": "standard", "speed": "fast", "fill": False, "name": "P0"}
+            r = await http.post("/api/tables", json=body)
+            t = r.json()
+            tokens = [t["token"]]
+            for j in range(1, 4):
+                s = await http.post(f"/api/tables/{t['code']}/seats", json={"name": f"P{j}"})
+                tokens.append(s.json()["token"])
+            runs.append(TableRun(bench, t["code"], tokens, k))
+    tasks = []
+    for run in runs:
+        for i, p in enumerate(run.players):
+            scope = {
+                "type": "websocket",
+                "asgi": {"version": "3.0"},
+                "scheme": "ws",
+                "path": "/ws/table",
+                "raw_path": b"/ws/table",
+                "query_string": b"",
+                "root_path": "",
+                "headers": [(b"host", b"127.0.0.1")],
+                "client": ("127.0.0.1", 40000 + i),
+                "server": ("127.0.0.1", 8000),
+                "subprotocols": [],
+                "state": {},
+            }
+            p.inbox.put_nowait({"type": "websocket.connect"})
+            p.say({"type": "hello", "table": run.code, "token": run.tokens[i], "patches": True})
+            tasks.append(asyncio.create_task(app(scope, p.receive, p.send)))
+    for run in runs:
+        run.players[0].say({"type": "start"})
+    while bench.cards < args.warm:
+        await asyncio.sleep(0.05)
+    profile = cProfile.Profile() if args.profile else None
+    c0, cl0, t0, w0 = bench.cards, bench.client_time, time.process_time(), time.perf_counter()
+    if profile:
+        profile.enable()
+    while bench.cards - c0 < args.cards:
+        await asyncio.sleep(0.05)
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
+    cpu = time.process_time() - t0
+    cards = bench.cards - c0
+    client = bench.client_time - cl0
+    wall = time.perf_counter() - w0
+    print(
+        f"tables {args.tables} cards {cards} wall {wall:.2f} s | process {1000 * cpu / cards:.3f} ms/card"
+        f" | players {1000 * client / cards:.3f} | server {1000 * (cpu - client) / cards:.3f} ms/card"
+        f" | errors {bench.errors}"
+    )
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await life.put({"type": "lifespan.shutdown"})
+    await lifespan
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--tables", type=int, default=100)
+    p.add_argument("--cards", type=int, default=20000, help="cards measured")
+    p.add_argument("--warm", type=int, default=2000, help="cards played before measuring")
+    p.add_argument("--profile", help="write a cProfile of the measured cards here")
+    p.add_argument("--uvloop", action="store_true")
+    a = p.parse_args()
+    if a.uvloop:
+        import uvloop
+
+        uvloop.install()
+    asyncio.run(main(a))
