@@ -53,7 +53,7 @@ class Player:
     async def receive(self) -> dict[str, Any]:
         return await self.inbox.get()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Any) -> None:
         if message["type"] == "websocket.send":
             t0 = time.perf_counter()
             self.run.on_message(self.i, message["text"])
@@ -121,7 +121,7 @@ async def main(args: argparse.Namespace) -> None:
     life: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     started = asyncio.get_running_loop().create_future()
 
-    async def life_send(m: dict[str, Any]) -> None:
+    async def life_send(m: Any) -> None:
         if m["type"] == "lifespan.startup.complete":
             started.set_result(None)
 
