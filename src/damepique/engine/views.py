@@ -273,27 +273,38 @@ def _names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
-def public_json(deal: Deal, totals: Sequence[int] = ()) -> dict[str, Any]:
+def public_json(
+    deal: Deal, totals: Sequence[int] = (), before: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """``view_of(deal, seat, totals).to_json()`` without anything private: what a
     spectator may see (no seat, no hand, no legal cards, no passed or received
     cards; ``to_act`` only in the play phase). The same for every seat, so a
-    server builds it once per update, without a ``View``."""
+    server builds it once per update, without a ``View``.
+
+    ``before``: what this function returned for the same deal at an earlier
+    position of its play phase (the deal was ``before["deal"]`` and is still
+    being played), or None. Then only the fields that change while cards are
+    played are written again, the others and the tricks already finished are
+    ``before``'s very objects (``totals`` is not read: a deal's totals do not
+    change while it is played), which is cheaper, and cheaper still to
+    compare with ``before``. Never change what it returns: it may be shared.
+    """
+    phase = deal.phase
+    if before is not None and phase == PLAY and before["phase"] == PLAY and before["deal"] == deal.number:
+        out = dict(before)
+        out.update(_play_json(deal, before["tricks"]))
+        if deal.tricks_played and not before["kitty"] and deal.kitty:
+            out["kitty"] = _names(deal.kitty)  # taken with the first trick
+        return out
     n = deal.players
     offset = deal.pass_offset % n
-    phase = deal.phase
-    trick = deal.trick
-    tricks = deal.tricks
-    leader = deal.trick_leader
-    done = deal.tricks_played
-    # Every seat plays one card to each trick: the hand sizes follow from the trick count.
-    in_trick = len(trick)
-    size = deal.rules.hand_size - done
     result = deal.result() if phase == DONE else None
-    return {
+    play = _play_json(deal, [])
+    return {  # in the order of View.to_json
         "seat": None,
         "deal": deal.number,
         "phase": phase,
-        "to_act": deal.to_act if phase == PLAY else None,
+        "to_act": play["to_act"],
         "hand": [],
         "legal": [],
         "pass_direction": direction_name(offset, n),
@@ -301,20 +312,64 @@ def public_json(deal: Deal, totals: Sequence[int] = ()) -> dict[str, Any]:
         "passed": None,
         "received": None,
         "passed_seats": [p is not None for p in deal.passes] if offset else [],
-        "trick": [CARD_NAMES[c] for c in trick],
-        "trick_leader": leader if trick else (deal.to_act if phase == PLAY else -1),
-        "tricks": [
-            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
-            for ld, cs, w, p in tricks
-        ],
-        "hearts_broken": deal.hearts_broken,
-        "taken_points": list(deal.taken_points),
-        "hand_sizes": [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)],
-        "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in deal.voids],
+        "trick": play["trick"],
+        "trick_leader": play["trick_leader"],
+        "tricks": play["tricks"],
+        "hearts_broken": play["hearts_broken"],
+        "taken_points": play["taken_points"],
+        "hand_sizes": play["hand_sizes"],
+        "voids": play["voids"],
         "kitty": _names(deal.kitty if deal.tricks_played else 0),
         "totals": list(totals),
         "result": None if result is None else {"points": list(result.points), "moon": result.moon},
     }
+
+
+def _play_json(deal: Deal, written: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public fields that change as cards are played. ``written``: the
+    deal's first tricks as written before (a prefix of its tricks), kept as
+    they are when no trick was finished since."""
+    n = deal.players
+    phase = deal.phase
+    trick = deal.trick
+    tricks = deal.tricks
+    leader = deal.trick_leader
+    done = deal.tricks_played
+    if len(written) != len(tricks):
+        written = written + [
+            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
+            for ld, cs, w, p in tricks[len(written) :]
+        ]
+    # Every seat plays one card to each trick: the hand sizes follow from the trick count.
+    in_trick = len(trick)
+    size = deal.rules.hand_size - done
+    return {
+        "to_act": deal.to_act if phase == PLAY else None,
+        "trick": [CARD_NAMES[c] for c in trick],
+        "trick_leader": leader if trick else (deal.to_act if phase == PLAY else -1),
+        "tricks": written,
+        "hearts_broken": deal.hearts_broken,
+        "taken_points": list(deal.taken_points),
+        "hand_sizes": [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)],
+        "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in deal.voids],
+    }
+
+
+PLAY_FIELDS = frozenset(
+    (
+        "to_act",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "hearts_broken",
+        "taken_points",
+        "hand_sizes",
+        "voids",
+        "kitty",
+    )
+)
+"""The keys of ``public_json`` that may change while a deal is played (the
+others stay as they were when its play began)."""
 
 
 SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed", "received"})

@@ -13,13 +13,13 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, view_of
+from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, Rules, view_of
 from damepique.engine.cards import cards_of
-from damepique.engine.views import SEAT_FIELDS, public_json, seat_json
+from damepique.engine.views import PLAY_FIELDS, SEAT_FIELDS, public_json, seat_json
 
 from .codes import new_token
 from .hub import Hub
@@ -109,12 +109,23 @@ class CardNames:
         return names
 
 
-def _changed(new: dict[str, Any], old: dict[str, Any], skip: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """The keys of ``new`` whose value is not ``old``'s (same keys); a value
-    that is the very same object is not even compared."""
-    return {
-        k: v for k, v in new.items() if k not in skip and (v is not (o := old.get(k, _MISSING)) and v != o)
-    }
+def _changed(new: dict[str, Any], old: dict[str, Any], keys: Iterable[str] | None = None) -> dict[str, Any]:
+    """The keys of ``new`` (or only ``keys`` of them) whose value is not
+    ``old``'s; a value that is the very same object is not even compared."""
+    if keys is None:
+        keys = new
+    return {k: v for k in keys if (v := new[k]) is not (o := old.get(k, _MISSING)) and v != o}
+
+
+def _play_changes(view: dict[str, Any], old: dict[str, Any]) -> Iterable[str]:
+    """The public view's keys worth comparing with ``old``'s: while the same deal
+    is played only those that cards change (``PLAY_FIELDS``), else all of them."""
+    if view["deal"] == old["deal"] and view["phase"] == old["phase"] == PLAY:
+        return _PLAY_PUBLIC
+    return [k for k in view if k not in SEAT_FIELDS]
+
+
+_PLAY_PUBLIC = tuple(sorted(PLAY_FIELDS - SEAT_FIELDS))
 
 
 class Update:
@@ -226,8 +237,8 @@ class Update:
             if (view is None) != (old is None):
                 self._patch_shared = False
             else:
-                top = dumps(_changed(common, before, _OWN_KEYS))[1:-1]
-                changed = "" if view is None else dumps(_changed(view, old, SEAT_FIELDS))[1:-1]
+                top = dumps(_changed(common, before, self.runner._top_keys(common)))[1:-1]
+                changed = "" if view is None else dumps(_changed(view, old, _play_changes(view, old)))[1:-1]
                 self._patch_shared = ("," + top if top else "", changed)
         if isinstance(self._patch_shared, bool):
             return None
@@ -270,7 +281,8 @@ class Runner:
         self._last_update: Update | None = None
         self._names = CardNames()
         self._seats_json: tuple[tuple[Seat, ...], list[dict[str, Any]]] = ((), [])
-        self._tricks_json: tuple[Deal | None, list[dict[str, Any]]] = (None, [])
+        self._view_json: tuple[Deal | None, dict[str, Any] | None] = (None, None)
+        self._top: tuple[str, ...] | None = None
 
     @property
     def speed(self) -> str:
@@ -302,13 +314,13 @@ class Runner:
         seats = tuple(t.seats)
         if seats != self._seats_json[0]:
             self._seats_json = (seats, [{"name": s.name, "kind": s.kind, "level": s.level} for s in seats])
-        view = None if deal is None or totals_before is None else public_json(deal, totals_before)
-        if view is not None:
-            kept_deal, kept = self._tricks_json
-            if kept_deal is deal and len(kept) == len(view["tricks"]):
-                view["tricks"] = kept
-            else:
-                self._tricks_json = (deal, view["tricks"])
+        view = None
+        if deal is not None and totals_before is not None:
+            # The view of the last update, when it is of this very deal: its
+            # unchanged parts are kept (``public_json``'s ``before``).
+            kept_deal, kept = self._view_json
+            view = public_json(deal, totals_before, kept if kept_deal is deal else None)
+            self._view_json = (deal, view)
         return {
             "v": VERSION,
             "type": "state",
@@ -325,6 +337,13 @@ class Runner:
             "winner": winner,
             "event": None,
         }
+
+    def _top_keys(self, common: dict[str, Any]) -> tuple[str, ...]:
+        """The keys of a state message that are the same for every seat (those a
+        patch compares), from the first common part built: every other has them."""
+        if self._top is None:
+            self._top = tuple(k for k in common if k not in _OWN_KEYS)
+        return self._top
 
     def _seat_state(
         self, common: dict[str, Any], seat: int, event: dict[str, Any] | None, ack: Any
