@@ -30,6 +30,7 @@ from .http import error_response, frames, rules_from_body
 from .hub import Hub
 from .protocol import VERSION, ProtocolError, error, parse
 from .ratelimit import RateLimit
+from .rawsocket import App
 from .replays import replay_data
 from .settings import database_url as make_url
 from .store import SqlStore, Store
@@ -122,7 +123,7 @@ def create_app(
             thinker.close()
             await store.close()
 
-    app = FastAPI(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = App(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.games = games
     app.state.store = store
     app.state.hub = hub

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from damepique.engine import RulesError
@@ -27,6 +27,7 @@ from .multiplayer import QUICK_MESSAGES, Client, MpSettings, MultiTable
 from .protocol import VERSION, dumps, error
 from .ratelimit import TOO_MANY_CODES, retry_after
 from .ratelimit import too_many_codes as too_many_codes_reason
+from .rawsocket import App, RawWebSocket
 from .table import CommandError
 from .table_session import TableMoved
 
@@ -58,7 +59,7 @@ def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
 
 
 def install(
-    app: FastAPI, games: Any, settings: MpSettings | None = None, cluster: Cluster | None = None
+    app: App, games: Any, settings: MpSettings | None = None, cluster: Cluster | None = None
 ) -> Multiplayer:
     # The game store's write lock, when it has one (SqlStore): see MpStore.
     store = MpStore(games.store.engine, getattr(games.store, "_write_lock", None))
@@ -215,13 +216,14 @@ def install(
         finally:
             mp.lobby_conns.discard(client)
 
-    @app.websocket("/ws/table")
-    async def table_ws(ws: WebSocket) -> None:
+    @app.raw_websocket("/ws/table")
+    async def table_ws(ws: RawWebSocket) -> None:
+        # Straight on ASGI (``rawsocket``): its frames are every card of every game.
         await ws.accept()
-        client = Client(ws, account=accounts.account_of(ws.cookies), host=_host(ws))
+        client = Client(ws, account=accounts.account_of(ws.cookies), host=ws.host)
         link = Link(mp.cluster, client)
         try:
-            async for text in frames(ws):
+            async for text in ws.frames():
                 await link.on_text(text)
         except WebSocketDisconnect:
             pass
