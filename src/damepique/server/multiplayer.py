@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -123,9 +124,11 @@ class Client:
     host: str | None = None
     """The client's address (``ws.client.host``), where unknown table codes are counted."""
     mutes: set[int] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
+    sending: bool = field(default=False, init=False, repr=False)
+    """A send is on its way (its turn is taken); the next ones wait in ``_waiting``."""
+    _waiting: deque[asyncio.Future[None]] | None = field(default=None, init=False, repr=False)
 
     def __hash__(self) -> int:
         return id(self)
@@ -134,8 +137,48 @@ class Client:
         return self is other
 
     async def send_text(self, data: str) -> None:
-        async with self.lock:
+        """Send one text after the sends before it, in order.
+
+        A send waits only where the socket does (a full buffer) or behind one
+        that does. Without one on its way it goes at once: no lock to take and
+        hand back for each of the four texts of every card (an ``asyncio.Lock``
+        costs more than the send itself), and nothing to wait on, so
+        ``tablegame.start_send`` finishes it in one step."""
+        if self.sending:
+            await self._turn()
+        else:
+            self.sending = True
+        try:
             await self.ws.send_text(data)
+        finally:
+            self._next()
+
+    async def _turn(self) -> None:
+        """Wait until the sends before this one are done (first come, first served)."""
+        waiting = self._waiting
+        if waiting is None:
+            waiting = self._waiting = deque()
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.cancelled():
+                with contextlib.suppress(ValueError):
+                    waiting.remove(turn)
+            else:  # given the turn, then cancelled before taking it: pass it on
+                self._next()
+            raise
+
+    def _next(self) -> None:
+        """A send is done: the turn goes to the next one waiting, else nobody sends."""
+        waiting = self._waiting
+        while waiting:
+            turn = waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.sending = False
 
     async def end(self, code: int, reason: str) -> None:
         """Close the connection (the page reconnects by itself)."""
