@@ -12,6 +12,11 @@ The simulated tables are spread over ``--client-procs`` client processes (a
 table's four connections always in the same one, so a latency is measured on
 one clock), each speaking WebSocket through a minimal callback-driven client
 (``Socket``) that costs about half the CPU of the ``websockets`` library's.
+The clients share the machine with the server, so they are kept cheap: each
+connection lays the patches it gets over its own last state in place
+(``patch_in_place``, what ``apply_patch`` gives; ``--check`` compares the two
+on every patch), an action's text is written once per card, and the client
+processes collect garbage as rarely as the server does.
 
 By default each level gets a fresh ``damepique serve`` process (SQLite in a
 temporary folder) on a free port, so one level's abandoned tables
@@ -36,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -47,6 +53,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -163,19 +170,25 @@ class Tally:
 
 
 class Socket(asyncio.Protocol):
-    """A minimal WebSocket client (RFC 6455: text frames, ping/pong, close),
-    driven by callbacks: a received message goes straight to ``on_message``,
-    with no task, future or queue per message. The ``websockets`` library's
-    client cost as much CPU per card as the server; on two cores the load
-    generator then takes the CPU the server is being measured with."""
+    """A minimal WebSocket client (RFC 6455: masked text frames, fragmented
+    messages, ping/pong, close), driven by callbacks: a received message goes
+    straight to ``on_message``, with no task, future or queue per message. The
+    ``websockets`` library's client cost as much CPU per card as the server; on
+    two cores the load generator then takes the CPU the server is being
+    measured with, so the frames are read in place from each chunk the socket
+    gives (most hold whole frames: nothing is buffered then)."""
 
     def __init__(self, on_message: Any, on_lost: Any) -> None:
         self.on_message = on_message
         self.on_lost = on_lost
         self.buf = bytearray()
+        """The start of a frame (or of the handshake's answer) not yet whole."""
+        self.need = 0
+        """How many bytes ``buf`` needs before the frame in it can be read."""
         self.parts: list[bytes] = []
         self.transport: Any = None
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.open = False
         self.closing = False
 
     def connection_made(self, transport: Any) -> None:
@@ -191,67 +204,93 @@ class Socket(asyncio.Protocol):
         )
 
     def data_received(self, data: bytes) -> None:
-        buf = self.buf
-        buf += data
-        if not self.opened.done():
-            end = buf.find(b"\r\n\r\n")
-            if end < 0:
+        if self.buf:
+            buf = self.buf
+            buf += data
+            if len(buf) < self.need:
                 return
-            status = bytes(buf[: buf.find(b"\r\n")])
-            del buf[: end + 4]
+            data = bytes(buf)
+            self.buf = bytearray()
+        if not self.open:
+            end = data.find(b"\r\n\r\n")
+            if end < 0:
+                self.buf += data
+                return
+            status = data[: data.find(b"\r\n")]
+            data = data[end + 4 :]
             if b" 101 " not in status + b" ":
                 self.opened.set_exception(ConnectionError(status.decode(errors="replace")))
                 return
+            self.open = True
             self.opened.set_result(None)
-        while len(buf) >= 2:
-            n = buf[1] & 0x7F
-            head = 2
-            if n == 126:
-                if len(buf) < 4:
+        size = len(data)
+        at = 0
+        while size - at >= 2:
+            first = data[at]
+            n = data[at + 1]
+            head = at + 2
+            if n >= 126:
+                if n & 0x80:  # a server's frames are never masked (RFC 6455 5.1)
+                    self.close(1002)
                     return
-                n, head = int.from_bytes(buf[2:4], "big"), 4
-            elif n == 127:
-                if len(buf) < 10:
-                    return
-                n, head = int.from_bytes(buf[2:10], "big"), 10
-            if len(buf) < head + n:
-                return
-            first = buf[0]
-            payload = bytes(buf[head : head + n])
-            del buf[: head + n]
+                if n == 126:
+                    if size - at < 4:
+                        self.need = 4
+                        break
+                    n, head = data[at + 2] << 8 | data[at + 3], at + 4
+                else:
+                    if size - at < 10:
+                        self.need = 10
+                        break
+                    n, head = int.from_bytes(data[at + 2 : at + 10], "big"), at + 10
+            end = head + n
+            if end > size:
+                self.need = end - at
+                break
+            at = end
             op = first & 0x0F
-            if op in (0, 1):  # text, or the continuation of a fragmented one
-                self.parts.append(payload)
+            if op == 1 and first & 0x80 and not self.parts:  # a whole text message
+                self.on_message(data[head:end])
+            elif op in (0, 1):  # a fragment of a text message, or its last
+                self.parts.append(data[head:end])
                 if first & 0x80:
                     text = b"".join(self.parts)
                     self.parts = []
                     self.on_message(text)
             elif op == 9:
-                self.frame(0xA, payload)
+                self.frame(0xA, data[head:end])
             elif op == 8:
                 self.close()
+                return
+        if at < size:
+            if size - at < 2:
+                self.need = 2
+            self.buf += data[at:]
 
     def frame(self, op: int, payload: bytes) -> None:
-        """A client's frame is masked (a random key XORed over the payload)."""
+        """A client's frame is masked: a random key XORed over the payload."""
         n = len(payload)
         if n < 126:
             head = bytes((0x80 | op, 0x80 | n))
-        else:
+        elif n < 1 << 16:
             head = bytes((0x80 | op, 0x80 | 126)) + n.to_bytes(2, "big")
-        key = os.urandom(4)
+        else:
+            head = bytes((0x80 | op, 0x80 | 127)) + n.to_bytes(8, "big")
+        key = mask_key()
         mask = int.from_bytes((key * (n // 4 + 1))[:n], "big")
         masked = (int.from_bytes(payload, "big") ^ mask).to_bytes(n, "big")
         self.transport.write(head + key + masked)
 
-    def send(self, text: str) -> None:
+    def send(self, text: str | bytes) -> None:
+        """A text message: ``str``, or already encoded as UTF-8."""
         if not self.closing:
-            self.frame(0x1, text.encode())
+            self.frame(0x1, text.encode() if isinstance(text, str) else text)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
         if not self.closing:
             self.closing = True
             with suppress(Exception):
-                self.frame(0x8, (1000).to_bytes(2, "big"))
+                self.frame(0x8, code.to_bytes(2, "big"))
             self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -261,11 +300,62 @@ class Socket(asyncio.Protocol):
             self.on_lost()
 
 
+_keys = b""
+_key_at = 0
+
+
+def mask_key() -> bytes:
+    """Four bytes from ``os.urandom``, drawn 4 KB at a time (one system call per
+    thousand frames rather than one per frame)."""
+    global _keys, _key_at
+    if _key_at >= len(_keys):
+        _keys, _key_at = os.urandom(4096), 0
+    _key_at += 4
+    return _keys[_key_at - 4 : _key_at]
+
+
+def patch_in_place(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """``apply_patch(state, patch)`` (``damepique.server.protocol``) made in
+    ``state`` itself, and its view, rather than in copies: a connection's last
+    state is its own, and no one else holds it. ``ProtocolError``
+    (``out_of_step``), and ``state`` unchanged, when ``patch`` does not build on
+    it. ``--check`` compares the two on every patch of a run.
+
+    >>> last = {"type": "state", "n": 4, "ack": 2, "over": False, "view": {"to_act": 1, "trick": []}}
+    >>> patch = {"type": "state", "n": 5, "base": 4, "view": {"to_act": 2, "trick": ["2C"]}}
+    >>> want = apply_patch(last, patch)
+    >>> got = patch_in_place(last, patch)
+    >>> got is last, got == want, list(got) == list(want), got
+    (True, True, True, {'type': 'state', 'n': 5, 'over': False, 'view': {'to_act': 2, 'trick': ['2C']}})
+    >>> patch_in_place(last, {"type": "state", "n": 7, "base": 6, "ack": 1})
+    Traceback (most recent call last):
+    ...
+    damepique.server.protocol.ProtocolError: a patch for a state this client does not hold
+    """
+    if state.get("n") != patch["base"]:
+        raise ProtocolError("out_of_step", "a patch for a state this client does not hold")
+    view = state["view"]
+    state.pop("ack", None)
+    state.update(patch)
+    del state["base"]
+    if "view" in patch:
+        view.update(patch["view"])
+        state["view"] = view
+    return state
+
+
 class TableRun:
     """One table's four connections and its cards in flight."""
 
     def __init__(
-        self, code: str, tokens: list[str], tally: Tally, think: float, seed: int, patches: bool = True
+        self,
+        code: str,
+        tokens: list[str],
+        tally: Tally,
+        think: float,
+        seed: int,
+        patches: bool = True,
+        check: bool = False,
     ) -> None:
         self.code = code
         self.tokens = tokens
@@ -278,8 +368,11 @@ class TableRun:
         self.sockets: list[Socket] = []
         self.done_keys: list[Any] = [None] * 4
         self.states: list[dict[str, Any] | None] = [None] * 4
-        """Each connection's last whole state, for the patches that follow it."""
+        """Each connection's last whole state, for the patches that follow it
+        (its own: a patch is laid over it in place)."""
         self.patches = patches
+        self.check = check
+        """Lay each patch with ``apply_patch`` too and count a difference as an error."""
 
     def begin(self) -> None:
         for i, ws in enumerate(self.sockets):
@@ -293,27 +386,36 @@ class TableRun:
             tally.bytes += len(raw)
         msg = loads(raw)
         kind = msg["type"]
-        if kind == "error":
-            tally.errors += 1
-            return
         if kind != "state":
+            if kind == "error":
+                tally.errors += 1
             return
         if "base" in msg:  # a patch over this connection's last state (docs/protocol.md)
+            state = self.states[i]
+            want = None
             try:
-                msg = apply_patch(self.states[i], msg)
+                if state is None:
+                    raise ProtocolError("out_of_step", "a patch before any state")
+                if self.check:
+                    want = apply_patch(state, msg)
+                msg = patch_in_place(state, msg)
             except ProtocolError:
                 tally.errors += 1
                 return
-        self.states[i] = msg
-        now = time.monotonic()
+            if want is not None and (want != msg or list(want) != list(msg)):
+                tally.errors += 1
+        else:
+            self.states[i] = msg
         view = msg["view"]
-        for ev in msg.get("events") or [msg.get("event")]:
+        events = msg.get("events") or (msg.get("event"),)
+        for ev in events:
             if ev and ev.get("type") == "play":
                 key = (view["deal"], ev["seat"], ev["card"])
                 entry = self.sent.get(key)
                 if entry is not None:
                     entry[1] += 1
                     if entry[1] >= 4:
+                        now = time.monotonic()
                         del self.sent[key]
                         if entry[2]:
                             tally.latencies.append(now - entry[0])
@@ -340,24 +442,42 @@ class TableRun:
         self.done_keys[i] = key2
         if phase == "pass":
             cards = self.rng.sample(view["hand"], 3)
-            act = (None, json.dumps({"type": "pass", "cards": cards}))
+            act: tuple[Any, bytes] = (None, json.dumps({"type": "pass", "cards": cards}).encode())
         else:
             card = self.rng.choice(view["legal"])
-            act = ((view["deal"], i, card), json.dumps({"type": "play", "card": card}))
+            act = ((view["deal"], i, card), play_text(card))
         if self.think:
             delay = self.think * (0.5 + self.rng.random())
             asyncio.get_running_loop().call_later(delay, self.act, ws, *act)
         else:
             self.act(ws, *act)
 
-    def act(self, ws: Socket, key: Any, text: str) -> None:
+    def act(self, ws: Socket, key: Any, text: bytes) -> None:
         if key is not None:
             self.sent[key] = [time.monotonic(), 0, self.tally.measuring]
         ws.send(text)
 
 
+_plays: dict[str, bytes] = {}
+
+
+def play_text(card: str) -> bytes:
+    """``{"type": "play", "card": card}`` as JSON (UTF-8), written once per card."""
+    text = _plays.get(card)
+    if text is None:
+        text = _plays[card] = json.dumps({"type": "play", "card": card}).encode()
+    return text
+
+
 async def client_main(
-    pipe: Any, base: str, first: int, count: int, think: float, max_cards: int, patches: bool = True
+    pipe: Any,
+    base: str,
+    first: int,
+    count: int,
+    think: float,
+    max_cards: int,
+    patches: bool = True,
+    check: bool = False,
 ) -> None:
     import httpx
 
@@ -379,7 +499,7 @@ async def client_main(
                 s = await http.post(f"/api/tables/{t['code']}/seats", json={"name": f"P{j}"})
                 s.raise_for_status()
                 tokens.append(s.json()["token"])
-            return TableRun(t["code"], tokens, tally, think, first + k, patches)
+            return TableRun(t["code"], tokens, tally, think, first + k, patches, check)
 
         for k0 in range(0, count, 8):
             runs += await asyncio.gather(*(make(k) for k in range(k0, min(count, k0 + 8))))
@@ -392,14 +512,16 @@ async def client_main(
 
     for run in runs:
         for i in range(4):
-
-            def handler(raw: bytes, run: TableRun = run, i: int = i) -> None:
-                run.on_message(i, raw)
-
+            handler = partial(run.on_message, i)
             _, ws = await loop.create_connection(lambda h=handler: Socket(h, lost), host, port)
             ws.handshake(f"{host}:{port}", path)
             await asyncio.wait_for(ws.opened, 60)
             run.sockets.append(ws)
+    # What was built so far lives to the end: out of the collector's way, and
+    # collections rarer, as the server does (``damepique serve``'s thresholds).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     pipe.send(("ready", count))
     start, warm_until, stop_at = await loop.run_in_executor(None, pipe.recv)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
@@ -432,7 +554,14 @@ async def client_main(
 
 
 def client_process(
-    pipe: Any, base: str, first: int, count: int, think: float, max_cards: int, patches: bool = True
+    pipe: Any,
+    base: str,
+    first: int,
+    count: int,
+    think: float,
+    max_cards: int,
+    patches: bool = True,
+    check: bool = False,
 ) -> None:
     try:
         import uvloop
@@ -441,7 +570,7 @@ def client_process(
     except ImportError:
         pass
     try:
-        asyncio.run(client_main(pipe, base, first, count, think, max_cards, patches))
+        asyncio.run(client_main(pipe, base, first, count, think, max_cards, patches, check))
     except BaseException as e:  # tell the parent rather than leave it waiting
         pipe.send(("failed", repr(e)))
         raise
@@ -464,6 +593,7 @@ def run_level(
     think: float,
     max_cards: int,
     patches: bool = True,
+    check: bool = False,
 ) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     procs = max(1, min(procs, n))
@@ -476,7 +606,7 @@ def run_level(
         parent, child = ctx.Pipe()
         proc = ctx.Process(
             target=client_process,
-            args=(child, base, first, share, think, per_proc_cards, patches),
+            args=(child, base, first, share, think, per_proc_cards, patches, check),
             daemon=True,
         )
         proc.start()
@@ -598,6 +728,11 @@ def main() -> int:
         action="store_true",
         help="ask for whole states only (no patches), as a client that does not ask for them",
     )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="lay each patch with apply_patch too and count any difference as an error (slower clients)",
+    )
     args = p.parse_args()
     patches = not args.whole
     seconds = min(max(args.seconds, 1.0), MAX_SECONDS)
@@ -623,11 +758,15 @@ def main() -> int:
     for n in levels:
         if args.url:
             wait_healthy(base)
-            result = run_level(base, pids_given, n, procs, seconds, warm, args.think, args.cards, patches)
+            result = run_level(
+                base, pids_given, n, procs, seconds, warm, args.think, args.cards, patches, args.check
+            )
             result["url"] = base
         else:
             with local_server(gc_threshold) as (local, pid):
-                result = run_level(local, [pid], n, procs, seconds, warm, args.think, args.cards, patches)
+                result = run_level(
+                    local, [pid], n, procs, seconds, warm, args.think, args.cards, patches, args.check
+                )
             result["server_gc"] = list(gc_threshold) if gc_threshold else None
         result["patches"] = patches
         if args.json:
