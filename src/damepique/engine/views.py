@@ -377,12 +377,15 @@ SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed",
 only as blanks (a server writing the view as text leaves them out of the public part)."""
 
 
-def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> dict[str, Any]:
-    """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
-    (and ``to_act``, which differs by seat while passing); laid over
-    ``public_json(deal)`` they give the seat's whole view. ``names`` writes a
-    set of cards as a list of names (a server may pass one that remembers its
-    lists, so that an unchanged hand is the very same list, cheap to compare)."""
+SeatFields = tuple[int | None, int, int, int | None, int | None, int | None]
+"""``seat_json``'s fields as numbers: ``to_act``, then the cards of ``hand``
+and ``legal`` as masks, ``pass_to``, and ``passed`` and ``received`` as masks
+(None: not passed, not received)."""
+
+
+def seat_fields(deal: Deal, seat: int) -> SeatFields:
+    """What ``seat_json`` writes, as numbers and card masks (``SeatFields``):
+    cheap to build and to compare, for a server that writes only what changed."""
     n = deal.players
     offset = deal.pass_offset % n
     phase = deal.phase
@@ -402,12 +405,29 @@ def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names)
             legal = legal_mask_for(
                 deal.rules, hand, deal.trick, not deal.tricks, deal.lead_card, deal.hearts_broken
             )
+    return (to_act, hand, legal, (seat + offset) % n if offset else None, passed, received)
+
+
+def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> dict[str, Any]:
+    """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
+    (and ``to_act``, which differs by seat while passing); laid over
+    ``public_json(deal)`` they give the seat's whole view. ``names`` writes a
+    set of cards as a list of names (a server may pass one that remembers its
+    lists, so that an unchanged hand is the very same list, cheap to compare)."""
+    return seat_fields_json(seat, seat_fields(deal, seat), names)
+
+
+def seat_fields_json(
+    seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names
+) -> dict[str, Any]:
+    """``seat_json`` from ``seat_fields``."""
+    to_act, hand, legal, pass_to, passed, received = fields
     return {
         "seat": seat,
         "to_act": to_act,
         "hand": names(hand),
         "legal": names(legal),
-        "pass_to": (seat + offset) % n if offset else None,
+        "pass_to": pass_to,
         "passed": None if passed is None else names(passed),
         "received": None if received is None else names(received),
     }

@@ -19,7 +19,15 @@ from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, Rules, view_of
 from damepique.engine.cards import cards_of
-from damepique.engine.views import PLAY_FIELDS, SEAT_FIELDS, public_json, seat_json
+from damepique.engine.views import (
+    PLAY_FIELDS,
+    SEAT_FIELDS,
+    SeatFields,
+    public_json,
+    seat_fields,
+    seat_fields_json,
+    seat_json,
+)
 
 from .codes import new_token
 from .hub import Hub
@@ -99,6 +107,7 @@ class CardNames:
 
     def __init__(self) -> None:
         self._lists: dict[int, list[str]] = {}
+        self._texts: dict[int, str] = {}
 
     def __call__(self, mask: int) -> list[str]:
         names = self._lists.get(mask)
@@ -107,6 +116,36 @@ class CardNames:
                 self._lists.clear()  # a few tricks' worth: start again
             names = self._lists[mask] = [CARD_NAMES[c] for c in cards_of(mask)]
         return names
+
+    def text(self, mask: int) -> str:
+        """The list as JSON text (card names need no escaping)."""
+        text = self._texts.get(mask)
+        if text is None:
+            if len(self._texts) >= self.LIMIT:
+                self._texts.clear()
+            names = [CARD_NAMES[c] for c in cards_of(mask)]
+            text = self._texts[mask] = '["' + '","'.join(names) + '"]' if names else "[]"
+        return text
+
+
+_OWN_KEYS_TEXT = tuple(f'"{k}":' for k in ("to_act", "hand", "legal", "pass_to", "passed", "received"))
+_OWN_CARDS = (False, True, True, False, True, True)
+"""For each of ``seat_fields``: whether it is a set of cards (written as names)."""
+
+
+def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
+    """The seat's own view fields that differ from ``old``, as the inside of a
+    JSON object (what ``_changed`` over two ``seat_json`` would say)."""
+    parts = []
+    for i, value in enumerate(new):
+        if value != old[i]:
+            if value is None:
+                parts.append(_OWN_KEYS_TEXT[i] + "null")
+            elif _OWN_CARDS[i]:
+                parts.append(_OWN_KEYS_TEXT[i] + names.text(value))
+            else:
+                parts.append(_OWN_KEYS_TEXT[i] + str(value))
+    return ",".join(parts)
 
 
 def _changed(new: dict[str, Any], old: dict[str, Any], keys: Iterable[str] | None = None) -> dict[str, Any]:
@@ -160,8 +199,8 @@ class Update:
             prev._prev = None  # a chain of one: nothing older is ever needed
         self._common: dict[str, Any] | None = None
         self._shared: tuple[str, str] | None = None
-        self._own: dict[int, dict[str, Any]] = {}
-        """Each seat's ``seat_json`` as written in this update."""
+        self._own: dict[int, SeatFields | None] = {}
+        """Each seat's ``seat_fields`` as written in this update (None: no view)."""
         self._patch_shared: tuple[str, str] | bool | None = None
         """The top-level and public view changes as text (False: no patch)."""
         self._public_events: str | None = None
@@ -171,13 +210,12 @@ class Update:
             self._common = self.runner._common()
         return self._common
 
-    def _seat_part(self, seat: int) -> dict[str, Any] | None:
-        own = self._own.get(seat)
-        if own is None:
-            deal = self.runner.table.deal
-            if deal is None or self.common()["view"] is None:
-                return None
-            own = self._own[seat] = seat_json(deal, seat, self.runner._names)
+    def _seat_part(self, seat: int) -> SeatFields | None:
+        if seat in self._own:
+            return self._own[seat]
+        deal = self.runner.table.deal
+        own = None if deal is None or self.common()["view"] is None else seat_fields(deal, seat)
+        self._own[seat] = own
         return own
 
     def _head(self, seat: int, patch: bool = False) -> str:
@@ -198,7 +236,10 @@ class Update:
             self._shared = _shared_texts(common)
         rest, public_view = self._shared
         part = self._seat_part(seat)
-        view = "null" if part is None or not public_view else dumps(part)[:-1] + "," + public_view + "}"
+        if part is None or not public_view:
+            view = "null"
+        else:
+            view = dumps(seat_fields_json(seat, part, self.runner._names))[:-1] + "," + public_view + "}"
         return self._head(seat) + ',"view":' + view + "," + rest + "}"
 
     def _events_text(self, seat: int) -> str:
@@ -249,7 +290,7 @@ class Update:
             return None
         text = f'{{"v":{VERSION},"type":"state",' + self._head(seat, patch=True)[1:]
         if own_part is not None and old_own is not None:
-            own_changes = dumps(_changed(own_part, old_own))[1:-1]
+            own_changes = _own_changes(own_part, old_own, self.runner._names)
             joint = "," if own_changes and public_changes else ""
             text += ',"view":{' + own_changes + joint + public_changes + "}"
         return text + top_text + "}"

@@ -250,8 +250,12 @@ class MultiRunner(Runner):
     def _arm(self) -> None:
         """Start the turn timer for the people who must act now (bots have none)."""
         seconds = self.mt.options.timer
+        if not seconds:  # most tables: nothing to arm, after every card
+            if self._timer is not None or self.deadline is not None:
+                self._cancel_timer()
+            return
         waiting = [] if self.table.over else [s for s in self.table.waiting_on() if not self.stand_in(s)]
-        if not seconds or not waiting:
+        if not waiting:
             self._cancel_timer()
             return
         deal = self.table.deal
