@@ -94,3 +94,9 @@ async def test_a_failed_send_passes_the_turn() -> None:
     assert start_send(client, "bad") is None
     await client.send_text("good")
     assert ws.got == ["good"] and not client.sending
+
+
+def test_a_connection_is_equal_only_to_itself() -> None:
+    ws = Socket()
+    a, b = Client(ws), Client(ws)
+    assert a != b and a == a and len({a: 1, b: 2}) == 2

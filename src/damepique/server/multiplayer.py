@@ -113,28 +113,25 @@ class TableOptions:
         return asdict(self)
 
 
-@dataclass
+@dataclass(eq=False)
 class Client:
-    """One connection to a table or the lobby, with sends serialised and a rate limit."""
+    """One connection to a table or the lobby, with sends serialised and a rate limit.
+
+    Equal only to itself, hashed by identity (``eq=False``: object's own, in C;
+    a connection is a key of every table's ``conns``, looked up for each card)."""
 
     ws: Any
     account: str | None = None
     limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=100.0))
     last_chat: float = 0.0
     host: str | None = None
-    """The client's address (``ws.client.host``), where unknown table codes are counted."""
+    """The client's address (``scope["client"]``), where unknown table codes are counted."""
     mutes: set[int] = field(default_factory=set)
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
     sending: bool = field(default=False, init=False, repr=False)
     """A send is on its way (its turn is taken); the next ones wait in ``_waiting``."""
     _waiting: deque[asyncio.Future[None]] | None = field(default=None, init=False, repr=False)
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
 
     async def send_text(self, data: str) -> None:
         """Send one text after the sends before it, in order.
