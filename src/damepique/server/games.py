@@ -136,6 +136,11 @@ _OWN_CARDS = (False, True, True, False, True, True)
 def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
     """The seat's own view fields that differ from ``old``, as the inside of a
     JSON object (what ``_changed`` over two ``seat_json`` would say)."""
+    if new[1:] == old[1:]:  # most seats after most cards: only whose turn it is
+        value = new[0]
+        if value == old[0]:
+            return ""
+        return _OWN_KEYS_TEXT[0] + ("null" if value is None else str(value))
     parts = []
     for i, value in enumerate(new):
         if value != old[i]:
