@@ -9,7 +9,7 @@ table's four connections, with no game, no database and no JSON of its own.
 The next seat plays as soon as it has its copy, so each table always has one
 card in flight, as in ``server_multiplayer.py --think 0``, measured the same
 way (from the card sent to the last of the four copies received, the clients'
-``orjson.loads`` included).
+``orjson.loads`` included), by the same client (``Socket``, on uvloop).
 
 What it says: the CPU per card that uvicorn, the event loop and the kernel
 take for one read and four writes, and how many tables even such a server
@@ -114,6 +114,12 @@ def serve(port: int, size: int, starlette: bool) -> None:
 
 
 def client(port: int, tables: range, seconds: float, warm: float, out: Any) -> None:
+    try:  # the event loop of server_multiplayer.py's clients (and of uvicorn's server)
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
     out.put(asyncio.run(client_main(port, tables, seconds, warm)))
 
 
