@@ -59,6 +59,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from damepique.server.protocol import ProtocolError, apply_patch
+from damepique.server.run import DEFAULT_GC_THRESHOLD
 
 try:
     import orjson
@@ -521,7 +522,7 @@ async def client_main(
     # collections rarer, as the server does (``damepique serve``'s thresholds).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(*DEFAULT_GC_THRESHOLD)
     pipe.send(("ready", count))
     start, warm_until, stop_at = await loop.run_in_executor(None, pipe.recv)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
@@ -720,7 +721,7 @@ def main() -> int:
     p.add_argument(
         "--server-gc",
         default="",
-        help="the local server's gc.set_threshold, e.g. 700,10,10 (default: the server's, 50000,20,100)",
+        help="the local server's gc.set_threshold, e.g. 700,10,10 (default: the server's own)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per level instead of a table row")
     p.add_argument(
