@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from damepique.engine import PRESETS, Deal, Rules, cards_of, view_of
-from damepique.engine.views import SEAT_FIELDS, public_json, seat_json
+from damepique.engine.views import PLAY_FIELDS, SEAT_FIELDS, public_json, seat_json
 
 
 def every_position(rules: Rules, seed: int, deals: int) -> Iterator[Deal]:
@@ -49,6 +49,29 @@ def test_public_and_seat_parts_make_the_view(name: str) -> None:
         )
         assert public == spectator
     assert seen > 100
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_view_carried_forward_is_the_view_built_afresh(name: str) -> None:
+    """``public_json(..., before=)`` (each position's view from the last one, as a
+    server builds them card after card) is exactly the view built from nothing,
+    at every position of every deal, kitty and moon included; what cards do not
+    change is the last view's very object."""
+    rules = PRESETS[name]
+    carried = None
+    derived = 0
+    for deal in every_position(rules, 11, 4):
+        totals = [3 * s for s in range(rules.players)]
+        before = carried
+        carried = public_json(deal, totals, before)
+        assert carried == public_json(deal, totals)
+        if before is not None and before["deal"] == deal.number and before["phase"] == deal.phase == "play":
+            derived += 1
+            for key in carried.keys() - PLAY_FIELDS:
+                assert carried[key] is before[key], key
+            if len(carried["tricks"]) == len(before["tricks"]):
+                assert carried["tricks"] is before["tricks"]
+    assert derived > 100
 
 
 def test_key_order_is_the_views() -> None:
