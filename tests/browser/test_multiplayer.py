@@ -218,6 +218,13 @@ async def test_the_lobby_updates_live_and_account_pages_work_in_both_languages(
     await expect(watcher.get_by_role("heading", name="Classement")).to_be_visible()
     await watcher.goto("/#/friends")
     await expect(watcher.get_by_role("heading", name="Tables publiques")).to_be_visible()
+    # A refusal in French: the server's English reason is not what a French page says.
+    await host.locator("#lang").select_option("fr")
+    await host.goto("/#/account")
+    await host.get_by_label("Pseudo").fill("lea_browser")
+    await host.get_by_label("Mot de passe").fill("another long password")
+    await host.get_by_role("button", name="Créer un compte").click()
+    await expect(host.get_by_role("alert")).to_have_text("Refusé : Ce pseudo est déjà pris.")
     assert not errors
     await ctx_a.close()  # type: ignore[attr-defined]
     await ctx_b.close()  # type: ignore[attr-defined]

@@ -1,5 +1,5 @@
 // The page: a tiny hash router, the home form, the table, and the protocol client.
-import { cardName, currentLang, detectLang, reasonText, seatName, setLang, suitName, t } from "./i18n.js";
+import { cardName, currentLang, detectLang, reasonText, refusalText, seatName, setLang, suitName, t } from "./i18n.js";
 import { cardChip, cardFace, cardOrder, esc, rankLabel, sortHand, SUIT_SYMBOL } from "./cards.js";
 import { renderGuide, renderHistory, renderReplay, renderRules, totalsChart } from "./pages.js";
 import * as MP from "./multiplayer.js";
@@ -262,7 +262,7 @@ async function renderHome() {
     try {
       const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const data = await r.json();
-      if (!r.ok) throw new Error(data.reason || r.statusText);
+      if (!r.ok) throw new Error(refusalText(data.code, data.reason || r.statusText));
       save(CURRENT_KEY, { game: data.game, token: data.token, over: false });
       game = null;
       location.hash = "#/play";
@@ -429,7 +429,7 @@ function onError(msg) {
     return;
   }
   if (game.pending !== null && msg.ref === game.pending) game.pending = null;
-  game.status = t("error", { reason: msg.reason });
+  game.status = t("error", { reason: refusalText(msg.code, msg.reason) });
   announce(game.status);
   render();
 }

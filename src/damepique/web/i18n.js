@@ -207,6 +207,65 @@ const REASONS = {
   },
 };
 
+// Refusals from the server, by code (its "error" messages and HTTP errors): the
+// server's reason is English, written for people; in French the page says it
+// from this table, and falls back to the reason for a code it does not know.
+// tests/web/test_refusals.py checks that every code the server sends is here.
+const REFUSALS_FR = {
+  account_needed: "Les tables classées demandent un compte : connectez-vous d'abord.",
+  already_passed: "Vous avez déjà passé vos cartes.",
+  already_seated: "Vous êtes déjà assis à cette table.",
+  already_started: "La partie a commencé ; vous pouvez la regarder.",
+  bad_call: "Demande inconnue.",
+  bad_card: "Ce n'est pas une carte (une carte s'écrit par exemple « QS »).",
+  bad_chat: "Seuls les messages rapides proposés peuvent être envoyés.",
+  bad_code: "Un code de table a 8 lettres et chiffres.",
+  bad_deal: "Cette donne n'existe pas ou n'est pas terminée.",
+  bad_json: "Message illisible (JSON invalide).",
+  bad_level: "Niveau inconnu.",
+  bad_login: "Pseudo ou mot de passe incorrect.",
+  bad_message: "Message mal formé.",
+  bad_nickname: "Un pseudo a de 3 à 24 lettres, chiffres, - ou _.",
+  bad_option: "Option de table inconnue ou invalide.",
+  bad_password: "Un mot de passe a de 8 à 200 caractères.",
+  bad_request: "Requête invalide.",
+  bad_rules: "Ces règles ne sont pas valables.",
+  bad_seat: "Cette place n'existe pas.",
+  bad_speed: "La vitesse est normale ou rapide.",
+  bad_timer: "Ce temps par tour n'est pas proposé.",
+  bad_token: "Ce jeton de place n'est pas (ou plus) valable pour cette table.",
+  bad_version: "Version du protocole inconnue de ce serveur.",
+  cannot_start: "La partie ne peut pas encore commencer : il manque des joueurs.",
+  illegal_pass: "Ces cartes ne peuvent pas être passées.",
+  illegal_play: "Cette carte ne peut pas être jouée maintenant.",
+  nickname_taken: "Ce pseudo est déjà pris.",
+  no_game: "Aucune partie en cours à cette table.",
+  no_table: "Aucune table avec ce code (ou elle est fermée).",
+  not_found: "Introuvable.",
+  not_host: "Seul l'hôte lance la partie.",
+  not_joined: "La connexion à la table n'est pas encore établie.",
+  not_passing: "Ce n'est pas le moment de passer des cartes.",
+  not_playing: "Ce n'est pas le moment de jouer une carte.",
+  not_seated: "Asseyez-vous d'abord ; les spectateurs regardent seulement.",
+  not_your_turn: "Ce n'est pas votre tour.",
+  out_of_step: "Cette page n'est plus à jour ; elle se reconnecte.",
+  rate_limited: "Trop de messages ; ralentissez.",
+  stale_rematch: "Cette revanche concerne une partie qui n'est pas la dernière terminée.",
+  table_full: "Toutes les places de cette table sont prises.",
+  too_large: "Message trop long.",
+  too_many_attempts: "Trop de mots de passe erronés ; réessayez dans quelques minutes.",
+  too_many_codes: "Trop de codes de table inconnus essayés ; réessayez plus tard.",
+  unavailable: "La partie est momentanément indisponible ; réessayez.",
+  unknown_token: "Aucune partie pour ce jeton.",
+  unknown_type: "Type de message inconnu.",
+};
+
+/** What to show for a refusal from the server (``code`` and its English ``reason``). */
+export function refusalText(code, reason, lang = currentLang()) {
+  if (lang === "fr" && code in REFUSALS_FR) return REFUSALS_FR[code];
+  return reason || String(code || "").replaceAll("_", " ");
+}
+
 const SEAT_NAMES = {
   fr: { West: "Ouest", North: "Nord", East: "Est", "North-West": "Nord-Ouest", "North-East": "Nord-Est", You: "Vous" },
   en: { Vous: "You" },

@@ -1,7 +1,7 @@
 // Tables with friends and strangers: create/join by code, the live lobby, the
 // waiting room and table extras (timer, quick messages, mute, rematch, leave),
 // accounts, the leaderboard and profiles. The table itself is drawn by app.js.
-import { addStrings, seatName, t } from "./i18n.js";
+import { addStrings, refusalText, seatName, t } from "./i18n.js";
 import { esc } from "./cards.js";
 import { MP_STRINGS } from "./mp_strings.js";
 
@@ -120,7 +120,7 @@ export async function renderFriends(root, { playerName, readRules, optionsForm }
     const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
     if (!r.ok) {
-      document.getElementById("create-error").textContent = t("error", { reason: data.reason });
+      document.getElementById("create-error").textContent = t("error", { reason: refusalText(data.code, data.reason) });
       return;
     }
     saveToken(data.code, data.token);
@@ -265,7 +265,7 @@ export async function renderAccount(root) {
     const body = { nickname: document.getElementById("acc-nick").value, password: document.getElementById("acc-pass").value };
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
-    if (!r.ok) document.getElementById("acc-error").textContent = t("error", { reason: data.reason });
+    if (!r.ok) document.getElementById("acc-error").textContent = t("error", { reason: refusalText(data.code, data.reason) });
     else renderAccount(root);
   };
   document.getElementById("acc-form")?.addEventListener("submit", (e) => {

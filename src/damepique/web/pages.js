@@ -1,5 +1,5 @@
 // History, replay, rules and strategy guide pages; the totals chart (SVG).
-import { cardName, currentLang, seatName, t } from "./i18n.js";
+import { cardName, currentLang, refusalText, seatName, t } from "./i18n.js";
 import { cardChip, cardFace, esc, sortHand } from "./cards.js";
 
 const COLOURS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df"];
@@ -101,7 +101,7 @@ export async function renderReplay(root, id) {
   root.innerHTML = `<section class="replay-page"><div id="replay-root">…</div></section>`;
   const data = await fetchJSON(`/api/games/${encodeURIComponent(id)}/replay`);
   if (!data || data.error) {
-    root.innerHTML = `<p class="error">${esc(data ? data.reason : "…")}</p>`;
+    root.innerHTML = `<p class="error">${esc(data ? refusalText(data.code, data.reason) : "…")}</p>`;
     return;
   }
   replayViewer(document.getElementById("replay-root"), data);

@@ -1,0 +1,38 @@
+"""Every refusal code the server can send has French words on the page
+(``REFUSALS_FR`` in ``web/i18n.js``): a code added to the server without them
+would show French players an English reason."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "damepique"
+
+# Where the server names a refusal's code: an exception or error built with a
+# literal code, and the accounts' (None, code, reason) refusals.
+RAISED = re.compile(r'(?:CommandError|ProtocolError|error_response|_bad|\berror)\(\s*"([a-z_]+)"')
+RETURNED = re.compile(r'return None, "([a-z_]+)", "')
+CONSTANT = re.compile(r'^TOO_MANY_CODES = "([a-z_]+)"', re.M)
+
+
+def server_codes() -> set[str]:
+    codes: set[str] = set()
+    for path in (SRC / "server").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for pattern in (RAISED, RETURNED, CONSTANT):
+            codes.update(pattern.findall(text))
+    return codes
+
+
+def page_codes() -> set[str]:
+    text = (SRC / "web" / "i18n.js").read_text(encoding="utf-8")
+    table = text[text.index("const REFUSALS_FR = {") :]
+    table = table[: table.index("\n};")]
+    return set(re.findall(r"^  ([a-z_]+): ", table, re.M))
+
+
+def test_every_refusal_of_the_server_has_french_words() -> None:
+    codes = server_codes()
+    assert {"table_full", "not_your_turn", "too_many_codes", "nickname_taken", "stale_rematch"} <= codes
+    assert codes - page_codes() == set()
