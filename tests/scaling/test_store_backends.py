@@ -45,6 +45,7 @@ TABLES = {
     "rating_history",
     "mp_results",
     "mp_meta",
+    "account_sessions",
     "scorer_sheets",
 }
 

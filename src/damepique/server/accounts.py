@@ -1,10 +1,15 @@
-"""Accounts for ranked games: a nickname and a password, sessions in signed cookies.
+"""Accounts for ranked games: a nickname and a password, sessions on the server.
 
 Passwords are hashed with Argon2id (argon2-cffi); hashing runs in a thread so
-it never stalls the event loop. A session is the account's key signed with
-itsdangerous (HMAC, with a time stamp checked on read), in an ``HttpOnly``,
-``SameSite=Lax`` cookie that is also ``Secure`` whenever the page came over
-HTTPS (or ``DAMEPIQUE_SECURE_COOKIES=1`` says so behind a proxy).
+it never stalls the event loop. Signing in (or registering) makes a session: a
+row of the database with a random id, and a cookie holding the account's key
+and that id signed with itsdangerous (HMAC, with a time stamp checked on read),
+``HttpOnly``, ``SameSite=Lax``, and ``Secure`` whenever the page came over
+HTTPS (or ``DAMEPIQUE_SECURE_COOKIES=1`` says so behind a proxy). A cookie
+counts only while its row exists: signing out deletes the row, so a copy of
+the cookie (another device, a stolen one) signs nobody in afterwards. Sessions
+last 30 days. A cookie made before sessions had rows (no id in it) is refused:
+its player signs in again, once.
 
 >>> nickname_key("  Léa_42 ")
 'léa_42'
@@ -17,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import secrets
 import time
 from typing import Any
 
@@ -47,23 +53,36 @@ def nickname_key(nickname: object) -> str | None:
 
 
 class Sessions:
-    """Signs and reads session cookies."""
+    """Signs and reads session cookies: ``{"k": account key, "s": session id}``.
+
+    >>> sessions = Sessions("not a real secret")
+    >>> sessions.read(sessions.make("léa_42", "abc"))
+    ('léa_42', 'abc')
+    >>> sessions.read(sessions.serializer.dumps({"k": "léa_42"})) is None  # from before session ids
+    True
+    """
 
     def __init__(self, secret: str) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="damepique-session")
 
-    def make(self, key: str) -> str:
-        return self.serializer.dumps({"k": key})
+    def make(self, key: str, sid: str) -> str:
+        return self.serializer.dumps({"k": key, "s": sid})
 
-    def read(self, cookie: str | None) -> str | None:
+    def read(self, cookie: str | None) -> tuple[str, str] | None:
+        """(account key, session id) of a well-signed cookie younger than 30 days, or None.
+        The session may still be over: ``Accounts.account_of`` asks the database."""
         if not cookie or len(cookie) > 512:
             return None
         try:
             data = self.serializer.loads(cookie, max_age=SESSION_AGE)
         except BadSignature:
             return None
-        key = data.get("k") if isinstance(data, dict) else None
-        return key if isinstance(key, str) else None
+        if not isinstance(data, dict):
+            return None
+        key, sid = data.get("k"), data.get("s")
+        if not isinstance(key, str) or not isinstance(sid, str) or not sid:
+            return None
+        return key, sid
 
 
 class Accounts:
@@ -93,10 +112,28 @@ class Accounts:
     async def start(self) -> None:
         self.sessions = Sessions(os.environ.get("DAMEPIQUE_SECRET") or await self.store.secret())
 
-    def account_of(self, cookies: Any) -> str | None:
-        if self.sessions is None:
+    async def open_session(self, key: str) -> str:
+        """A new session for the account ``key``: its cookie's value."""
+        assert self.sessions is not None
+        sid = secrets.token_urlsafe(32)
+        await self.store.create_session(sid, key, SESSION_AGE)
+        return self.sessions.make(key, sid)
+
+    async def account_of(self, cookies: Any) -> str | None:
+        """The account signed in by these cookies: a good signature, younger than
+        30 days, and a session the player has not signed out of."""
+        found = self.sessions.read(cookies.get(COOKIE)) if self.sessions is not None else None
+        if found is None:
             return None
-        return self.sessions.read(cookies.get(COOKIE))
+        key, sid = found
+        return key if await self.store.session_alive(sid, key, SESSION_AGE) else None
+
+    async def close_session(self, cookies: Any) -> None:
+        """Sign out: the session of these cookies is over, wherever a copy of them went."""
+        found = self.sessions.read(cookies.get(COOKIE)) if self.sessions is not None else None
+        if found is not None:
+            key, sid = found
+            await self.store.drop_session(sid, key)
 
     async def register(self, nickname: object, password: object) -> tuple[str | None, str, str]:
         """(key, code, reason): key is None on refusal."""
@@ -152,12 +189,12 @@ def install(app: FastAPI, accounts: Accounts) -> None:
     """The account routes: register, log in, log out, who am I, leaderboard and profiles."""
     store = accounts.store
 
-    def signed_in(key: str, nickname: str, request: Request, status: int = 200) -> JSONResponse:
-        assert accounts.sessions is not None
+    async def signed_in(key: str, nickname: str, request: Request, status: int = 200) -> JSONResponse:
+        cookie = await accounts.open_session(key)
         resp = JSONResponse({"nickname": nickname}, status_code=status)
         resp.set_cookie(
             COOKIE,
-            accounts.sessions.make(key),
+            cookie,
             max_age=SESSION_AGE,
             httponly=True,
             samesite="lax",
@@ -174,7 +211,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
         key, code, reason = await accounts.register(body.get("nickname"), body.get("password"))
         if key is None:
             return _bad(code, reason, 409 if code == "nickname_taken" else 400)
-        return signed_in(key, str(body["nickname"]).strip(), request, 201)
+        return await signed_in(key, str(body["nickname"]).strip(), request, 201)
 
     @app.post("/api/login")
     async def login(request: Request) -> JSONResponse:
@@ -188,17 +225,18 @@ def install(app: FastAPI, accounts: Accounts) -> None:
             return _bad("bad_login", "wrong nickname or password", 401)
         acc = await store.get_account(key)
         assert acc is not None
-        return signed_in(key, acc["nickname"], request)
+        return await signed_in(key, acc["nickname"], request)
 
     @app.post("/api/logout")
-    async def logout() -> JSONResponse:
+    async def logout(request: Request) -> JSONResponse:
+        await accounts.close_session(request.cookies)
         resp = JSONResponse({"ok": True})
         resp.delete_cookie(COOKIE, path="/")
         return resp
 
     @app.get("/api/me")
     async def me(request: Request) -> JSONResponse:
-        key = accounts.account_of(request.cookies)
+        key = await accounts.account_of(request.cookies)
         acc = await store.get_account(key) if key else None
         if acc is None:
             return JSONResponse({"nickname": None})

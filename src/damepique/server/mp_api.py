@@ -91,7 +91,7 @@ def install(
                 f"unknown table option {str(unknown[0])[:40]!r} (known: {', '.join(TABLE_OPTIONS)}; "
                 "the rules' options, such as target, go in rules)",
             )
-        account = accounts.account_of(request.cookies)
+        account = await accounts.account_of(request.cookies)
         try:
             rules = rules_from_body(body)
             timer = body.get("timer", 0)
@@ -176,7 +176,7 @@ def install(
         owner, mt = await find(code)
         if mt is None:
             return no_table(request)
-        account = accounts.account_of(request.cookies)
+        account = await accounts.account_of(request.cookies)
         nickname = await mp.nickname_of(account)
         try:
             if owner != mp.cluster.pid:
@@ -220,7 +220,7 @@ def install(
     async def table_ws(ws: RawWebSocket) -> None:
         # Straight on ASGI (``rawsocket``): its frames are every card of every game.
         await ws.accept()
-        client = Client(ws, account=accounts.account_of(ws.cookies), host=ws.host)
+        client = Client(ws, account=await accounts.account_of(ws.cookies), host=ws.host)
         link = Link(mp.cluster, client)
         try:
             async for text in ws.frames():

@@ -1,4 +1,4 @@
-"""Persistence of multiplayer tables, seat tokens, accounts and ratings.
+"""Persistence of multiplayer tables, seat tokens, accounts, their sessions and ratings.
 
 It shares the game store's SQLAlchemy engine (SQLite by default) and keeps
 its own tables, created on start. A table's lifecycle state (seats, host,
@@ -83,6 +83,15 @@ mp_results = Table(
     Column("at", Float, nullable=False),
     Column("data", Text, nullable=False),
 )
+
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("sid", String(64), primary_key=True),
+    Column("key", String(32), nullable=False),
+    Column("created", Float, nullable=False, index=True),
+)
+"""One row per signed-in browser: the cookie names its ``sid``; signing out deletes the row."""
 
 mp_meta = Table(
     "mp_meta",
@@ -267,6 +276,36 @@ class MpStore:
         async with self.engine.connect() as conn:
             r = (await conn.execute(select(mp_results.c.data).where(mp_results.c.game_id == game_id))).first()
             return None if r is None else json.loads(r.data)
+
+    # -- sessions ------------------------------------------------------------------------
+
+    async def create_session(self, sid: str, key: str, max_age: float) -> None:
+        """A new session for the account ``key``; sessions older than ``max_age``
+        seconds (refused on read already) are deleted on the way."""
+        now = time.time()
+        async with self.lock, self.engine.begin() as conn:
+            await conn.execute(delete(account_sessions).where(account_sessions.c.created < now - max_age))
+            await conn.execute(insert(account_sessions).values(sid=sid, key=key, created=now))
+
+    async def session_alive(self, sid: str, key: str, max_age: float) -> bool:
+        """Whether the session ``sid`` of the account ``key`` exists, younger than ``max_age`` seconds."""
+        async with self.engine.connect() as conn:
+            r = (
+                await conn.execute(
+                    select(account_sessions.c.sid).where(
+                        account_sessions.c.sid == sid,
+                        account_sessions.c.key == key,
+                        account_sessions.c.created >= time.time() - max_age,
+                    )
+                )
+            ).first()
+            return r is not None
+
+    async def drop_session(self, sid: str, key: str) -> None:
+        async with self.lock, self.engine.begin() as conn:
+            await conn.execute(
+                delete(account_sessions).where(account_sessions.c.sid == sid, account_sessions.c.key == key)
+            )
 
     # -- the signing secret ------------------------------------------------------------------
 
