@@ -33,7 +33,7 @@ async def test_a_send_without_wait_is_done_in_one_step() -> None:
     ws = Socket()
     client = Client(ws)
     assert start_send(client, "a") is None
-    assert ws.got == ["a"] and not client.sending
+    assert ws.got == ["a"] and not client.lock.locked()
 
 
 async def test_sends_go_one_at_a_time_in_order() -> None:
@@ -42,12 +42,12 @@ async def test_sends_go_one_at_a_time_in_order() -> None:
     client = Client(ws)
     tasks = [asyncio.create_task(client.send_text(str(i))) for i in range(5)]
     await asyncio.sleep(0.01)
-    assert ws.got == [] and client.sending
+    assert ws.got == [] and client.lock.locked()
     late = start_send(client, "late")  # waits behind the others
     assert late is not None
     ws.full.set()
     await asyncio.gather(*tasks, late)
-    assert ws.got == ["0", "1", "2", "3", "4", "late"] and not client.sending
+    assert ws.got == ["0", "1", "2", "3", "4", "late"] and not client.lock.locked()
 
 
 async def test_a_cancelled_send_lets_the_others_go() -> None:
@@ -65,21 +65,21 @@ async def test_a_cancelled_send_lets_the_others_go() -> None:
     ws.full.set()
     await last
     assert first.cancelled() and waiting.cancelled()
-    assert ws.got == ["last"] and not client.sending
+    assert ws.got == ["last"] and not client.lock.locked()
 
 
 async def test_a_turn_given_then_cancelled_is_passed_on() -> None:
     ws = Socket()
     client = Client(ws)
-    client.sending = True  # a send on its way (held up at the socket)
+    await client.lock.acquire()  # a send on its way (held up at the socket)
     second = asyncio.create_task(client.send_text("second"))
     third = asyncio.create_task(client.send_text("third"))
     await asyncio.sleep(0.01)
-    client._next()  # that send is done: the turn goes to ``second``...
+    client.lock.release()  # that send is done: the turn goes to ``second``...
     second.cancel()  # ...cancelled before it runs again
     await third
     assert second.cancelled()
-    assert ws.got == ["third"] and not client.sending
+    assert ws.got == ["third"] and not client.lock.locked()
 
 
 async def test_a_failed_send_passes_the_turn() -> None:
@@ -93,7 +93,7 @@ async def test_a_failed_send_passes_the_turn() -> None:
     client = Client(ws)
     assert start_send(client, "bad") is None
     await client.send_text("good")
-    assert ws.got == ["good"] and not client.sending
+    assert ws.got == ["good"] and not client.lock.locked()
 
 
 def test_a_connection_is_equal_only_to_itself() -> None:

@@ -20,7 +20,6 @@ import logging
 import os
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -129,53 +128,14 @@ class Client:
     mutes: set[int] = field(default_factory=set)
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
-    sending: bool = field(default=False, init=False, repr=False)
-    """A send is on its way (its turn is taken); the next ones wait in ``_waiting``."""
-    _waiting: deque[asyncio.Future[None]] | None = field(default=None, init=False, repr=False)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    """Sends go one at a time, in order. Taking a lock nobody holds does not wait,
+    so a send to a socket with room completes in one step (``tablegame.start_send``)."""
 
     async def send_text(self, data: str) -> None:
-        """Send one text after the sends before it, in order.
-
-        A send waits only where the socket does (a full buffer) or behind one
-        that does. Without one on its way it goes at once: no lock to take and
-        hand back for each of the four texts of every card (an ``asyncio.Lock``
-        costs more than the send itself), and nothing to wait on, so
-        ``tablegame.start_send`` finishes it in one step."""
-        if self.sending:
-            await self._turn()
-        else:
-            self.sending = True
-        try:
+        """Send one text after the sends before it, in order."""
+        async with self.lock:
             await self.ws.send_text(data)
-        finally:
-            self._next()
-
-    async def _turn(self) -> None:
-        """Wait until the sends before this one are done (first come, first served)."""
-        waiting = self._waiting
-        if waiting is None:
-            waiting = self._waiting = deque()
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting.append(turn)
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.cancelled():
-                with contextlib.suppress(ValueError):
-                    waiting.remove(turn)
-            else:  # given the turn, then cancelled before taking it: pass it on
-                self._next()
-            raise
-
-    def _next(self) -> None:
-        """A send is done: the turn goes to the next one waiting, else nobody sends."""
-        waiting = self._waiting
-        while waiting:
-            turn = waiting.popleft()
-            if not turn.done():
-                turn.set_result(None)
-                return
-        self.sending = False
 
     async def end(self, code: int, reason: str) -> None:
         """Close the connection (the page reconnects by itself)."""
