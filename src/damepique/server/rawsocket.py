@@ -81,14 +81,7 @@ class RawWebSocket:
                 )
 
     async def send_text(self, data: str) -> None:
-        # ``_put`` written out: this is every text the table sends.
-        if self.closed:
-            raise WebSocketDisconnected('Cannot call "send" once a close message has been sent.')
-        try:
-            await self._send({"type": "websocket.send", "text": data})
-        except OSError:  # the peer is gone (as Starlette says it)
-            self.closed = True
-            raise WebSocketDisconnect(code=1006) from None
+        await self._put({"type": "websocket.send", "text": data})
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self._put({"type": "websocket.close", "code": code, "reason": reason or ""}, closing=True)
