@@ -382,6 +382,11 @@ SeatFields = tuple[int | None, int, int, int | None, int | None, int | None]
 and ``legal`` as masks, ``pass_to``, and ``passed`` and ``received`` as masks
 (None: not passed, not received)."""
 
+SEAT_FIELD_KEYS = ("to_act", "hand", "legal", "pass_to", "passed", "received")
+"""The keys of ``SeatFields``, in its order."""
+SEAT_FIELD_CARDS = (False, True, True, False, True, True)
+"""For each of ``SeatFields``: whether it is a set of cards (a mask, written as names)."""
+
 
 def seat_fields(deal: Deal, seat: int) -> SeatFields:
     """What ``seat_json`` writes, as numbers and card masks (``SeatFields``):

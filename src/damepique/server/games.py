@@ -21,6 +21,8 @@ from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, Rules, view_of
 from damepique.engine.cards import cards_of
 from damepique.engine.views import (
     PLAY_FIELDS,
+    SEAT_FIELD_CARDS,
+    SEAT_FIELD_KEYS,
     SEAT_FIELDS,
     SeatFields,
     public_json,
@@ -123,14 +125,12 @@ class CardNames:
         if text is None:
             if len(self._texts) >= self.LIMIT:
                 self._texts.clear()
-            names = [CARD_NAMES[c] for c in cards_of(mask)]
+            names = self(mask)
             text = self._texts[mask] = '["' + '","'.join(names) + '"]' if names else "[]"
         return text
 
 
-_OWN_KEYS_TEXT = tuple(f'"{k}":' for k in ("to_act", "hand", "legal", "pass_to", "passed", "received"))
-_OWN_CARDS = (False, True, True, False, True, True)
-"""For each of ``seat_fields``: whether it is a set of cards (written as names)."""
+_OWN_KEYS_TEXT = tuple(f'"{k}":' for k in SEAT_FIELD_KEYS)
 
 
 def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
@@ -146,7 +146,7 @@ def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
         if value != old[i]:
             if value is None:
                 parts.append(_OWN_KEYS_TEXT[i] + "null")
-            elif _OWN_CARDS[i]:
+            elif SEAT_FIELD_CARDS[i]:
                 parts.append(_OWN_KEYS_TEXT[i] + names.text(value))
             else:
                 parts.append(_OWN_KEYS_TEXT[i] + str(value))
