@@ -1,12 +1,14 @@
 """The ``damepique`` command: referee, random games, bench, arena, server.
 
-The referee commands (``replay``, ``legal``) print exactly one JSON object on
-standard output and exit 0 or 2, whatever the input: never a traceback.
+The referee commands (``replay``, ``legal``, ``verify``) print exactly one
+JSON object on standard output and exit 0 or 2, whatever the input: never a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -15,7 +17,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from damepique.engine import Match, Rules, RulesError, dump_match
+from damepique.engine.fairness import (
+    Unverified,
+    deal_cards,
+    derived_seed,
+    fairness_json,
+    new_secret,
+    referee_verify,
+)
 from damepique.engine.record import RecordError, load, referee_legal, referee_replay
+
+_ANSWERS = {"replay": referee_replay, "legal": referee_legal, "verify": referee_verify}
 
 
 def _read_input(path: str) -> str | bytes:
@@ -65,7 +77,7 @@ def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[
     >>> referee_data(b'{"format": ')
     (2, {'error': 'bad_json', 'reason': 'not valid JSON: Expecting value: line 1 column 12 (char 11)'})
     """
-    answer = referee_replay if command == "replay" else referee_legal
+    answer = _ANSWERS[command]
     try:
         if isinstance(data, bytes):
             try:
@@ -75,7 +87,7 @@ def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[
         elif data.startswith("\ufeff"):
             data = data[1:]
         return 0, answer(load(data))
-    except RecordError as e:
+    except (RecordError, Unverified) as e:
         return 2, e.to_json()
     except RecursionError:
         return 2, {"error": "bad_json", "reason": "the record is nested too deeply"}
@@ -117,12 +129,21 @@ def _parse_rules(text: str | None) -> Rules:
         raise SystemExit(f"damepique: bad rules: {e}") from None
 
 
-def random_game(rules: Rules, seed: int) -> dict[str, Any]:
-    """A complete game of uniformly random legal passes and plays."""
-    rng = random.Random(seed)
-    match = Match(rules, rng)
+def random_game(rules: Rules, seed: int | None = None) -> dict[str, Any]:
+    """A complete game of uniformly random legal passes and plays, its deals
+    sealed as the server seals them (``engine.fairness``) and its secret
+    revealed in the record's ``fairness``. The secret is drawn from
+    ``secrets``, or, with a ``seed``, derived from it for reproducible tests
+    (anyone who knows the seed then knows the deals: never for real games)."""
+    if seed is None:
+        secret = new_secret()
+    else:
+        secret = hashlib.sha256(f"damepique-random-game:{seed}".encode()).digest()
+    rng = random.Random(derived_seed(secret, "random-game"))
+    match = Match(rules)
     while not match.over:
-        deal = match.next_deal()
+        hands, kitty = deal_cards(rules, secret, len(match.deals))
+        deal = match.next_deal(hands, kitty)
         for seat in deal.passing_seats:
             hand = list(_cards(deal.hands[seat]))
             deal.pass_cards(seat, rng.sample(hand, rules.pass_count))
@@ -131,7 +152,9 @@ def random_game(rules: Rules, seed: int) -> dict[str, Any]:
             deal.play(legal[rng.randrange(len(legal))])
         if len(match.deals) > 10_000:  # pragma: no cover - a tie cannot last forever
             break
-    return dump_match(match)
+    record = dump_match(match)
+    record["fairness"] = fairness_json(secret, revealed=True)
+    return record
 
 
 def _cards(mask: int) -> tuple[int, ...]:
@@ -151,8 +174,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("legal", help="print what the seat to act may do at the end of a record")
     p.add_argument("file", help="record file, or - for standard input")
 
+    p = sub.add_parser(
+        "verify", help="check that a finished game's deals are the ones its revealed secret deals"
+    )
+    p.add_argument("file", help="record file, or - for standard input")
+
     p = sub.add_parser("random-game", help="write a complete random legal game record")
-    p.add_argument("--seed", type=int, required=True)
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="derive the secret from this seed (reproducible; default: random)",
+    )
     p.add_argument("--rules", help="rules as JSON (or a preset name)")
 
     p = sub.add_parser("bench", help="random legal play speed, side by side with OpenSpiel")
@@ -197,8 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "replay":
         return _referee(args.file, "replay")
-    if args.command == "legal":
-        return _referee(args.file, "legal")
+    if args.command in ("legal", "verify"):
+        return _referee(args.file, args.command)
     if args.command == "random-game":
         _print_json(random_game(_parse_rules(args.rules), args.seed))
         return 0

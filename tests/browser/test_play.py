@@ -22,6 +22,8 @@ TEXT = {
         "over": "Game over",
         "queen": "Queen of spades",
         "ten": "Ten of hearts",
+        "sealed": "Deals sealed: ",
+        "verified": "Deals verified",
     },
     "fr": {
         "locale": "fr-FR",
@@ -34,6 +36,8 @@ TEXT = {
         "over": "Partie terminée",
         "queen": "Dame de pique",
         "ten": "Dix de cœur",
+        "sealed": "Donnes scellées : ",
+        "verified": "Donnes vérifiées",
     },
 }
 
@@ -115,10 +119,15 @@ async def test_new_user_plays_a_whole_game(new_context, lang: str, artifacts) ->
         return await hand.get_by_role("button").count() == 8
 
     await play_until(page, words, stop=mid_deal)
+    # The deals' commitment is on the table from the start, its secret nowhere.
+    await expect(page.get_by_text(re.compile("^" + re.escape(words["sealed"]) + "[0-9a-f]{8}…$"))).to_be_visible()
     await page.screenshot(path=str(artifacts / f"table-mid-deal-{lang}.png"), full_page=True)
     await play_until(page, words)
     await expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
     await expect(page.locator("svg[role=img]")).to_be_visible()
+    # At the end the secret is revealed and the page checks every deal against it.
+    await page.locator(".seal-panel summary").click()
+    await expect(page.get_by_text(words["verified"])).to_be_visible()
     await page.screenshot(path=str(artifacts / f"game-over-{lang}.png"), full_page=True)
     totals = await page.locator(".score-sheet tfoot td").all_inner_texts()
     assert max(int(x) for x in totals) >= 50

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.secrets_check import secret_kept_until_the_end
 
 from damepique.engine import PRESETS, Rules
 from damepique.server.app import create_app
@@ -68,7 +69,9 @@ def knowable(
 
 
 def check_frames(record: dict[str, Any], rules: Rules, seat: int | None, frames: list[dict[str, Any]]) -> int:
-    """Every card in every frame is one ``seat`` (None: a spectator) may know then."""
+    """Every card in every frame is one ``seat`` (None: a spectator) may know
+    then, and the deal secret only once the game is over."""
+    secret_kept_until_the_end(record, frames)
     checked = 0
     for msg in frames:
         if msg["type"] != "state" or msg.get("view") is None:

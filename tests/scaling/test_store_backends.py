@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import sqlite3
 import threading
 import time
@@ -115,7 +116,7 @@ def game(game_id: str, owner: str | None = "player-0001", created: float | None 
         owner=owner,
         rules={"players": 4, "target": 100},
         seats=[{"name": "You", "kind": "human"}] + [{"name": f"Bot {i}", "kind": "bot"} for i in (1, 2, 3)],
-        seed=random.getrandbits(31),
+        secret=secrets.token_hex(32),
         options={"level": "beginner", "speed": "fast"},
         created=created if created is not None else time.time(),
     )

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.secrets_check import secret_kept_until_the_end
 
 from damepique.engine import PRESETS, Rules, cards_of, direction_name
 from damepique.engine.cards import CARD_NAMES
@@ -210,6 +211,7 @@ def test_a_seat_never_receives_a_card_it_cannot_know(client: TestClient, preset:
             log.append(m)
         log.append(m)
     record = client.get(f"/api/games/{g['game']}/record").json()
+    secret_kept_until_the_end(record, log)
     checked = 0
     last_deal = 0
     for msg in log:

@@ -22,11 +22,12 @@ from damepique.server.table import Seat, Table
 
 def runner_for(rules: Rules, seed: int) -> Runner:
     seats = [Seat("human", f"P{i}") for i in range(rules.players)]
+    secret = seed.to_bytes(32, "big")  # a fixed secret per test: the same deals every run
     game = GameRow(
-        id="g", owner=None, rules=rules.to_json(), seats=[], seed=seed, options={"speed": "normal"}
+        id="g", owner=None, rules=rules.to_json(), seats=[], secret=secret.hex(), options={"speed": "normal"}
     )
     # No store, hub or thinker: only the messages are built here.
-    return Runner(game, Table(rules, seats, seed), None, None, None, Pace())  # type: ignore[arg-type]
+    return Runner(game, Table(rules, seats, secret), None, None, None, Pace())  # type: ignore[arg-type]
 
 
 class Seen:

@@ -17,7 +17,9 @@ async def test_events_of_one_turn_share_a_commit_and_a_failure_stays_with_its_ga
     await store.init()
     try:
         for g in ("a", "b", "c"):
-            await store.create_game(GameRow(id=g, owner=None, rules={}, seats=[], seed=1, options={}), {})
+            await store.create_game(
+                GameRow(id=g, owner=None, rules={}, seats=[], secret="00" * 32, options={}), {}
+            )
         await store.append_many("b", 0, [{"type": "deal", "number": 0}])
         commits = 0
         real = store._write_direct
@@ -55,7 +57,7 @@ async def test_every_append_returns_once_committed(tmp_path: Path, n: int) -> No
     try:
         for k in range(n):
             await store.create_game(
-                GameRow(id=f"g{k}", owner=None, rules={}, seats=[], seed=1, options={}), {}
+                GameRow(id=f"g{k}", owner=None, rules={}, seats=[], secret="00" * 32, options={}), {}
             )
         await asyncio.gather(*(store.append(f"g{k}", 0, {"type": "deal", "number": k}) for k in range(n)))
         with sqlite3.connect(tmp_path / "c.sqlite3") as db:

@@ -19,6 +19,7 @@ from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, Rules, view_of
 from damepique.engine.cards import cards_of
+from damepique.engine.fairness import new_secret
 from damepique.engine.views import (
     PLAY_FIELDS,
     SEAT_FIELD_CARDS,
@@ -329,6 +330,7 @@ class Runner:
         self._seats_json: tuple[tuple[Seat, ...], list[dict[str, Any]]] = ((), [])
         self._view_json: tuple[Deal | None, dict[str, Any] | None] = (None, None)
         self._top: tuple[str, ...] | None = None
+        self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
 
     @property
     def speed(self) -> str:
@@ -381,8 +383,18 @@ class Runner:
             "totals": match_totals,
             "over": over,
             "winner": winner,
+            "fairness": self._fairness_json(over),
             "event": None,
         }
+
+    def _fairness_json(self, over: bool) -> dict[str, str] | None:
+        """The commitment, and the secret once the game is over: the same object
+        from one update to the next until then (a patch compares it at no cost)."""
+        kept_over, kept = self._fairness
+        if kept_over is not over:
+            kept = self.table.fairness()
+            self._fairness = (over, kept)
+        return kept
 
     def _top_keys(self, common: dict[str, Any]) -> tuple[str, ...]:
         """The keys of a state message that are the same for every seat (those a
@@ -449,7 +461,7 @@ class Runner:
         return (own.level or "random") if own.kind == "bot" else None
 
     def _seed(self, seat: int) -> int:
-        return hash((self.table.seed, len(self.table.log), seat)) & 0xFFFFFFFF
+        return self.table.bot_seed(seat)
 
     def _apply_bot(self, seat: int, kind: str, choice: Any) -> dict[str, Any]:
         if kind == "pass":
@@ -690,11 +702,12 @@ class Games:
             owner=owner,
             rules=rules.to_json(),
             seats=[s.to_json() for s in seats],
-            seed=secrets.randbits(31),
+            secret=new_secret().hex(),
             options={"level": level, "speed": speed, "kind": "solo"},
         )
         await self.store.create_game(game, {token: 0})
-        runner = Runner(game, Table(rules, seats, game.seed), self.store, self.hub, self.thinker, self.pace)
+        table = Table(rules, seats, game.secret_bytes, game.sealed)
+        runner = Runner(game, table, self.store, self.hub, self.thinker, self.pace)
         self.runners[game.id] = runner
         await runner.start()
         return game.id, token, 0
@@ -714,7 +727,7 @@ class Games:
             game, events = loaded
             rules = Rules.from_json(game.rules)
             seats = [Seat.from_json(s) for s in game.seats]
-            table = Table.replay(rules, seats, game.seed, events)
+            table = Table.replay(rules, seats, game.secret_bytes, events, game.sealed)
             runner = Runner(game, table, self.store, self.hub, self.thinker, self.pace)
             self.runners[game_id] = runner
         # A deal that ended just before a crash may not have its successor yet.

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from damepique.engine import Rules, parse_card
+from damepique.engine.fairness import new_secret
 
 from .codes import display_code, new_token
 from .protocol import VERSION, dumps
@@ -522,7 +523,7 @@ class MultiTable:
             owner=None,
             rules=self.rules.to_json(),
             seats=[x.to_json() for x in seats],
-            seed=secrets.randbits(31),
+            secret=new_secret().hex(),
             options={
                 "kind": "table",
                 "code": self.code,
@@ -534,7 +535,7 @@ class MultiTable:
         old = self.runner
         self.runner = MultiRunner(
             game,
-            Table(self.rules, seats, game.seed),
+            Table(self.rules, seats, game.secret_bytes, game.sealed),
             self.mp.games.store,
             self,
             self.mp.games.thinker,
@@ -568,7 +569,7 @@ class MultiTable:
         for i, ms in enumerate(self.seats):
             if ms.left:
                 seats[i] = Seat("bot", ms.name, STAND_IN_LEVEL)
-        table = Table.replay(self.rules, seats, game.seed, events)
+        table = Table.replay(self.rules, seats, game.secret_bytes, events, game.sealed)
         self.runner = MultiRunner(game, table, self.mp.games.store, self, self.mp.games.thinker, self.mp.pace)
         if self.status == "playing":
             await self.runner.start()

@@ -41,7 +41,8 @@ games = Table(
     Column("owner", String(64), index=True),
     Column("rules", Text, nullable=False),
     Column("seats", Text, nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", Integer),
+    Column("secret", String(64)),
     Column("options", Text, nullable=False),
     Column("created", Float, nullable=False),
     Column("finished", Float),
@@ -73,13 +74,25 @@ class GameRow:
     owner: str | None
     rules: dict[str, Any]
     seats: list[dict[str, Any]]
-    seed: int
+    secret: str
+    """The game's deal secret in hex (``engine.fairness``): never sent before the game ends."""
     options: dict[str, Any]
     created: float = field(default_factory=time.time)
     finished: float | None = None
     totals: list[int] | None = None
     winner: int | None = None
     record: dict[str, Any] | None = None
+    seed: int | None = None
+    """Set only for a game begun before deals were sealed (its early deals came
+    from this seed, its later ones from ``secret``): such a game has nothing to prove."""
+
+    @property
+    def sealed(self) -> bool:
+        return self.seed is None
+
+    @property
+    def secret_bytes(self) -> bytes:
+        return bytes.fromhex(self.secret)
 
 
 class Store(Protocol):
@@ -103,6 +116,7 @@ def _row(r: Any) -> GameRow:
         owner=r.owner,
         rules=json.loads(r.rules),
         seats=json.loads(r.seats),
+        secret=r.secret,
         seed=r.seed,
         options=json.loads(r.options),
         created=r.created,
@@ -196,6 +210,7 @@ class SqlStore:
                     rules=json.dumps(game.rules),
                     seats=json.dumps(game.seats),
                     seed=game.seed,
+                    secret=game.secret,
                     options=json.dumps(game.options),
                     created=game.created,
                 )

@@ -6,7 +6,7 @@ The runner stores those events before anyone hears of them, and the same
 events replayed through a fresh table rebuild it exactly (``Table.replay``).
 
 >>> seats = [Seat("human", "You")] + [Seat("bot", "B", "random")] * 3
->>> t = Table.new(Rules(target=50, passing=False), seats, seed=1)
+>>> t = Table.new(Rules(target=50, passing=False), seats, secret=bytes(32))
 >>> [e["type"] for e in t.start()]
 ['deal']
 >>> t.match.deal.phase
@@ -15,7 +15,6 @@ events replayed through a fresh table rebuild it exactly (``Table.replay``).
 
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -33,6 +32,7 @@ from damepique.engine import (
     view_of,
 )
 from damepique.engine.errors import CardError
+from damepique.engine.fairness import derived_seed, fairness_json, sealed_deal
 from damepique.engine.record import dump_match
 
 
@@ -68,20 +68,27 @@ class Table:
 
     Events are JSON-ready dicts: ``deal`` (the hands dealt: secret, stored,
     never sent), ``pass`` and ``play``. They are the stored log.
+
+    Every deal comes from the game's ``secret`` (``engine.fairness``): the
+    seats are told its commitment at the start and the secret itself once the
+    game is over. ``sealed`` is False for a game begun before deals were
+    sealed: its later deals come from a secret too, but none was committed to
+    at its start, so it has nothing to prove.
     """
 
-    def __init__(self, rules: Rules, seats: list[Seat], seed: int) -> None:
+    def __init__(self, rules: Rules, seats: list[Seat], secret: bytes, sealed: bool = True) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
         self.rules = rules
         self.seats = list(seats)
-        self.seed = seed
+        self.secret = secret
+        self.sealed = sealed
         self.match = Match(rules)
         self.log: list[dict[str, Any]] = []
 
     @classmethod
-    def new(cls, rules: Rules, seats: list[Seat], seed: int) -> Table:
-        return cls(rules, seats, seed)
+    def new(cls, rules: Rules, seats: list[Seat], secret: bytes, sealed: bool = True) -> Table:
+        return cls(rules, seats, secret, sealed)
 
     # -- state ---------------------------------------------------------------
 
@@ -128,8 +135,21 @@ class Table:
         deal = self.deal
         return (deal is None or deal.phase == DONE) and not self.over
 
+    def fairness(self) -> dict[str, str] | None:
+        """The record's ``fairness`` object as the seats may know it now: the
+        commitment, and the secret once the game is over (None: not sealed)."""
+        return fairness_json(self.secret, revealed=self.over) if self.sealed else None
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of a bot's decision now: from the secret, apart from the deals' streams."""
+        return derived_seed(self.secret, f"bot:{len(self.log)}:{seat}") & 0xFFFFFFFF
+
     def record(self) -> dict[str, Any]:
-        return dump_match(self.match, [s.name for s in self.seats])
+        record = dump_match(self.match, [s.name for s in self.seats])
+        fairness = self.fairness()
+        if fairness is not None:
+            record["fairness"] = fairness
+        return record
 
     def results(self) -> list[dict[str, Any]]:
         """Finished deals: points per seat and the moon shooter, for the score sheet."""
@@ -146,10 +166,10 @@ class Table:
         """Deal the next hands if the previous deal is finished and the game goes on."""
         if not self.needs_deal():
             return []
-        # One generator per deal, from the table's seed: the same hands after a
+        # Each deal from the secret and its number alone: the same hands after a
         # restart whatever happened before, with no generator state to store.
         number = len(self.match.deals)
-        shuffled = Deal.shuffled(self.rules, random.Random(f"{self.seed}:{number}"), number)
+        shuffled = sealed_deal(self.rules, self.secret, number)
         deal = self.match.next_deal(shuffled.dealt, shuffled.kitty)
         event = {
             "type": "deal",
@@ -230,8 +250,10 @@ class Table:
             raise ValueError(f"unknown stored event {kind!r}")
 
     @classmethod
-    def replay(cls, rules: Rules, seats: list[Seat], seed: int, events: list[dict[str, Any]]) -> Table:
-        table = cls(rules, seats, seed)
+    def replay(
+        cls, rules: Rules, seats: list[Seat], secret: bytes, events: list[dict[str, Any]], sealed: bool = True
+    ) -> Table:
+        table = cls(rules, seats, secret, sealed)
         for e in events:
             table.apply_stored(e)
         return table

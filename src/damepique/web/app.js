@@ -1,7 +1,7 @@
 // The page: a tiny hash router, the home form, the table, and the protocol client.
 import { cardName, currentLang, detectLang, reasonText, refusalText, seatName, setLang, suitName, t } from "./i18n.js";
 import { cardChip, cardFace, cardOrder, esc, rankLabel, sortHand, SUIT_SYMBOL } from "./cards.js";
-import { renderGuide, renderHistory, renderReplay, renderRules, totalsChart } from "./pages.js";
+import { renderGuide, renderHistory, renderReplay, renderRules, sealVerdict, totalsChart } from "./pages.js";
 import * as MP from "./multiplayer.js";
 import { patched } from "./patch.js";
 
@@ -638,6 +638,7 @@ function render() {
       ${game.mode === "table" ? MP.tablePanel(game) : ""}
       ${game.training ? trainingPanel() : ""}
       ${scoreSheet(s)}
+      ${sealPanel(s)}
     </div>
   </section>`;
   if (focused) {
@@ -774,6 +775,34 @@ function scoreSheet(s) {
       <tfoot><tr><th scope="row">Σ</th>${s.totals.map((x) => `<td>${x}</td>`).join("")}</tr></tfoot>
     </table>
   </section>`;
+}
+
+// The commitment announced before the first deal; at the end, the secret and
+// the browser's own check of every deal against it (docs/fairness.md).
+function sealPanel(s) {
+  const f = s.fairness;
+  if (!f) return "";
+  let end = "";
+  if (f.secret) {
+    if (game.sealGame !== s.game) {
+      game.sealGame = s.game;
+      game.seal = "";
+      const gameId = s.game;
+      fetch(`/api/games/${encodeURIComponent(gameId)}/record`)
+        .then((r) => (r.ok ? r.json() : null))
+        .then((record) => (record ? sealVerdict(record) : ""))
+        .then((html) => {
+          if (!game || game.state?.game !== gameId) return;
+          game.seal = html;
+          const el = document.getElementById("seal-verdict");
+          if (el) el.innerHTML = html;
+        })
+        .catch(() => {});
+    }
+    end = `<p>${esc(t("seal_revealed", { s: f.secret.slice(0, 16) }))} <span id="seal-verdict">${game.seal || ""}</span></p>`;
+  }
+  return `<details class="seal-panel"><summary>${esc(t("seal_label", { c: f.commitment.slice(0, 8) }))}</summary>
+    <p>${esc(t("seal_help"))}</p><p class="mono">${esc(f.commitment)}</p>${end}</details>`;
 }
 
 function gameOver(s) {

@@ -1,6 +1,7 @@
 // History, replay, rules and strategy guide pages; the totals chart (SVG).
 import { cardName, currentLang, refusalText, seatName, t } from "./i18n.js";
 import { cardChip, cardFace, esc, sortHand } from "./cards.js";
+import { available as canVerify, verifyRecord } from "./fairness.js";
 
 const COLOURS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df"];
 
@@ -32,6 +33,33 @@ export function totalsChart(pointsByDeal, names) {
   return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="chart-title chart-desc" width="100%">
     <title id="chart-title">${t("chart_title")}</title><desc id="chart-desc">${esc(desc)}</desc>
     ${ticks.join("")}${xt}${lines}</svg><figcaption>${t("chart_title")}</figcaption></figure>`;
+}
+
+// ---------------------------------------------------------------- sealed deals
+
+// "Deals verified" (or why not) for a finished game's record, checked here in
+// the browser (docs/fairness.md); "" for a game that was never sealed.
+export async function sealVerdict(record) {
+  if (!record || !record.fairness) return "";
+  if (!canVerify()) return `<span class="seal">${esc(t("seal_unavailable"))}</span>`;
+  let out;
+  try {
+    out = await verifyRecord(record);
+  } catch {
+    out = { verified: false, reason: "error" };
+  }
+  if (out.verified) return `<span class="seal verified" title="${esc(t("seal_help"))}">✓ ${esc(t("seal_verified"))}</span>`;
+  const where = out.deal !== undefined ? ` (${t("deal_n", { n: out.deal + 1 })})` : "";
+  return `<span class="seal unverified">✗ ${esc(t("seal_failed"))}${where}</span>`;
+}
+
+// Fill each `[data-seal]` element with the verdict on its game's record.
+async function fillSeals(root) {
+  for (const el of root.querySelectorAll("[data-seal]")) {
+    const record = await fetchJSON(`/api/games/${encodeURIComponent(el.dataset.seal)}/record`);
+    if (!record || record.error) continue;
+    el.innerHTML = await sealVerdict(record);
+  }
 }
 
 // ---------------------------------------------------------------- history
@@ -77,9 +105,11 @@ export async function renderHistory(root, { playerId }) {
           (g) => `<tr><td>${fmt.format(new Date(g.finished * 1000))}</td>
           <td>${g.players.map((p, i) => `${esc(seatName(p))} ${g.totals[i]}`).join(" · ")}</td>
           <td>${g.winner !== null ? esc(seatName(g.players[g.winner])) : ""}</td>
-          <td><a href="#/replay/${g.game}">${t("replay")}</a> · <a href="/api/games/${g.game}/record" download>${t("download")}</a></td></tr>`,
+          <td><a href="#/replay/${g.game}">${t("replay")}</a> · <a href="/api/games/${g.game}/record" download>${t("download")}</a>
+            <span data-seal="${esc(g.game)}"></span></td></tr>`,
         )
         .join("")}</tbody></table>`;
+    fillSeals(list);
   }
   document.getElementById("upload").addEventListener("change", async (e) => {
     const file = e.target.files[0];
@@ -93,7 +123,13 @@ export async function renderHistory(root, { playerId }) {
       return;
     }
     err.textContent = "";
-    replayViewer(document.getElementById("replay-root"), out);
+    let record = null;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      record = null;
+    }
+    replayViewer(document.getElementById("replay-root"), out, record);
   });
 }
 
@@ -107,7 +143,17 @@ export async function renderReplay(root, id) {
   replayViewer(document.getElementById("replay-root"), data);
 }
 
-function replayViewer(root, data) {
+// `record`: the uploaded record itself, to check its seal (a stored game's is fetched).
+function replayViewer(root, data, record = null) {
+  let seal = "";
+  const sealed = record ? sealVerdict(record) : data.game ? fetchJSON(`/api/games/${encodeURIComponent(data.game)}/record`).then(sealVerdict) : null;
+  if (sealed) {
+    sealed.then((html) => {
+      seal = html;
+      const el = root.querySelector("#replay-seal");
+      if (el) el.innerHTML = html;
+    });
+  }
   let d = 0;
   let k = 0;
   const n = data.players.length;
@@ -126,6 +172,7 @@ function replayViewer(root, data) {
     for (let i = 0; i < k; i++) for (const pl of deal.tricks[i].plays) hands[pl.seat] = hands[pl.seat].filter((c) => c !== pl.card);
     const trick = deal.tricks[k];
     root.innerHTML = `<h1>${t("replay")} — ${t("deal_n", { n: d + 1 })}</h1>
+      <p id="replay-seal">${seal}</p>
       <p class="actions">
         <button type="button" class="button" data-go="pd" ${d === 0 ? "disabled" : ""}>${t("prev_deal")}</button>
         <button type="button" class="button" data-go="nd" ${d >= data.deals.length - 1 ? "disabled" : ""}>${t("next_deal")}</button>
