@@ -34,11 +34,11 @@ from .errors import (
     IllegalPlay,
     RulesError,
 )
-from .events import DealResult, Passed, Played
+from .events import DealResult, Dealt, Passed, Played
 from .match import Match, winner_of
 from .record import FORMAT, RecordError, dump_match, referee_legal, referee_replay, replay
 from .rules import PRESET_NAMES, PRESETS, Rules
-from .views import View, direction_name, legal_mask_for, view_of
+from .views import View, direction_name, event_for, legal_mask_for, view_of
 
 __all__ = [
     "ALL_CARDS",
@@ -60,6 +60,7 @@ __all__ = [
     "Deal",
     "DealError",
     "DealResult",
+    "Dealt",
     "HeartsError",
     "IllegalAction",
     "IllegalPass",
@@ -74,6 +75,7 @@ __all__ = [
     "cards_of",
     "direction_name",
     "dump_match",
+    "event_for",
     "format_card",
     "legal_mask_for",
     "mask_of",

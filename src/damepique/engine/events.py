@@ -1,14 +1,38 @@
 """Frozen events: what each action did, appended to a deal's log.
 
-The log is what the server stores and streams; ``views`` turns it into what
-one seat may know.
+The log is what the server stores and streams, each event as the JSON its
+``to_json`` writes (cards as the record's strings); ``views.event_for`` turns
+one into what a seat may know.
+
+>>> Played(2, 49, trick_winner=3, trick_points=13).to_json()
+{'type': 'play', 'seat': 2, 'card': 'QS', 'trick_winner': 3, 'trick_points': 13}
+>>> Dealt(0, (0b111,), 0).to_json()
+{'type': 'deal', 'number': 0, 'hands': [['2C', '3C', '4C']], 'kitty': []}
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .cards import CARD_NAMES
+from .cards import CARD_NAMES, cards_of
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """Deal ``number`` was dealt: each seat's cards (masks) and the kitty's."""
+
+    number: int
+    hands: tuple[int, ...]
+    kitty: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "deal",
+            "number": self.number,
+            "hands": [[CARD_NAMES[c] for c in cards_of(h)] for h in self.hands],
+            "kitty": [CARD_NAMES[c] for c in cards_of(self.kitty)],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +48,14 @@ class Passed:
     def __str__(self) -> str:
         names = " ".join(CARD_NAMES[c] for c in self.cards)
         return f"seat {self.seat} passes {names} to seat {self.to_seat}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "pass",
+            "seat": self.seat,
+            "cards": [CARD_NAMES[c] for c in self.cards],
+            "complete": self.complete,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +74,16 @@ class Played:
         if self.trick_winner is not None:
             text += f"; seat {self.trick_winner} takes the trick"
         return text
+
+    def to_json(self) -> dict[str, Any]:
+        """The play; who took the trick it closed, and whether it ended the deal."""
+        out: dict[str, Any] = {"type": "play", "seat": self.seat, "card": CARD_NAMES[self.card]}
+        if self.trick_winner is not None:
+            out["trick_winner"] = self.trick_winner
+            out["trick_points"] = self.trick_points
+        if self.deal_over:
+            out["deal_over"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,16 +15,16 @@ from hands *they* sampled, for search.
 >>> view.hand == deal.hands[0], view.phase
 (True, 'pass')
 
-A server sending every seat its view after each card builds the public part
-once (``public_json``) and adds each seat's own fields (``seat_json``):
+The events of a game's log (``events``, as JSON) are censored the same way:
+``event_for`` gives what one seat may know of each.
 
->>> {**public_json(deal), **seat_json(deal, 0)} == view.to_json()
-True
+>>> event_for({"type": "pass", "seat": 1, "cards": ["QS", "AS", "KS"], "complete": False}, 0)
+{'type': 'pass', 'seat': 1, 'complete': False}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -269,170 +269,18 @@ def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:
     )
 
 
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_of(mask)]
-
-
-def public_json(
-    deal: Deal, totals: Sequence[int] = (), before: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """``view_of(deal, seat, totals).to_json()`` without anything private: what a
-    spectator may see (no seat, no hand, no legal cards, no passed or received
-    cards; ``to_act`` only in the play phase). The same for every seat, so a
-    server builds it once per update, without a ``View``.
-
-    ``before``: what this function returned for the same deal at an earlier
-    position of its play phase (the deal was ``before["deal"]`` and is still
-    being played), or None. Then only the fields that change while cards are
-    played are written again, the others and the tricks already finished are
-    ``before``'s very objects (``totals`` is not read: a deal's totals do not
-    change while it is played), which is cheaper, and cheaper still to
-    compare with ``before``. Never change what it returns: it may be shared.
-    """
-    phase = deal.phase
-    if before is not None and phase == PLAY and before["phase"] == PLAY and before["deal"] == deal.number:
-        out = dict(before)
-        out.update(_play_json(deal, before["tricks"]))
-        if deal.tricks_played and not before["kitty"] and deal.kitty:
-            out["kitty"] = _names(deal.kitty)  # taken with the first trick
+def event_for(event: Mapping[str, Any] | None, seat: int) -> dict[str, Any] | None:
+    """What ``seat`` (-1: a spectator) may know of a logged event (``events``'
+    JSON): never the hands dealt, and a pass's cards only for the seat that
+    passed them; a play is public."""
+    if event is None:
+        return None
+    kind = event["type"]
+    if kind == "deal":
+        return {"type": "deal", "number": event["number"]}
+    if kind == "pass":
+        out = {"type": "pass", "seat": event["seat"], "complete": event["complete"]}
+        if event["seat"] == seat:
+            out["cards"] = list(event["cards"])
         return out
-    n = deal.players
-    offset = deal.pass_offset % n
-    result = deal.result() if phase == DONE else None
-    play = _play_json(deal, [])
-    return {  # in the order of View.to_json
-        "seat": None,
-        "deal": deal.number,
-        "phase": phase,
-        "to_act": play["to_act"],
-        "hand": [],
-        "legal": [],
-        "pass_direction": direction_name(offset, n),
-        "pass_to": None,
-        "passed": None,
-        "received": None,
-        "passed_seats": [p is not None for p in deal.passes] if offset else [],
-        "trick": play["trick"],
-        "trick_leader": play["trick_leader"],
-        "tricks": play["tricks"],
-        "hearts_broken": play["hearts_broken"],
-        "taken_points": play["taken_points"],
-        "hand_sizes": play["hand_sizes"],
-        "voids": play["voids"],
-        "kitty": _names(deal.kitty if deal.tricks_played else 0),
-        "totals": list(totals),
-        "result": None if result is None else {"points": list(result.points), "moon": result.moon},
-    }
-
-
-def _play_json(deal: Deal, written: list[dict[str, Any]]) -> dict[str, Any]:
-    """The public fields that change as cards are played. ``written``: the
-    deal's first tricks as written before (a prefix of its tricks), kept as
-    they are when no trick was finished since."""
-    n = deal.players
-    phase = deal.phase
-    trick = deal.trick
-    tricks = deal.tricks
-    leader = deal.trick_leader
-    done = deal.tricks_played
-    if len(written) != len(tricks):
-        written = written + [
-            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
-            for ld, cs, w, p in tricks[len(written) :]
-        ]
-    # Every seat plays one card to each trick: the hand sizes follow from the trick count.
-    in_trick = len(trick)
-    size = deal.rules.hand_size - done
-    return {
-        "to_act": deal.to_act if phase == PLAY else None,
-        "trick": [CARD_NAMES[c] for c in trick],
-        "trick_leader": leader if trick else (deal.to_act if phase == PLAY else -1),
-        "tricks": written,
-        "hearts_broken": deal.hearts_broken,
-        "taken_points": list(deal.taken_points),
-        "hand_sizes": [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)],
-        "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in deal.voids],
-    }
-
-
-PLAY_FIELDS = frozenset(
-    (
-        "to_act",
-        "trick",
-        "trick_leader",
-        "tricks",
-        "hearts_broken",
-        "taken_points",
-        "hand_sizes",
-        "voids",
-        "kitty",
-    )
-)
-"""The keys of ``public_json`` that may change while a deal is played (the
-others stay as they were when its play began)."""
-
-
-SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed", "received"})
-"""The keys of ``seat_json``: those of a seat's view that ``public_json`` holds
-only as blanks (a server writing the view as text leaves them out of the public part)."""
-
-
-SeatFields = tuple[int | None, int, int, int | None, int | None, int | None]
-"""``seat_json``'s fields as numbers: ``to_act``, then the cards of ``hand``
-and ``legal`` as masks, ``pass_to``, and ``passed`` and ``received`` as masks
-(None: not passed, not received)."""
-
-SEAT_FIELD_KEYS = ("to_act", "hand", "legal", "pass_to", "passed", "received")
-"""The keys of ``SeatFields``, in its order."""
-SEAT_FIELD_CARDS = (False, True, True, False, True, True)
-"""For each of ``SeatFields``: whether it is a set of cards (a mask, written as names)."""
-
-
-def seat_fields(deal: Deal, seat: int) -> SeatFields:
-    """What ``seat_json`` writes, as numbers and card masks (``SeatFields``):
-    cheap to build and to compare, for a server that writes only what changed."""
-    n = deal.players
-    offset = deal.pass_offset % n
-    phase = deal.phase
-    passed = deal.passes[seat]
-    hand = deal.hands[seat]
-    received = None
-    legal = 0
-    if phase == PASS:
-        to_act: int | None = seat if passed is None else None
-        if passed is not None:
-            hand &= ~passed  # set aside, no longer in hand
-    else:
-        to_act = deal.to_act if phase == PLAY else None
-        if offset:
-            received = deal.passes[deal.pass_source(seat)]
-        if to_act == seat:
-            legal = legal_mask_for(
-                deal.rules, hand, deal.trick, not deal.tricks, deal.lead_card, deal.hearts_broken
-            )
-    return (to_act, hand, legal, (seat + offset) % n if offset else None, passed, received)
-
-
-def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> dict[str, Any]:
-    """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
-    (and ``to_act``, which differs by seat while passing); laid over
-    ``public_json(deal)`` they give the seat's whole view. ``names`` writes a
-    set of cards as a list of names (a server may pass one that remembers its
-    lists, so that an unchanged hand is the very same list, cheap to compare)."""
-    return seat_fields_json(seat, seat_fields(deal, seat), names)
-
-
-def seat_fields_json(
-    seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names
-) -> dict[str, Any]:
-    """``seat_json`` from ``seat_fields``."""
-    to_act, hand, legal, pass_to, passed, received = fields
-    return {
-        "seat": seat,
-        "to_act": to_act,
-        "hand": names(hand),
-        "legal": names(legal),
-        "pass_to": pass_to,
-        "passed": None if passed is None else names(passed),
-        "received": None if received is None else names(received),
-    }
+    return dict(event)

@@ -1,5 +1,5 @@
-"""What the routes share: a JSON body read within a limit, rules from it,
-errors as responses, and a WebSocket's frames one after the other."""
+"""What the HTTP routes share: a JSON body read within a limit, rules from it,
+a refusal as a response, and a FastAPI WebSocket's frames one after another."""
 
 from __future__ import annotations
 
@@ -12,38 +12,62 @@ from fastapi.responses import JSONResponse
 
 from damepique.engine import PRESETS, Rules, RulesError
 
+from .errors import Refusal
+
 
 def rules_from_body(body: dict[str, Any]) -> Rules:
     """Rules from ``{"preset": name, "rules": {...}}``: the preset, then the
-    options that change it. Raises RulesError naming what is wrong."""
+    options that change it. Raises ``Refusal`` (``bad_rules``) naming what is wrong."""
     preset = body.get("preset")
     base: dict[str, Any] = {}
     if preset is not None:
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {str(preset)[:40]!r}")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise Refusal("bad_rules", f"unknown preset {str(preset)[:40]!r}")
         base = PRESETS[preset].to_json()
     extra = body.get("rules") or {}
     if not isinstance(extra, dict):
-        raise RulesError("rules must be an object")
-    return Rules.from_json(base | extra)
+        raise Refusal("bad_rules", "rules must be an object")
+    try:
+        return Rules.from_json(base | extra)
+    except RulesError as e:
+        raise Refusal.from_engine(e) from None
+    except TypeError as e:
+        raise Refusal("bad_rules", str(e)) from None
 
 
-def error_response(code: str, reason: str, status: int = 400) -> JSONResponse:
-    """An error with a stable code and a readable reason."""
-    return JSONResponse({"error": code, "code": code, "reason": reason}, status_code=status)
+def refused(refusal: Refusal) -> JSONResponse:
+    """A refusal as an HTTP answer: its status, ``{"error": code, "code", "reason", ...}``."""
+    resp = JSONResponse({"error": refusal.code, **refusal.to_json()}, status_code=refusal.status)
+    if refusal.retry_after is not None:
+        resp.headers["Retry-After"] = str(refusal.retry_after)
+    return resp
 
 
-async def json_body(request: Request, limit: int) -> dict[str, Any] | None:
-    """The request's JSON object (an empty body is ``{}``); None when the body is
-    over ``limit`` bytes, not JSON, or not an object."""
+def error_response(code: str, reason: str) -> JSONResponse:
+    """``refused(Refusal(code, reason))``: the status comes from ``errors.STATUS``."""
+    return refused(Refusal(code, reason))
+
+
+async def json_body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object (an empty body is ``{}``); ``Refusal`` when the
+    body is over ``limit`` bytes, not JSON, or not an object."""
     raw = await request.body()
     if len(raw) > limit:
-        return None
+        raise Refusal("too_large", f"a request body larger than {limit} bytes")
     try:
         data = json.loads(raw or b"{}")
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    except (ValueError, RecursionError):
+        raise Refusal("bad_request", "send a JSON object") from None
+    if not isinstance(data, dict):
+        raise Refusal("bad_request", "send a JSON object")
+    return data
+
+
+def client_host(conn: Request | WebSocket) -> str | None:
+    """The client's address as the ASGI server gives it: behind a proxy, uvicorn's
+    ``--proxy-headers`` and ``--forwarded-allow-ips`` decide what that is
+    (``docs/deploy.md``); forwarding headers are never read here."""
+    return conn.client.host if conn.client is not None else None
 
 
 async def frames(ws: WebSocket) -> AsyncIterator[str | bytes | None]:
@@ -55,3 +79,6 @@ async def frames(ws: WebSocket) -> AsyncIterator[str | bytes | None]:
             return
         text = message.get("text")
         yield message.get("bytes") if text is None else text
+
+
+__all__ = ["client_host", "error_response", "frames", "json_body", "refused", "rules_from_body"]

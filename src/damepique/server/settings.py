@@ -1,4 +1,4 @@
-"""Where the data lives: the default database and how ``--db`` is read.
+"""The server's settings: where the data lives, and the knobs of its tables.
 
 The default SQLite file is ``$XDG_DATA_HOME/damepique/damepique.sqlite3``
 (``~/.local/share/damepique/damepique.sqlite3`` when XDG_DATA_HOME is unset;
@@ -15,7 +15,26 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+
+_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+    "postgresql+psycopg2": "postgresql+asyncpg",
+    "postgresql+psycopg": "postgresql+asyncpg",
+}
+
+
+def async_url(url: str) -> str:
+    """The URL with the async driver this app uses for its database."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    return f"{_DRIVERS.get(scheme, scheme)}://{rest}"
 
 
 def data_dir() -> Path:
@@ -36,10 +55,39 @@ def database_url(db: str | None = None) -> str:
     if set, else the default file. ``postgresql://...`` gets the asyncpg driver."""
     db = db or os.environ.get("DAMEPIQUE_DB") or None
     if db and "://" in db:
-        from .database import async_url
-
         return async_url(db)
     path = Path(db) if db else default_db_path()
     path = path.expanduser().resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{path}"
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def _timer_choices() -> tuple[int, ...]:
+    text = os.environ.get("DAMEPIQUE_TIMER_CHOICES", "0,30,60")
+    return tuple(int(x) for x in text.split(",") if x.strip())
+
+
+@dataclass
+class Settings:
+    """Knobs of the tables (``docs/multiplayer.md``); tests shorten the grace period and timers."""
+
+    grace: float = field(default_factory=lambda: _env_float("DAMEPIQUE_GRACE", 60.0))
+    """Seconds a person who dropped keeps their seat before a bot stands in."""
+    timer_choices: tuple[int, ...] = field(default_factory=_timer_choices)
+    chat_interval: float = 1.0
+    unknown_codes: int = field(default_factory=lambda: int(_env_float("DAMEPIQUE_UNKNOWN_CODES", 30)))
+    """Table codes leading to no table one client address may name at once (HTTP and
+    WebSocket together); then one more every ``unknown_codes_window / unknown_codes``
+    seconds. 0 turns the limit off. See ``tables.limits.UnknownCodes``."""
+    unknown_codes_window: float = field(
+        default_factory=lambda: _env_float("DAMEPIQUE_UNKNOWN_CODES_WINDOW", 600.0)
+    )
+    unknown_codes_clock: Callable[[], float] = time.monotonic
+    """The clock of that limit (tests pass a fake one)."""

@@ -5,6 +5,7 @@ import { renderGuide, renderHistory, renderReplay, renderRules, sealVerdict, tot
 import * as MP from "./multiplayer.js";
 import { patched } from "./patch.js";
 
+const PROTOCOL = 2; // docs/protocol.md: one socket, /ws, and hello first, for every game
 const CURRENT_KEY = "damepique.current";
 const PREFS_KEY = "damepique.prefs";
 const PLAYER_KEY = "damepique.player";
@@ -305,7 +306,7 @@ function showTable() {
   render();
 }
 
-// A table with others (#/t/CODE): the same page, spoken over /ws/table with the seat token.
+// A table with others (#/t/CODE): the same page and socket, its hello naming the table.
 async function renderFriendsPage() {
   const opts = await getOptions();
   const ch = opts.choices;
@@ -372,14 +373,14 @@ function onTableMessage(msg) {
 function connect() {
   const g = game;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}${g.mode === "table" ? "/ws/table" : "/ws"}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws`);
   g.ws = ws;
   ws.onopen = () => {
     g.attempts = 0;
     if (g.mode === "table") {
-      ws.send(JSON.stringify({ v: 1, type: "hello", table: g.code, patches: true, ...(g.token ? { token: g.token } : {}) }));
-      for (const seat of g.mutes) ws.send(JSON.stringify({ v: 1, type: "mute", seat }));
-    } else ws.send(JSON.stringify({ v: 1, type: "join", token: g.token, patches: true }));
+      ws.send(JSON.stringify({ v: PROTOCOL, type: "hello", table: g.code, patches: true, ...(g.token ? { token: g.token } : {}) }));
+      for (const seat of g.mutes) ws.send(JSON.stringify({ v: PROTOCOL, type: "mute", seat }));
+    } else ws.send(JSON.stringify({ v: PROTOCOL, type: "hello", token: g.token, patches: true }));
   };
   ws.onmessage = (e) => {
     if (game !== g) return;
@@ -410,7 +411,7 @@ function connect() {
 function send(msg) {
   if (!game || !game.ws || game.ws.readyState !== WebSocket.OPEN) return null;
   const id = game.nextId++;
-  game.ws.send(JSON.stringify({ v: 1, ...msg, id }));
+  game.ws.send(JSON.stringify({ v: PROTOCOL, ...msg, id }));
   return id;
 }
 
@@ -419,10 +420,11 @@ function onError(msg) {
     // The seat was given up or the token is for another table: come back as a visitor.
     MP.saveToken(game.code, null);
     game.token = null;
-    game.ws.send(JSON.stringify({ v: 1, type: "hello", table: game.code, patches: true }));
+    game.ws.send(JSON.stringify({ v: PROTOCOL, type: "hello", table: game.code, patches: true }));
     return;
   }
-  if (msg.code === "unknown_token") {
+  if (msg.code === "bad_token") {
+    // A solo game whose token leads nowhere any more: start again from the home page.
     localStorage.removeItem(CURRENT_KEY);
     closeGame();
     location.hash = "#/";

@@ -12,7 +12,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from damepique.server.database import create_engine, schema
+from damepique.server.storage.database import create_engine, schema
 
 
 def _configure(connection: Connection) -> None:

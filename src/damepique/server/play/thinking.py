@@ -21,6 +21,8 @@ from typing import Any
 from damepique.bots import get_bot
 from damepique.engine import View
 
+LEVELS = ("beginner", "intermediate", "expert")
+"""The levels people choose for the computer players."""
 FALLBACK = {"expert": "intermediate", "intermediate": "beginner", "beginner": "random"}
 HEAVY = {"expert"}
 CHEAP = {"random", "beginner", "intermediate"}

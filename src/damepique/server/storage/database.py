@@ -1,4 +1,13 @@
-"""Which database, and its schema: URLs, engines and migrations at start-up.
+"""The one owner of the database: its engine, its write lock, its migrations.
+
+``Database`` is made once per app and handed to every store. It owns the
+SQLAlchemy async engine, the one write lock (SQLite has one writer, and a
+transaction left open across an ``await`` by one store would stall another),
+and the migration run at start-up, done once. The event log's hot path on a
+SQLite file is written by the standard library's driver on the loop's own
+thread (``append_events``): a commit there costs tens of microseconds, far
+less than a trip to aiosqlite's thread under load; everything else goes
+through SQLAlchemy.
 
 The app runs on SQLite (one process, the default) or PostgreSQL (several
 processes), both through SQLAlchemy's async engine. A URL may be given the
@@ -11,7 +20,7 @@ way people write it; the driver is chosen here:
 >>> async_url("postgresql+asyncpg://u@h/db")
 'postgresql+asyncpg://u@h/db'
 
-The schema is Alembic's (``server/migrations``, shipped in the package):
+The schema is Alembic's (``storage/migrations``, shipped in the package):
 ``migrate`` brings a database to the newest revision when the server starts.
 Several processes starting at once on PostgreSQL take turns (an advisory
 lock), and a SQLite file made before migrations existed (by ``create_all``)
@@ -20,44 +29,34 @@ that are missing, then the file is stamped.
 
 For people changing a table (run from a checkout)::
 
-    python -m damepique.server.database revision -m "what changed" --db sqlite:///tmp/dev.sqlite3
-    python -m damepique.server.database check --db postgresql://postgres@127.0.0.1/damepique
+    python -m damepique.server.storage.database revision -m "what changed" --db sqlite:///tmp/dev.sqlite3
+    python -m damepique.server.storage.database check --db postgresql://postgres@127.0.0.1/damepique
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import sqlite3
 import sys
 import weakref
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import MetaData, event, text
+from sqlalchemy import MetaData, event, insert, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+from ..settings import async_url
+from . import schema as tables
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 # Any constant will do: it only has to be the same in every damepique process.
 _MIGRATION_LOCK = 0x64616D65  # "dame"
-
-_DRIVERS = {
-    "sqlite": "sqlite+aiosqlite",
-    "postgresql": "postgresql+asyncpg",
-    "postgres": "postgresql+asyncpg",
-    "postgresql+psycopg2": "postgresql+asyncpg",
-    "postgresql+psycopg": "postgresql+asyncpg",
-}
-
-
-def async_url(url: str) -> str:
-    """The URL with the async driver this app uses for its database."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return url
-    return f"{_DRIVERS.get(scheme, scheme)}://{rest}"
 
 
 def is_sqlite(url: str) -> bool:
@@ -93,20 +92,8 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
 
 
 def schema() -> MetaData:
-    """Every table of the app in one MetaData: what the migrations must build.
-
-    Each part keeps its own MetaData next to its code (the game store, the
-    multiplayer store, the score keeper); this gathers copies of their tables.
-    """
-    from . import leases, mpstore, scorer_api, store
-
-    combined = MetaData()
-    for part in (store.metadata, mpstore.metadata, scorer_api.metadata, leases.metadata):
-        for table in part.tables.values():
-            if table.name in combined.tables:
-                raise RuntimeError(f"two parts of the app define the table {table.name!r}")
-            table.to_metadata(combined)
-    return combined
+    """Every table of the app (``storage/schema.py``): what the migrations must build."""
+    return tables.metadata
 
 
 def alembic_config(url: str | None = None, connection: Connection | None = None) -> Any:
@@ -188,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     """``upgrade``, ``check`` (differences between code and database) or ``revision``."""
     from alembic import command
 
-    from .settings import database_url
+    from ..settings import database_url
 
     parser = argparse.ArgumentParser(prog="python -m damepique.server.database")
     parser.add_argument("action", choices=["upgrade", "check", "revision", "current"])
@@ -223,7 +210,83 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
+class Database:
+    """The app's database: one engine, one write lock, migrated once at ``open``.
+
+    Stores write with ``async with db.write() as conn`` (the lock, then one
+    transaction) and read with ``async with db.read() as conn``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)  # plain postgresql:// or sqlite:// as people write them
+        self.engine: AsyncEngine = create_engine(self.url)
+        self.lock = asyncio.Lock()
+        self.file = sqlite_file(self.url)
+        """The SQLite file, when the database is one (the event log's hot path writes it directly)."""
+        self._direct: sqlite3.Connection | None = None
+        self._opened = False
+
+    @property
+    def dialect(self) -> str:
+        return str(self.engine.dialect.name)
+
+    async def open(self) -> None:
+        """Bring the schema to the newest revision, once however many parts ask."""
+        if not self._opened:
+            await migrate(self.engine)
+            self._opened = True
+
+    async def close(self) -> None:
+        if self._direct is not None:
+            self._direct.close()
+            self._direct = None
+        await self.engine.dispose()
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        async with self.lock, self.engine.begin() as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            yield conn
+
+    async def append_events(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Rows of the event log (``game_id``, ``seq``, ``body``) in one transaction,
+        under the write lock: on a SQLite file with the standard library's driver
+        on this thread (committed, or rolled back on error), elsewhere through
+        SQLAlchemy."""
+        async with self.lock:
+            if self.file is None:
+                async with self.engine.begin() as conn:
+                    await conn.execute(insert(tables.events), list(rows))
+                return
+            if self._direct is None:
+                self._direct = sqlite3.connect(self.file, check_same_thread=False)
+                sqlite_pragmas(self._direct, None)
+            with self._direct as conn:
+                conn.executemany(
+                    "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                    [(r["game_id"], r["seq"], r["body"]) for r in rows],
+                )
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file of a ``sqlite`` URL, or None (memory databases, URIs, other databases).
+
+    >>> sqlite_file("sqlite+aiosqlite:////tmp/x.sqlite3"), sqlite_file("sqlite+aiosqlite:///:memory:")
+    ('/tmp/x.sqlite3', None)
+    """
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("://", 1)[1][1:].split("?", 1)[0]
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return path
+
+
 __all__ = [
+    "Database",
     "async_url",
     "create_engine",
     "current_revision",

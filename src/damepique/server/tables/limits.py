@@ -1,46 +1,19 @@
-"""Rate limits: messages per connection, and unknown table codes per client address.
+"""Limits per client address: unknown table codes.
 
-Both are token buckets. The second one is what keeps private tables private:
-a table's code (about 39 bits) is its only secret, so each client address may
+A token bucket per address. It is what keeps private tables private: a
+table's code (about 39 bits) is its only secret, so each client address may
 name only a few codes that lead nowhere before every lookup it makes is
-refused for a while, whichever connection or route it comes through.
+refused for a while, whichever connection or route it comes through. (A
+connection's own rate of messages is ``connection.RateLimit``.)
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
-
-
-class RateLimit:
-    """``rate`` messages a second on average, up to ``burst`` at once.
-
-    >>> limit = RateLimit(rate=0.0, burst=2)
-    >>> limit.allow(), limit.allow(), limit.allow()
-    (True, True, False)
-    """
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one message from the bucket; False when it is empty (the message is refused)."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class CodeLimitSettings(Protocol):
@@ -168,7 +141,6 @@ def retry_after(seconds: float) -> int:
 __all__ = [
     "TOO_MANY_CODES",
     "CodeLimitSettings",
-    "RateLimit",
     "UnknownCodes",
     "address_key",
     "retry_after",

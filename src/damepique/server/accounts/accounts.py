@@ -28,12 +28,9 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from .http import json_body
-from .mpstore import MpStore
+from ..storage.accounts import AccountStore
 from .ratings import DEFAULT_RATING
 
 COOKIE = "damepique_session"
@@ -89,7 +86,7 @@ class Accounts:
     MAX_FAILURES = 10
     FAILURE_WINDOW = 600.0
 
-    def __init__(self, store: MpStore) -> None:
+    def __init__(self, store: AccountStore) -> None:
         self.store = store
         self.sessions: Sessions | None = None
         self._failures: dict[str, list[float]] = {}
@@ -175,114 +172,4 @@ def _verify(hashed: str, password: str) -> bool:
 _DUMMY = _hasher.hash("not a real password")
 
 
-def _secure(request: Request) -> bool:
-    if os.environ.get("DAMEPIQUE_SECURE_COOKIES") == "1":
-        return True
-    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
-
-
-def _bad(code: str, reason: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "code": code, "reason": reason}, status_code=status)
-
-
-def install(app: FastAPI, accounts: Accounts) -> None:
-    """The account routes: register, log in, log out, who am I, leaderboard and profiles."""
-    store = accounts.store
-
-    async def signed_in(key: str, nickname: str, request: Request, status: int = 200) -> JSONResponse:
-        cookie = await accounts.open_session(key)
-        resp = JSONResponse({"nickname": nickname}, status_code=status)
-        resp.set_cookie(
-            COOKIE,
-            cookie,
-            max_age=SESSION_AGE,
-            httponly=True,
-            samesite="lax",
-            secure=_secure(request),
-            path="/",
-        )
-        return resp
-
-    @app.post("/api/accounts")
-    async def register(request: Request) -> JSONResponse:
-        body = await json_body(request, 4096)
-        if body is None:
-            return _bad("bad_request", "send a JSON object")
-        key, code, reason = await accounts.register(body.get("nickname"), body.get("password"))
-        if key is None:
-            return _bad(code, reason, 409 if code == "nickname_taken" else 400)
-        return await signed_in(key, str(body["nickname"]).strip(), request, 201)
-
-    @app.post("/api/login")
-    async def login(request: Request) -> JSONResponse:
-        body = await json_body(request, 4096)
-        if body is None:
-            return _bad("bad_request", "send a JSON object")
-        if accounts.locked(body.get("nickname")):
-            return _bad("too_many_attempts", "too many wrong passwords; try again in a few minutes", 429)
-        key = await accounts.login(body.get("nickname"), body.get("password"))
-        if key is None:
-            return _bad("bad_login", "wrong nickname or password", 401)
-        acc = await store.get_account(key)
-        assert acc is not None
-        return await signed_in(key, acc["nickname"], request)
-
-    @app.post("/api/logout")
-    async def logout(request: Request) -> JSONResponse:
-        await accounts.close_session(request.cookies)
-        resp = JSONResponse({"ok": True})
-        resp.delete_cookie(COOKIE, path="/")
-        return resp
-
-    @app.get("/api/me")
-    async def me(request: Request) -> JSONResponse:
-        key = await accounts.account_of(request.cookies)
-        acc = await store.get_account(key) if key else None
-        if acc is None:
-            return JSONResponse({"nickname": None})
-        return JSONResponse({"nickname": acc["nickname"], "rating": round(acc["rating"])})
-
-    @app.get("/api/leaderboard")
-    async def leaderboard() -> JSONResponse:
-        rows = await store.leaderboard()
-        return JSONResponse(
-            {
-                "players": [
-                    {
-                        "rank": i + 1,
-                        "nickname": r["nickname"],
-                        "rating": r["rating"],
-                        "games": r["stats"]["ranked"],
-                        "wins": r["stats"]["wins"],
-                    }
-                    for i, r in enumerate(rows)
-                ]
-            }
-        )
-
-    @app.get("/api/players/{nickname}")
-    async def profile(nickname: str) -> JSONResponse:
-        key = nickname_key(nickname)
-        acc = await store.get_account(key) if key else None
-        if acc is None:
-            return _bad("not_found", "no player with this nickname", 404)
-        s = acc["stats"]
-        return JSONResponse(
-            {
-                "nickname": acc["nickname"],
-                "rating": round(acc["rating"]),
-                "history": await store.history(acc["key"]),
-                "stats": {
-                    "games": s["games"],
-                    "ranked": s["ranked"],
-                    "wins": s["wins"],
-                    "deals": s["deals"],
-                    "average_points": round(s["points"] / s["deals"], 2) if s["deals"] else None,
-                    "moons": s["moons"],
-                    "queens": s["queens"],
-                },
-            }
-        )
-
-
-__all__ = ["COOKIE", "Accounts", "Sessions", "install", "nickname_key"]
+__all__ = ["COOKIE", "SESSION_AGE", "Accounts", "Sessions", "nickname_key"]

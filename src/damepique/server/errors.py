@@ -1,0 +1,106 @@
+"""One refusal: what the server says when it will not do something.
+
+A ``Refusal`` carries a stable ``code`` (the pages hold the words for it, in
+English and French), a ``reason`` in English for programs and logs, the
+``params`` a page needs to say it (a suit, a number of seconds), and the seat
+and card it concerns when there are any. Its HTTP status comes from one
+table, ``STATUS``; on a WebSocket it is an ``error`` message and the
+connection stays open. Nothing changed when one is raised.
+
+>>> from damepique.engine.errors import IllegalPlay
+>>> r = Refusal.from_engine(IllegalPlay("must follow clubs", 2, 51))
+>>> r.code, r.reason, r.seat, r.card, r.status
+('illegal_play', 'must follow clubs', 2, 'AS', 400)
+>>> Refusal("no_table", "no table with this code").status
+404
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from damepique.engine import CARD_NAMES
+from damepique.engine.errors import CardError, DealError, HeartsError, IllegalAction, RulesError
+
+STATUS: dict[str, int] = {
+    "account_needed": 401,
+    "bad_login": 401,
+    "not_found": 404,
+    "no_table": 404,
+    "no_such_sheet": 404,
+    "no_such_deal": 404,
+    "already_started": 409,
+    "nickname_taken": 409,
+    "table_full": 409,
+    "game_over": 409,
+    "nothing_to_undo": 409,
+    "too_large": 413,
+    "unsupported_media_type": 415,
+    "bad_sheet": 422,
+    "bad_entry": 422,
+    "rate_limited": 429,
+    "too_many_attempts": 429,
+    "too_many_codes": 429,
+    "too_many": 429,
+    "unavailable": 503,
+    "storage_failed": 503,
+}
+"""HTTP status by code; every other refusal is 400 (the request was wrong)."""
+
+
+class Refusal(Exception):
+    """A request the server refuses; nothing changed."""
+
+    def __init__(
+        self,
+        code: str,
+        reason: str,
+        *,
+        params: dict[str, Any] | None = None,
+        seat: int | None = None,
+        card: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.params = params or {}
+        self.seat = seat
+        self.card = card
+        self.retry_after = retry_after
+        """Seconds before asking again is worth it (``Retry-After``), where that is known."""
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, 400)
+
+    @classmethod
+    def from_engine(cls, error: HeartsError) -> Refusal:
+        """The engine's error as a refusal, its kind as the code, its seat and card kept."""
+        seat = card = None
+        if isinstance(error, (IllegalAction, DealError)):
+            seat = error.seat
+            card = None if error.card is None else CARD_NAMES[error.card]
+        elif isinstance(error, CardError):
+            card = error.text[:20]
+        code = error.kind
+        if isinstance(error, RulesError):
+            code = "bad_rules"
+        return cls(code, error.reason, seat=seat, card=card)
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal's fields as every answer writes them (HTTP and WebSocket alike)."""
+        out: dict[str, Any] = {"code": self.code, "reason": self.reason}
+        if self.params:
+            out["params"] = self.params
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.card is not None:
+            out["card"] = self.card
+        return out
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.code!r}, {self.reason!r})"
+
+
+__all__ = ["STATUS", "Refusal"]

@@ -1,0 +1,450 @@
+"""State messages written as text, whole or as patches (``docs/protocol.md``).
+
+After every card each seat's connections get that seat's whole picture of
+the game, or, when they asked for patches and hold the previous update, only
+what changed. Both are written here as JSON text, from parts: the public view
+of the deal (``public_json``, the same for every seat, built once per update
+and carried forward from the last one while a deal is played) and each
+seat's own fields (``seat_fields``: numbers and card masks, cheap to build and
+to compare), so that a table of four costs one public view and four small
+pieces of text per card. An ``Update`` is one such broadcast; the hub asks it
+for each connection's text.
+
+>>> import random
+>>> from damepique.engine import Deal, Rules, view_of
+>>> deal = Deal.shuffled(Rules(), random.Random(2))
+>>> {**public_json(deal), **seat_json(deal, 0)} == view_of(deal, 0).to_json()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, cards_of, direction_name, event_for
+from damepique.engine.cards import SUIT_MASKS
+
+from .protocol import VERSION, dumps
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
+def public_json(
+    deal: Deal, totals: Sequence[int] = (), before: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``view_of(deal, seat, totals).to_json()`` without anything private: what a
+    spectator may see (no seat, no hand, no legal cards, no passed or received
+    cards; ``to_act`` only in the play phase). The same for every seat, so a
+    server builds it once per update, without a ``View``.
+
+    ``before``: what this function returned for the same deal at an earlier
+    position of its play phase (the deal was ``before["deal"]`` and is still
+    being played), or None. Then only the fields that change while cards are
+    played are written again, the others and the tricks already finished are
+    ``before``'s very objects (``totals`` is not read: a deal's totals do not
+    change while it is played), which is cheaper, and cheaper still to
+    compare with ``before``. Never change what it returns: it may be shared.
+    """
+    phase = deal.phase
+    if before is not None and phase == PLAY and before["phase"] == PLAY and before["deal"] == deal.number:
+        out = dict(before)
+        out.update(_play_json(deal, before["tricks"]))
+        if deal.tricks_played and not before["kitty"] and deal.kitty:
+            out["kitty"] = _names(deal.kitty)  # taken with the first trick
+        return out
+    n = deal.players
+    offset = deal.pass_offset % n
+    result = deal.result() if phase == DONE else None
+    play = _play_json(deal, [])
+    return {  # in the order of View.to_json
+        "seat": None,
+        "deal": deal.number,
+        "phase": phase,
+        "to_act": play["to_act"],
+        "hand": [],
+        "legal": [],
+        "pass_direction": direction_name(offset, n),
+        "pass_to": None,
+        "passed": None,
+        "received": None,
+        "passed_seats": [p is not None for p in deal.passes] if offset else [],
+        "trick": play["trick"],
+        "trick_leader": play["trick_leader"],
+        "tricks": play["tricks"],
+        "hearts_broken": play["hearts_broken"],
+        "taken_points": play["taken_points"],
+        "hand_sizes": play["hand_sizes"],
+        "voids": play["voids"],
+        "kitty": _names(deal.kitty if deal.tricks_played else 0),
+        "totals": list(totals),
+        "result": None if result is None else {"points": list(result.points), "moon": result.moon},
+    }
+
+
+def _play_json(deal: Deal, written: list[dict[str, Any]]) -> dict[str, Any]:
+    """The public fields that change as cards are played. ``written``: the
+    deal's first tricks as written before (a prefix of its tricks), kept as
+    they are when no trick was finished since."""
+    n = deal.players
+    phase = deal.phase
+    trick = deal.trick
+    tricks = deal.tricks
+    leader = deal.trick_leader
+    done = deal.tricks_played
+    if len(written) != len(tricks):
+        written = written + [
+            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
+            for ld, cs, w, p in tricks[len(written) :]
+        ]
+    # Every seat plays one card to each trick: the hand sizes follow from the trick count.
+    in_trick = len(trick)
+    size = deal.rules.hand_size - done
+    return {
+        "to_act": deal.to_act if phase == PLAY else None,
+        "trick": [CARD_NAMES[c] for c in trick],
+        "trick_leader": leader if trick else (deal.to_act if phase == PLAY else -1),
+        "tricks": written,
+        "hearts_broken": deal.hearts_broken,
+        "taken_points": list(deal.taken_points),
+        "hand_sizes": [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)],
+        "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in deal.voids],
+    }
+
+
+PLAY_FIELDS = frozenset(
+    (
+        "to_act",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "hearts_broken",
+        "taken_points",
+        "hand_sizes",
+        "voids",
+        "kitty",
+    )
+)
+"""The keys of ``public_json`` that may change while a deal is played (the
+others stay as they were when its play began)."""
+
+
+SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed", "received"})
+"""The keys of ``seat_json``: those of a seat's view that ``public_json`` holds
+only as blanks (a server writing the view as text leaves them out of the public part)."""
+
+
+SeatFields = tuple[int | None, int, int, int | None, int | None, int | None]
+"""``seat_json``'s fields as numbers: ``to_act``, then the cards of ``hand``
+and ``legal`` as masks, ``pass_to``, and ``passed`` and ``received`` as masks
+(None: not passed, not received)."""
+
+SEAT_FIELD_KEYS = ("to_act", "hand", "legal", "pass_to", "passed", "received")
+"""The keys of ``SeatFields``, in its order."""
+SEAT_FIELD_CARDS = (False, True, True, False, True, True)
+"""For each of ``SeatFields``: whether it is a set of cards (a mask, written as names)."""
+
+
+def seat_fields(deal: Deal, seat: int) -> SeatFields:
+    """What ``seat_json`` writes, as numbers and card masks (``SeatFields``):
+    cheap to build and to compare, for a server that writes only what changed."""
+    n = deal.players
+    offset = deal.pass_offset % n
+    phase = deal.phase
+    passed = deal.passes[seat]
+    hand = deal.hands[seat]
+    received = None
+    legal = 0
+    if phase == PASS:
+        to_act: int | None = seat if passed is None else None
+        if passed is not None:
+            hand &= ~passed  # set aside, no longer in hand
+    else:
+        to_act = deal.to_act if phase == PLAY else None
+        if offset:
+            received = deal.passes[deal.pass_source(seat)]
+        if to_act == seat:
+            legal = deal.legal_mask()
+    return (to_act, hand, legal, (seat + offset) % n if offset else None, passed, received)
+
+
+def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> dict[str, Any]:
+    """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
+    (and ``to_act``, which differs by seat while passing); laid over
+    ``public_json(deal)`` they give the seat's whole view. ``names`` writes a
+    set of cards as a list of names (a server may pass one that remembers its
+    lists, so that an unchanged hand is the very same list, cheap to compare)."""
+    return seat_fields_json(seat, seat_fields(deal, seat), names)
+
+
+def seat_fields_json(
+    seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names
+) -> dict[str, Any]:
+    """``seat_json`` from ``seat_fields``."""
+    to_act, hand, legal, pass_to, passed, received = fields
+    return {
+        "seat": seat,
+        "to_act": to_act,
+        "hand": names(hand),
+        "legal": names(legal),
+        "pass_to": pass_to,
+        "passed": None if passed is None else names(passed),
+        "received": None if received is None else names(received),
+    }
+
+
+# -- the texts of one broadcast --------------------------------------------------------
+
+OWN_KEYS = frozenset({"seat", "spectator", "view", "event", "events", "ack"})
+"""The keys of a state message that differ from seat to seat."""
+
+_MISSING = object()
+
+
+class CardNames:
+    """Sets of cards written as lists of names, each list kept while it is in
+    use: a hand that did not change since the last update is the same list,
+    which a patch compares at no cost (``is``). Never change a list it gave."""
+
+    LIMIT = 64
+
+    def __init__(self) -> None:
+        self._lists: dict[int, list[str]] = {}
+        self._texts: dict[int, str] = {}
+
+    def __call__(self, mask: int) -> list[str]:
+        names = self._lists.get(mask)
+        if names is None:
+            if len(self._lists) >= self.LIMIT:
+                self._lists.clear()  # a few tricks' worth: start again
+            names = self._lists[mask] = [CARD_NAMES[c] for c in cards_of(mask)]
+        return names
+
+    def text(self, mask: int) -> str:
+        """The list as JSON text (card names need no escaping)."""
+        text = self._texts.get(mask)
+        if text is None:
+            if len(self._texts) >= self.LIMIT:
+                self._texts.clear()
+            names = self(mask)
+            text = self._texts[mask] = '["' + '","'.join(names) + '"]' if names else "[]"
+        return text
+
+
+_OWN_KEYS_TEXT = tuple(f'"{k}":' for k in SEAT_FIELD_KEYS)
+
+
+def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
+    """The seat's own view fields that differ from ``old``, as the inside of a
+    JSON object (what ``_changed`` over two ``seat_json`` would say)."""
+    if new[1:] == old[1:]:  # most seats after most cards: only whose turn it is
+        value = new[0]
+        if value == old[0]:
+            return ""
+        return _OWN_KEYS_TEXT[0] + ("null" if value is None else str(value))
+    parts = []
+    for i, value in enumerate(new):
+        if value != old[i]:
+            if value is None:
+                parts.append(_OWN_KEYS_TEXT[i] + "null")
+            elif SEAT_FIELD_CARDS[i]:
+                parts.append(_OWN_KEYS_TEXT[i] + names.text(value))
+            else:
+                parts.append(_OWN_KEYS_TEXT[i] + str(value))
+    return ",".join(parts)
+
+
+def _changed(new: dict[str, Any], old: dict[str, Any], keys: Iterable[str] | None = None) -> dict[str, Any]:
+    """The keys of ``new`` (or only ``keys`` of them) whose value is not
+    ``old``'s; a value that is the very same object is not even compared."""
+    if keys is None:
+        keys = new
+    return {k: v for k in keys if (v := new[k]) is not (o := old.get(k, _MISSING)) and v != o}
+
+
+_PLAY_PUBLIC = tuple(sorted(PLAY_FIELDS - SEAT_FIELDS))
+
+
+def _play_changes(view: dict[str, Any], old: dict[str, Any]) -> Iterable[str]:
+    """The public view's keys worth comparing with ``old``'s: while the same deal
+    is played only those that cards change (``PLAY_FIELDS``), else all of them."""
+    if view["deal"] == old["deal"] and view["phase"] == old["phase"] == PLAY:
+        return _PLAY_PUBLIC
+    return [k for k in view if k not in SEAT_FIELDS]
+
+
+class Update:
+    """The state messages of one broadcast, as JSON text: ``text(seat)`` is a
+    seat's whole state (-1: a spectator's), ``patch(seat)`` only what changed
+    since the previous update (number ``base``), for a connection that holds
+    that one and asked for patches.
+
+    ``common`` is everything in a state message that is the same for every
+    seat (the public view, scores, seats, rules, the table), never to be
+    changed: an unchanged part is the same object from one update to the
+    next, which a patch compares at no cost. Each seat's text adds only its
+    own fields (its seat, events, ack and the private half of its view, from
+    ``deal``). An update must be asked for its messages before the next one
+    is made: a patch is the difference between the two, as they were built."""
+
+    _used: bool
+    """Someone was sent this update's messages (a patch may build on it)."""
+
+    def __init__(
+        self,
+        common: dict[str, Any],
+        deal: Deal | None,
+        events: Sequence[dict[str, Any]],
+        names: CardNames,
+        prev: Update | None = None,
+        ack_seat: int | None = None,
+        ack: Any = None,
+    ) -> None:
+        self.common = common
+        self.deal = deal
+        self.events = events
+        self.names = names
+        self.ack_seat = ack_seat
+        self.ack = ack
+        self.n: int = 1 if prev is None else prev.n + 1
+        # Patches only over an update whose messages were built (someone got them).
+        self._prev = prev if prev is not None and prev._used else None
+        self.base = None if self._prev is None else self._prev.n
+        if prev is not None:
+            prev._prev = None  # a chain of one: nothing older is ever needed
+        self._used = False
+        self._shared: tuple[str, str] | None = None
+        self._own: dict[int, SeatFields | None] = {}
+        """Each seat's ``seat_fields`` as written in this update (None: no view)."""
+        self._patch_shared: tuple[str, str] | bool | None = None
+        """The top-level and public view changes as text (False: no patch)."""
+        self._public_events: str | None = None
+
+    def message(self, seat: int) -> dict[str, Any]:
+        """``seat``'s whole state as a dict (the text's content; -1: a spectator's)."""
+        msg = dict(self.common)
+        view = msg["view"]
+        if seat < 0:
+            msg["seat"] = None
+            msg["spectator"] = True
+        else:
+            msg["seat"] = seat
+            msg["spectator"] = False
+            if self.deal is not None and view is not None:
+                msg["view"] = {**view, **seat_json(self.deal, seat, self.names)}
+        events = self.events
+        msg["event"] = event_for(events[-1], seat) if events else None
+        msg["events"] = [event_for(e, seat) for e in events]
+        if seat == self.ack_seat and self.ack is not None:
+            msg["ack"] = self.ack
+        return {"v": VERSION, "type": "state", "n": self.n, **msg}
+
+    def _seat_part(self, seat: int) -> SeatFields | None:
+        if seat in self._own:
+            return self._own[seat]
+        deal = self.deal
+        own = None if deal is None or self.common["view"] is None else seat_fields(deal, seat)
+        self._own[seat] = own
+        return own
+
+    def _head(self, seat: int, patch: bool = False) -> str:
+        """The start of ``seat``'s message: its number (and, in a ``patch``, the
+        base it builds on), its seat, its events and its ack, if any."""
+        # A patch leaves out what it does not change: "spectator" is always false for a seat.
+        tail = f',"base":{self.base},"seat":{seat},' if patch else f',"seat":{seat},"spectator":false,'
+        text = f'{{"v":{VERSION},"type":"state","n":{self.n}' + tail + self._events_text(seat)
+        if seat == self.ack_seat and self.ack is not None:
+            text += ',"ack":' + dumps({"a": self.ack})[5:-1]  # the value's JSON: '{"a":' is 5 characters
+        return text
+
+    def text(self, seat: int) -> str:
+        """``seat``'s whole state as text (-1: a spectator's)."""
+        self._used = True
+        if seat < 0:
+            return dumps(self.message(seat))
+        if self._shared is None:
+            rest = dumps({k: v for k, v in self.common.items() if k not in OWN_KEYS})[1:-1]
+            view = self.common["view"]
+            public = (
+                "" if view is None else dumps({k: v for k, v in view.items() if k not in SEAT_FIELDS})[1:-1]
+            )
+            self._shared = (rest, public)
+        rest, public_view = self._shared
+        part = self._seat_part(seat)
+        if part is None or not public_view:
+            view_text = "null"
+        else:
+            view_text = dumps(seat_fields_json(seat, part, self.names))[:-1] + "," + public_view + "}"
+        return self._head(seat) + ',"view":' + view_text + "," + rest + "}"
+
+    def _events_text(self, seat: int) -> str:
+        """``"event":...,"events":[...]`` for ``seat``: written once for every
+        seat unless a pass is among the events (its cards go to its seat only)."""
+        if self._public_events is None:
+            private = any(e["type"] == "pass" for e in self.events)
+            self._public_events = "" if private else self._write_events(-1)
+        return self._public_events or self._write_events(seat)
+
+    def _write_events(self, seat: int) -> str:
+        events = self.events
+        return dumps(
+            {
+                "event": event_for(events[-1], seat) if events else None,
+                "events": [event_for(e, seat) for e in events],
+            }
+        )[1:-1]
+
+    def patch(self, seat: int) -> str | None:
+        """What changed for ``seat`` since update ``base``: the seat's own fields,
+        the top-level keys whose value changed, and a ``view`` holding only the
+        view's changed keys (to lay over the previous view). None when there is
+        no patch to write (no previous update, a spectator, a view that appeared
+        or went away): send the whole state then.
+
+        Written as text from parts: the top-level and public view changes once
+        per update, the events once unless a pass is among them (as in a whole
+        message); per seat only its head and its own view changes."""
+        prev = self._prev
+        if prev is None or seat < 0:
+            return None
+        self._used = True
+        if self._patch_shared is None:
+            common, before = self.common, prev.common
+            view, old = common["view"], before["view"]
+            if (view is None) != (old is None):
+                self._patch_shared = False
+            else:
+                top_keys = [k for k in common if k not in OWN_KEYS]
+                top = dumps(_changed(common, before, top_keys))[1:-1]
+                changed = "" if view is None else dumps(_changed(view, old, _play_changes(view, old)))[1:-1]
+                self._patch_shared = ("," + top if top else "", changed)
+        if isinstance(self._patch_shared, bool):
+            return None
+        top_text, public_changes = self._patch_shared
+        old_own = prev._own.get(seat)
+        own_part = self._seat_part(seat)
+        if (old_own is None) != (own_part is None):
+            return None
+        text = self._head(seat, patch=True)
+        if own_part is not None and old_own is not None:
+            own_changes = _own_changes(own_part, old_own, self.names)
+            joint = "," if own_changes and public_changes else ""
+            text += ',"view":{' + own_changes + joint + public_changes + "}"
+        return text + top_text + "}"
+
+
+__all__ = [
+    "PLAY_FIELDS",
+    "SEAT_FIELDS",
+    "SEAT_FIELD_CARDS",
+    "SEAT_FIELD_KEYS",
+    "CardNames",
+    "SeatFields",
+    "Update",
+    "public_json",
+    "seat_fields",
+    "seat_fields_json",
+    "seat_json",
+]

@@ -1,0 +1,402 @@
+"""The one writer of a game: a command at a time, stored, then sent.
+
+Every command, a person's or a bot's, takes the runner's lock, is applied
+by the ``Game``, written by the ``GameStore``, and only then acknowledged and
+broadcast through the ``Hub``; when a deal ends the next is dealt. Bots act
+for the seats the ``Seating`` says they play, thinking off the loop
+(``Thinker``); the turn timer (``TurnTimer``) has a bot act for a person who
+ran out of time. A solo game and a table with others run here the same way:
+only their ``Seating`` differs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from damepique.engine import PASS, Deal
+
+from ..errors import Refusal
+from ..patches import CardNames, Update, public_json
+from ..protocol import Pass, Play
+from ..storage.games import GameRow, GameStore
+from . import training
+from .game import Game
+from .hub import Hub
+from .seating import Seating
+from .thinking import Thinker
+from .timer import Position, TurnTimer, position_of
+
+log = logging.getLogger("damepique.server")
+
+SPEEDS = ("normal", "fast")
+TIMEOUT_LEVEL = "intermediate"
+"""The level that plays for a person who ran out of time."""
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds a bot waits at ``normal`` speed (``fast`` never waits)."""
+
+    play: float = 0.8
+    after_trick: float = 1.6
+    pass_: float = 0.4
+
+
+def stamp(events: list[dict[str, Any]]) -> None:
+    """Write down when each event happened (``at``, seconds since the epoch), in
+    the stored log only: a restarted table gives a turn timer the time it had
+    left. The game itself keeps no clock; replays ignore the field."""
+    now = round(time.time(), 3)
+    for e in events:
+        e.setdefault("at", now)
+
+
+class Runner:
+    def __init__(
+        self,
+        row: GameRow,
+        game: Game,
+        key: str,
+        store: GameStore,
+        hub: Hub,
+        thinker: Thinker,
+        seating: Seating,
+        pace: Pace,
+    ) -> None:
+        self.row = row
+        self.id = row.id
+        self.game = game
+        self.key = key
+        """The table's code: the hub's name for the connections watching this game."""
+        self.store = store
+        self.hub = hub
+        self.thinker = thinker
+        self.seating = seating
+        self.pace = pace
+        self.lock = asyncio.Lock()
+        self.broken = False
+        """Memory and store may disagree (a write failed): the game is loaded again."""
+        self.timer = TurnTimer(self._out_of_time)
+        self._bots: asyncio.Task[None] | None = None
+        self._finished = row.finished is not None
+        self._rules_json = game.rules.to_json()
+        self._level = row.options.get("level")
+        self._last: Update | None = None
+        self._names = CardNames()
+        # Parts of the state messages rebuilt only when they change, so that an
+        # unchanged part is the same object from one update to the next (a patch
+        # compares it at no cost).
+        self._history_key: tuple[int, int, str | None] | None = None
+        self._history: tuple[list[dict[str, Any]], list[int] | None] = ([], None)
+        self._seats_key: tuple[Any, ...] = ()
+        self._seats_json: list[dict[str, Any]] = []
+        self._view: tuple[Deal | None, dict[str, Any] | None] = (None, None)
+        self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
+
+    @property
+    def idle(self) -> bool:
+        """No bot is thinking or about to act."""
+        return self._bots is None or self._bots.done()
+
+    # -- messages --------------------------------------------------------------------
+
+    def _common(self) -> dict[str, Any]:
+        """Everything in a state message that is the same for every seat."""
+        g = self.game
+        match = g.match
+        deal = g.deal
+        # The finished deals change only when a deal ends: their results and the
+        # totals before the current deal are kept until then.
+        key = (id(match), len(match.deals), None if deal is None else deal.phase)
+        if key != self._history_key:
+            self._history = (g.results(), None if deal is None else g.totals_before(deal))
+            self._history_key = key
+        results, totals_before = self._history
+        seats = tuple(g.seats)
+        if seats != self._seats_key:
+            self._seats_key = seats
+            self._seats_json = [{"name": s.name, "kind": s.kind, "level": s.level} for s in seats]
+        view = None
+        if deal is not None and totals_before is not None:
+            # The view of the last update, when it is of this very deal: its
+            # unchanged parts are kept (``public_json``'s ``before``).
+            kept_deal, kept = self._view
+            view = public_json(deal, totals_before, kept if kept_deal is deal else None)
+            self._view = (deal, view)
+        over = match.over
+        if self._fairness[0] is not over:
+            self._fairness = (over, g.fairness())
+        common: dict[str, Any] = {
+            "game": self.id,
+            "seats": self._seats_json,
+            "rules": self._rules_json,
+            "speed": self.seating.speed,
+            "level": self._level,
+            "view": view,
+            "results": results,
+            "totals": match.totals,
+            "over": over,
+            "winner": match.winner,
+            "fairness": self._fairness[1],
+            "timer": self.timer.info(),
+        }
+        common.update(self.seating.shared())
+        return common
+
+    def state(self, seat: int | None, ack: Any = None) -> dict[str, Any]:
+        """The whole picture for ``seat`` (None: a spectator), outside the updates:
+        it carries no number (a patch never builds on it)."""
+        self._arm()
+        msg = Update(self._common(), self.game.deal, (), self._names).message(-1 if seat is None else seat)
+        del msg["n"]
+        if ack is not None:
+            msg["ack"] = ack
+        return msg
+
+    def _broadcast(self, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+        """Send every connection its state after ``events`` (the timer armed
+        first: the messages carry its deadline)."""
+        self._arm()
+        if not self.hub.count(self.key):
+            self._last = None  # nobody got it: the next update is whole for everybody
+            return
+        self._last = Update(self._common(), self.game.deal, events, self._names, self._last, ack_seat, ack)
+        self.hub.broadcast(self.key, self._last)
+
+    def announce(self) -> None:
+        """Send everybody the state as it is (a seat changed hands)."""
+        self._broadcast([])
+
+    # -- commands --------------------------------------------------------------------
+
+    async def command(self, seat: int, msg: Pass | Play) -> None:
+        """Apply a person's pass or play; raises ``Refusal`` (nothing changed).
+
+        At ``fast`` speed the cheap bots' replies are applied at once and go
+        out in the same update (``events``), one message instead of four."""
+        async with self.lock:
+            if self.broken:
+                raise Refusal("unavailable", "the game is being reloaded; try again")
+            if isinstance(msg, Pass):
+                event = self.game.pass_cards(seat, msg.cards)
+            else:
+                event = self.game.play(seat, msg.card)
+            events = [event]
+            if self.seating.speed == "fast":
+                events += self._bots_now()
+            await self._commit(events, ack_seat=seat, ack=True if msg.ref is None else msg.ref)
+        self.kick()
+
+    async def _commit(self, new: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+        """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
+        try:
+            stamp(new)
+            await self.store.append_many(self.id, len(self.game.log) - len(new), new)
+            await self._finish()
+            self._broadcast(new, ack_seat, ack)
+            dealt = self.game.deal_next()
+            if dealt:
+                stamp(dealt)
+                await self.store.append_many(self.id, len(self.game.log) - 1, dealt)
+                self._broadcast(dealt)
+        except Exception:
+            # Memory and store may disagree now: stop; the table loads the game again.
+            self.broken = True
+            raise
+        await self.seating.after_update(self.game)
+
+    async def _finish(self) -> None:
+        """A game that is over: its end stored (with its record), and what follows
+        from it recorded, once, before anybody hears of it."""
+        if self.game.over and not self._finished:
+            m = self.game.match
+            await self.store.finish(self.id, m.totals, m.winner, self.game.record())
+            self._finished = True
+            await self.seating.game_over(self.id, self.game)
+
+    async def start(self) -> None:
+        """Deal if a deal is due (a new game, or one that ended just before a crash),
+        finish a game whose end was not stored yet, and set the bots going."""
+        async with self.lock:
+            if self.game.over:
+                await self._finish()
+            dealt = self.game.deal_next()
+            if dealt:
+                await self._commit(dealt)
+        self.kick()
+
+    # -- bots --------------------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Start the bot task if a bot must act and none is running."""
+        if self.idle and self._bot_seats():
+            self._bots = asyncio.create_task(self._drive_bots())
+
+    def _bot_seats(self) -> list[int]:
+        return [s for s in self.game.waiting_on() if self.seating.stand_in(s)]
+
+    def _seed(self, seat: int) -> int:
+        return self.game.bot_seed(seat)
+
+    def _bots_now(self, limit: int = 64) -> list[dict[str, Any]]:
+        """Apply the moves of the table's own bots whose level decides on the loop, while bots must act."""
+        out: list[dict[str, Any]] = []
+        while len(out) < limit:
+            seats = self._bot_seats()
+            if not seats:
+                break
+            seat = seats[0]
+            level, auto = self.seating.player_for(seat)
+            if auto is not None or not self.thinker.inline(level):
+                break
+            kind, choice = self.thinker.decide_now(level, self.game.view(seat), self._seed(seat))
+            out.append(self._apply_bot(seat, kind, choice))
+        return out
+
+    def _apply_bot(self, seat: int, kind: str, choice: Any) -> dict[str, Any]:
+        if kind == "pass":
+            return self.game.pass_cards(seat, tuple(choice))
+        return self.game.play(seat, int(choice))
+
+    async def _pause(self) -> None:
+        """At "normal" speed, wait as a person would before the next bot acts
+        (longer after a trick, so the finished trick stays visible)."""
+        if self.seating.speed != "normal":
+            return
+        deal = self.game.deal
+        assert deal is not None
+        if deal.phase == PASS:
+            delay = self.pace.pass_
+        elif not deal.trick and deal.tricks:
+            delay = self.pace.after_trick
+        else:
+            delay = self.pace.play
+        await asyncio.sleep(delay)
+
+    async def _drive_bots(self) -> None:
+        """Act for the seats a bot plays while one must act: the levels that
+        decide on the loop at once (at ``fast`` speed a whole run of them in
+        one update), the others after thinking in an executor."""
+        while not self.broken:
+            seats = self._bot_seats()
+            if not seats:
+                return
+            seat = seats[0]
+            await self._pause()
+            if seat not in self._bot_seats():
+                continue
+            level, auto = self.seating.player_for(seat)
+            if auto is None and self.thinker.inline(level):
+                async with self.lock:
+                    if self.broken:
+                        return
+                    events = self._bots_now(limit=64 if self.seating.speed == "fast" else 1)
+                    if events:
+                        try:
+                            await self._commit(events)
+                        except Exception:
+                            log.exception("store failed in game %s", self.id)
+                            return
+                continue
+
+            def still(s: int = seat) -> bool:
+                return s in self._bot_seats()
+
+            if not await self._act_for(seat, level, auto, check=still):
+                return
+
+    async def _act_for(self, seat: int, level: str, auto: str | None, check: Callable[[], bool]) -> bool:
+        """Think for ``seat`` off the loop, then apply the choice if the position
+        did not change meanwhile and ``check()`` still holds (a move marked
+        ``auto`` when given); False when the bot or the store failed."""
+        view = self.game.view(seat)
+        mark = len(self.game.log)
+        try:
+            kind, choice = await self.thinker.decide(level, view, self._seed(seat))
+        except Exception:
+            log.exception("bot %s failed in game %s", level, self.id)
+            return False
+        async with self.lock:
+            if self.broken:
+                return False
+            if len(self.game.log) != mark or not check():
+                return True  # the position changed while it thought: think again
+            try:
+                event = self._apply_bot(seat, kind, choice)
+            except Refusal:
+                return True
+            if auto:
+                event["auto"] = auto
+            try:
+                await self._commit([event])
+            except Exception:
+                log.exception("store failed in game %s", self.id)
+                return False
+        return True
+
+    # -- the turn timer --------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        """Time the people who must act now (bots have no timer)."""
+        game = self.game
+        seconds = self.seating.timer
+        waiting = (
+            [] if game.over or not seconds else [s for s in game.waiting_on() if not self.seating.stand_in(s)]
+        )
+        self.timer.arm(seconds, game.deal, waiting)
+
+    def rearm(self) -> None:
+        """After a seat changed hands (away, back, left): the timer follows."""
+        self._arm()
+
+    def resume_from(self, events: list[dict[str, Any]]) -> None:
+        self.timer.resume_from(self.game.deal, events)
+
+    async def _out_of_time(self, key: Position) -> None:
+        try:
+            while not self.broken and not self.game.over:
+                deal = self.game.deal
+                if deal is None or position_of(deal) != key:
+                    return
+                seats = [s for s in self.game.waiting_on() if not self.seating.stand_in(s)]
+                if not seats:
+                    return
+                seat = seats[0]
+
+                def still(seat: int = seat) -> bool:
+                    d = self.game.deal
+                    if d is None or position_of(d) != key:
+                        return False
+                    return seat in self.game.waiting_on() and not self.seating.stand_in(seat)
+
+                before = len(self.game.log)
+                if not await self._act_for(seat, TIMEOUT_LEVEL, "timeout", still):
+                    return
+                if len(self.game.log) > before:
+                    await self.seating.notice("timeout", seat)
+        finally:
+            self.kick()
+
+    # -- training ------------------------------------------------------------------------
+
+    async def advice(self, seat: int) -> dict[str, Any]:
+        return await training.advice(self.game, seat, self.thinker)
+
+    async def review(self, seat: int, number: int) -> dict[str, Any]:
+        return await training.review(self.game, seat, number, self.thinker)
+
+    async def stop(self) -> None:
+        self.timer.cancel()
+        if self._bots is not None:
+            self._bots.cancel()
+            with contextlib.suppress(BaseException):
+                await self._bots
+
+
+__all__ = ["SPEEDS", "TIMEOUT_LEVEL", "Pace", "Runner", "stamp"]

@@ -1,0 +1,123 @@
+"""Solo games: creation, history, records and replays (``docs/protocol.md``).
+
+A solo game is a private table of one person and bots (``Tables.create_solo``);
+it is then played over the one WebSocket like any table.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+
+from damepique.engine import RecordError
+from damepique.engine.record import load as load_record
+from damepique.engine.record import replay as replay_record
+
+from ..errors import Refusal
+from ..http import json_body, refused, rules_from_body
+from ..play.runner import SPEEDS
+from ..play.thinking import LEVELS
+from ..storage.games import GameStore
+from ..tables.registry import Tables
+from ..tables.table import TableSeat, clean_name
+from .replays import replay_data
+
+MAX_BODY = 65_536
+"""Bytes of a new game's JSON body (its options fit in a few hundred)."""
+MAX_RECORD = 2_000_000
+"""Bytes of an uploaded record."""
+
+BOT_NAMES = {
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "North-West", "North-East", "East"),
+}
+"""Bots sit clockwise from the person (seat 0, south); the page translates these names."""
+
+
+def solo_seats(players: int, name: object, level: str, player: str | None) -> list[TableSeat]:
+    seats = [TableSeat("human", clean_name(name, "You"), player=player)]
+    return seats + [TableSeat("bot", n, level) for n in BOT_NAMES[players]]
+
+
+def player_of(request: Request, body: dict[str, Any]) -> str | None:
+    """The browser's id (``X-Player``, or ``player`` in the body): its history."""
+    p = request.headers.get("x-player") or body.get("player")
+    return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
+
+
+def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
+    @app.post("/api/games")
+    async def create_game(request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            rules = rules_from_body(body)
+            level = str(body.get("level", "intermediate"))
+            speed = str(body.get("speed", "normal"))
+            if level not in LEVELS and level != "random":
+                raise Refusal("bad_level", f"level must be one of {', '.join(LEVELS)}")
+            if speed not in SPEEDS:
+                raise Refusal("bad_speed", "speed must be normal or fast")
+            seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
+            table, token = await tables.create_solo(rules, level, speed, seats)
+        except Refusal as e:
+            return refused(e)
+        return JSONResponse({"game": table.game_id, "code": table.code, "token": token, "seat": 0})
+
+    @app.get("/api/history")
+    async def history(request: Request) -> dict[str, Any]:
+        owner = player_of(request, {})
+        rows = await games.games_of(owner) if owner else []
+        return {
+            "games": [
+                {
+                    "game": g.id,
+                    "finished": g.finished,
+                    "created": g.created,
+                    "players": [s["name"] for s in g.seats],
+                    "totals": g.totals,
+                    "winner": g.winner,
+                    "rules": g.rules,
+                    "level": g.options.get("level"),
+                }
+                for g in rows
+            ]
+        }
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> Response:
+        g = await games.get_game(game_id)
+        if g is None or g.record is None:
+            return refused(Refusal("not_found", "no finished game with this id"))
+        return Response(
+            json.dumps(g.record, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="damepique-{game_id}.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay_game(game_id: str) -> JSONResponse:
+        g = await games.get_game(game_id)
+        if g is None or g.record is None:
+            return refused(Refusal("not_found", "no finished game with this id"))
+        match = replay_record(g.record)
+        return JSONResponse(replay_data(match, g.record.get("players")) | {"game": game_id})
+
+    @app.post("/api/replay")
+    async def replay_upload(request: Request) -> JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_RECORD:
+            return refused(Refusal("too_large", "a record larger than 2 MB"))
+        try:
+            data = load_record(raw)
+            match = replay_record(data)
+        except RecordError as e:
+            return JSONResponse(e.to_json() | {"code": e.kind}, status_code=400)
+        players = data.get("players") if isinstance(data.get("players"), list) else None
+        return JSONResponse(replay_data(match, players))
+
+
+__all__ = ["BOT_NAMES", "install", "solo_seats"]

@@ -1,0 +1,185 @@
+"""Accounts, their sessions, ratings and results, and the session-signing secret."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import schema
+from .database import Database
+
+EMPTY_STATS = {"games": 0, "ranked": 0, "wins": 0, "deals": 0, "points": 0, "moons": 0, "queens": 0}
+
+
+class AccountStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create_account(self, key: str, nickname: str, password_hash: str, rating: float) -> bool:
+        try:
+            async with self.db.write() as conn:
+                await conn.execute(
+                    insert(schema.accounts).values(
+                        key=key,
+                        nickname=nickname,
+                        password=password_hash,
+                        rating=rating,
+                        created=time.time(),
+                        stats=json.dumps(EMPTY_STATS),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    async def get_account(self, key: str) -> dict[str, Any] | None:
+        async with self.db.read() as conn:
+            r = (await conn.execute(select(schema.accounts).where(schema.accounts.c.key == key))).first()
+            if r is None:
+                return None
+            return {
+                "key": r.key,
+                "nickname": r.nickname,
+                "password": r.password,
+                "rating": r.rating,
+                "created": r.created,
+                "stats": {**EMPTY_STATS, **json.loads(r.stats)},
+            }
+
+    async def set_password(self, key: str, password_hash: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                update(schema.accounts).where(schema.accounts.c.key == key).values(password=password_hash)
+            )
+
+    async def leaderboard(self, limit: int = 100) -> list[dict[str, Any]]:
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(schema.accounts.c.nickname, schema.accounts.c.rating, schema.accounts.c.stats)
+                .order_by(schema.accounts.c.rating.desc(), schema.accounts.c.nickname)
+                .limit(limit * 4)
+            )
+            out = []
+            for r in rows:
+                stats = {**EMPTY_STATS, **json.loads(r.stats)}
+                if stats["ranked"] > 0:
+                    out.append({"nickname": r.nickname, "rating": round(r.rating), "stats": stats})
+            return out[:limit]
+
+    async def history(self, key: str, limit: int = 500) -> list[dict[str, Any]]:
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(schema.rating_history)
+                .where(schema.rating_history.c.key == key)
+                .order_by(schema.rating_history.c.id.desc())
+                .limit(limit)
+            )
+            return [{"game": r.game_id, "at": r.at, "rating": round(r.rating, 1)} for r in rows][::-1]
+
+    async def record_result(
+        self,
+        game_id: str,
+        data: dict[str, Any],
+        ratings: dict[str, float],
+        stats: dict[str, dict[str, int]],
+    ) -> bool:
+        """Ratings and statistics of one finished game, once (False if already recorded)."""
+        now = time.time()
+        try:
+            async with self.db.write() as conn:
+                await conn.execute(
+                    insert(schema.results).values(game_id=game_id, at=now, data=json.dumps(data))
+                )
+                for key, add in stats.items():
+                    r = (
+                        await conn.execute(
+                            select(schema.accounts.c.stats).where(schema.accounts.c.key == key)
+                        )
+                    ).first()
+                    if r is None:
+                        continue
+                    cur = {**EMPTY_STATS, **json.loads(r.stats)}
+                    for k, v in add.items():
+                        cur[k] = cur.get(k, 0) + v
+                    values: dict[str, Any] = {"stats": json.dumps(cur)}
+                    if key in ratings:
+                        values["rating"] = ratings[key]
+                    await conn.execute(
+                        update(schema.accounts).where(schema.accounts.c.key == key).values(**values)
+                    )
+                    if key in ratings:
+                        await conn.execute(
+                            insert(schema.rating_history).values(
+                                key=key, game_id=game_id, at=now, rating=ratings[key]
+                            )
+                        )
+        except IntegrityError:
+            return False
+        return True
+
+    async def result_of(self, game_id: str) -> dict[str, Any] | None:
+        async with self.db.read() as conn:
+            r = (
+                await conn.execute(select(schema.results.c.data).where(schema.results.c.game_id == game_id))
+            ).first()
+            return None if r is None else json.loads(r.data)
+
+    # -- sessions ------------------------------------------------------------------------
+
+    async def create_session(self, sid: str, key: str, max_age: float) -> None:
+        """A new session for the account ``key``; sessions older than ``max_age``
+        seconds (refused on read already) are deleted on the way."""
+        now = time.time()
+        async with self.db.write() as conn:
+            await conn.execute(
+                delete(schema.account_sessions).where(schema.account_sessions.c.created < now - max_age)
+            )
+            await conn.execute(insert(schema.account_sessions).values(sid=sid, key=key, created=now))
+
+    async def session_alive(self, sid: str, key: str, max_age: float) -> bool:
+        """Whether the session ``sid`` of the account ``key`` exists, younger than ``max_age`` seconds."""
+        async with self.db.read() as conn:
+            r = (
+                await conn.execute(
+                    select(schema.account_sessions.c.sid).where(
+                        schema.account_sessions.c.sid == sid,
+                        schema.account_sessions.c.key == key,
+                        schema.account_sessions.c.created >= time.time() - max_age,
+                    )
+                )
+            ).first()
+            return r is not None
+
+    async def drop_session(self, sid: str, key: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                delete(schema.account_sessions).where(
+                    schema.account_sessions.c.sid == sid, schema.account_sessions.c.key == key
+                )
+            )
+
+    # -- the signing secret ------------------------------------------------------------------
+
+    async def secret(self) -> str:
+        """The session-signing secret, made once and kept in the database."""
+        async with self.db.read() as conn:
+            r = (
+                await conn.execute(select(schema.meta.c.value).where(schema.meta.c.name == "secret"))
+            ).first()
+            if r is not None:
+                return str(r.value)
+        value = secrets.token_urlsafe(48)
+        try:
+            async with self.db.write() as conn:
+                await conn.execute(insert(schema.meta).values(name="secret", value=value))
+        except IntegrityError:
+            return await self.secret()
+        return value
+
+
+__all__ = ["EMPTY_STATS", "AccountStore"]

@@ -1,0 +1,157 @@
+"""Every table of the app's database, in one place: what the migrations build.
+
+The migrations (``storage/migrations``) write each change out as it was
+made; ``tests/scaling/test_store_backends.py`` checks that after the last of
+them the database is exactly this (Alembic's autogenerate finds nothing).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+# -- games: every game played, solo or at a table with others, and its event log --------
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("owner", String(64), index=True),
+    Column("rules", Text, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("seed", Integer),
+    Column("secret", String(64)),
+    Column("options", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("finished", Float),
+    Column("totals", Text),
+    Column("winner", Integer),
+    Column("record", Text),
+)
+"""``owner``: the browser that played a solo game (its history). ``secret``: the
+deal secret (``engine.fairness``); ``seed``: set only for a game begun before
+deals were sealed. ``record``: the finished game's record."""
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("body", Text, nullable=False),
+)
+"""Each game's log: ``deal``, ``pass`` and ``play`` events as JSON, committed before they are sent."""
+
+# -- tables: where games are played (a solo game is a private table of one person) -------
+
+tables = Table(
+    "mp_tables",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False, server_default="table"),
+    Column("status", String(16), nullable=False, index=True),
+    Column("public", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
+"""A table's whole state (seats, host, options, current game) as one JSON document;
+``kind`` is ``solo`` or ``table``."""
+
+seat_tokens = Table(
+    "mp_tokens",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    Column("code", String(16), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+)
+"""A seat's secret: whoever holds the token plays the seat."""
+
+# -- accounts ---------------------------------------------------------------------------
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("nickname", String(32), nullable=False),
+    Column("password", Text, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("stats", Text, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(32), nullable=False, index=True),
+    Column("game_id", String(32), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+)
+
+results = Table(
+    "mp_results",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
+"""One row per finished game with accounts at it: its ratings and statistics are counted once."""
+
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("sid", String(64), primary_key=True),
+    Column("key", String(32), nullable=False),
+    Column("created", Float, nullable=False, index=True),
+)
+"""One row per signed-in browser: the cookie names its ``sid``; signing out deletes the row."""
+
+meta = Table(
+    "mp_meta",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+"""Small named values made once (the session-signing secret)."""
+
+# -- several processes --------------------------------------------------------------------
+
+leases = Table(
+    "leases",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("holder", String(64), nullable=False),
+    Column("expires", Float, nullable=False, index=True),
+)
+"""Who runs what: one row per table run somewhere (its code) and per live process (``proc:<id>``)."""
+
+# -- the score keeper ------------------------------------------------------------------------
+
+sheets = Table(
+    "scorer_sheets",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("read_id", String(40), nullable=False, unique=True, index=True),
+    Column("data", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
+
+
+__all__ = [
+    "account_sessions",
+    "accounts",
+    "events",
+    "games",
+    "leases",
+    "meta",
+    "metadata",
+    "rating_history",
+    "results",
+    "seat_tokens",
+    "sheets",
+    "tables",
+]

@@ -1,0 +1,84 @@
+"""Tables and their seat tokens.
+
+A table's whole state is one JSON document (``Table.to_data``), written by
+its registry before any change of it is announced. A seat token is the
+seat's secret: whoever holds it plays the seat.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from sqlalchemy import Select, delete, insert, select, update
+
+from . import schema
+from .database import Database
+
+RUNNING = ("waiting", "playing")
+"""Statuses of a table with others that must run somewhere (its timers, bots, grace periods)."""
+
+
+class TableStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def save(self, code: str, kind: str, status: str, public: bool, data: dict[str, Any]) -> None:
+        now = time.time()
+        body = json.dumps(data)
+        t = schema.tables
+        async with self.db.write() as conn:
+            r = await conn.execute(
+                update(t).where(t.c.code == code).values(status=status, public=public, updated=now, data=body)
+            )
+            if r.rowcount == 0:
+                await conn.execute(
+                    insert(t).values(
+                        code=code,
+                        kind=kind,
+                        status=status,
+                        public=public,
+                        created=now,
+                        updated=now,
+                        data=body,
+                    )
+                )
+
+    async def load(self, code: str) -> dict[str, Any] | None:
+        t = schema.tables
+        async with self.db.read() as conn:
+            r = (await conn.execute(select(t.c.data).where(t.c.code == code))).first()
+            return None if r is None else json.loads(r.data)
+
+    async def exists(self, code: str) -> bool:
+        t = schema.tables
+        async with self.db.read() as conn:
+            return (await conn.execute(select(t.c.code).where(t.c.code == code))).first() is not None
+
+    def running(self) -> Select[tuple[str]]:
+        """The codes of the tables with others that must run somewhere (a query,
+        for the leases to tell which of them nobody runs). Solo tables are run
+        when their player comes back, never looked for."""
+        t = schema.tables
+        return select(t.c.code.label("name")).where(t.c.kind == "table", t.c.status.in_(RUNNING))
+
+    # -- seat tokens ----------------------------------------------------------------------
+
+    async def add_token(self, token: str, code: str, seat: int) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(insert(schema.seat_tokens).values(token=token, code=code, seat=seat))
+
+    async def drop_token(self, code: str, seat: int) -> None:
+        tok = schema.seat_tokens
+        async with self.db.write() as conn:
+            await conn.execute(delete(tok).where(tok.c.code == code, tok.c.seat == seat))
+
+    async def find_token(self, token: str) -> tuple[str, int] | None:
+        tok = schema.seat_tokens
+        async with self.db.read() as conn:
+            r = (await conn.execute(select(tok).where(tok.c.token == token))).first()
+            return None if r is None else (r.code, r.seat)
+
+
+__all__ = ["RUNNING", "TableStore"]

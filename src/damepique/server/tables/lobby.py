@@ -1,0 +1,93 @@
+"""The lobby: every public table, of every process, for whoever looks for one.
+
+Each process knows its own public tables (``local``); it tells the others
+what they are whenever they change and every few seconds, on a shared
+channel, and keeps their latest word for a while. Pages watching the lobby
+(``/ws/lobby``) get the list on connect and again within 0.1 s of a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..cluster.node import Node
+from ..connection import Connection
+from ..protocol import VERSION, dumps
+
+CHANNEL = "damepique:lobby"
+EVERY_S = 5.0
+STALE_S = 3 * EVERY_S
+LIMIT = 200
+
+
+class Lobby:
+    def __init__(self, node: Node, local: Callable[[], list[dict[str, Any]]]) -> None:
+        self.node = node
+        self.local = local
+        self.watchers: set[Connection] = set()
+        self._remote: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        self._push: asyncio.Task[None] | None = None
+        self._everywhere = False
+        self._published = 0.0
+        node.subscribe(CHANNEL, self._news)
+        node.every_tick(self._tick)
+        node.on_reconnected(self._forget_published)
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every public table, including those other processes run; open ones first."""
+        rows = self.local()
+        here = {r["code"] for r in rows}
+        now = time.monotonic()
+        for pid, (at, tables) in list(self._remote.items()):
+            if now - at > STALE_S:
+                del self._remote[pid]
+                continue
+            # A table that just moved here may still be in its old process's last word.
+            rows += [t for t in tables if t["code"] not in here and t["code"] not in self.node.owned]
+        rows.sort(key=lambda r: (r["status"] != "waiting", -r["taken"], r["code"]))
+        return rows[:LIMIT]
+
+    def message(self) -> str:
+        return dumps({"v": VERSION, "type": "lobby", "tables": self.tables()})
+
+    def changed(self, everywhere: bool = True) -> None:
+        """Tell the lobby soon (here and, ``everywhere``, at the other processes);
+        changes close together go out as one message."""
+        if not everywhere and not self.watchers:
+            return
+        self._everywhere = self._everywhere or everywhere
+        if self._push is None or self._push.done():
+            self._push = asyncio.get_running_loop().create_task(self._send())
+
+    async def _send(self) -> None:
+        await asyncio.sleep(0.1)
+        if self._everywhere:
+            self._everywhere = False
+            await self._publish()
+        if self.watchers:
+            text = self.message()
+            for conn in list(self.watchers):
+                conn.post(text)
+
+    async def _publish(self) -> None:
+        self._published = time.monotonic()
+        await self.node.publish(CHANNEL, {"from": self.node.pid, "tables": self.local()})
+
+    async def _news(self, m: dict[str, Any]) -> None:
+        if m.get("from") == self.node.pid:
+            return
+        self._remote[str(m["from"])] = (time.monotonic(), list(m.get("tables") or []))
+        self.changed(everywhere=False)
+
+    async def _tick(self) -> None:
+        if time.monotonic() - self._published > EVERY_S:
+            await self._publish()
+
+    def _forget_published(self) -> None:
+        self._published = 0.0
+
+
+__all__ = ["CHANNEL", "Lobby"]

@@ -1,0 +1,306 @@
+"""The registry of tables: every game is played at one.
+
+``Tables`` makes tables (a solo game's, or one for others), finds them by
+code or by seat token, loads them from the store (after a restart, or when
+their process died), saves them, and lets them go when nothing runs for
+them. It is what a table asks for its persistence and its games
+(``table.Services``), and what the cluster's relay routes a connection's
+hello by. A table is run by the process that holds its lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from damepique.engine import Rules
+from damepique.engine.fairness import new_secret
+
+from ..accounts.results import record_result
+from ..cluster.node import Node
+from ..cluster.relay import MOVED, Relay
+from ..connection import Connection
+from ..errors import Refusal
+from ..play.game import Game, Seat
+from ..play.hub import Hub
+from ..play.runner import Pace, Runner
+from ..play.thinking import Thinker
+from ..settings import Settings
+from ..storage.accounts import AccountStore
+from ..storage.games import GameRow, GameStore
+from ..storage.tables import TableStore
+from .codes import new_code, new_token, normalize_code
+from .limits import UnknownCodes
+from .lobby import Lobby
+from .seating import SoloSeating, TableSeating
+from .session import Session, TableMoved
+from .table import STAND_IN_LEVEL, Table, TableOptions, TableSeat
+
+log = logging.getLogger("damepique.server")
+
+
+class Tables:
+    def __init__(
+        self,
+        *,
+        games: GameStore,
+        store: TableStore,
+        accounts: AccountStore,
+        hub: Hub,
+        thinker: Thinker,
+        pace: Pace,
+        settings: Settings,
+        node: Node,
+    ) -> None:
+        self.games = games
+        self.store = store
+        self.accounts = accounts
+        self.hub = hub
+        self.thinker = thinker
+        self.pace = pace
+        self.settings = settings
+        self.node = node
+        self.tables: dict[str, Table] = {}
+        self.unknown_codes = UnknownCodes(settings)
+        """Codes that led to no table, per client address (HTTP and WebSocket alike)."""
+        self.lobby = Lobby(node, self.local_lobby)
+        self.relay = Relay(node, self._route, self._open, self._runnable)
+        self._loading: dict[str, asyncio.Lock] = {}
+        node.on_lost(self._lost)
+        node.on_call("sit", self._call_sit)
+        node.every_tick(self._take_over)
+
+    @property
+    def grace(self) -> float:
+        return self.settings.grace
+
+    @property
+    def chat_interval(self) -> float:
+        return self.settings.chat_interval
+
+    def link(self, conn: Connection) -> Any:
+        """A socket's frames go to ``link(conn).on_text``: a session here, or at the table's process."""
+        return self.relay.link(conn)
+
+    # -- making tables ---------------------------------------------------------------------
+
+    async def create(
+        self, kind: str, options: TableOptions, seats: list[TableSeat], *, host: int | None = None
+    ) -> Table:
+        """A new table with a fresh code, run here, saved before anyone hears of it."""
+        code = new_code()
+        while code in self.tables or await self.store.exists(code) or not await self.node.claim(code):
+            code = new_code()
+        table = Table(self, code, kind, options, seats)
+        table.host = host
+        self.tables[code] = table
+        await self.save(table)
+        return table
+
+    async def create_solo(
+        self, rules: Rules, level: str, speed: str, seats: list[TableSeat]
+    ) -> tuple[Table, str]:
+        """A solo game's table, its game begun: returns it and the person's seat token (seat 0)."""
+        options = TableOptions(rules.to_json(), level=level, speed=speed, spectators=False)
+        table = await self.create("solo", options, seats)
+        token = await self.add_token(table, 0)
+        await table.start(None)
+        return table, token
+
+    # -- what a table asks of its registry (``table.Services``) ---------------------------------
+
+    async def save(self, table: Table) -> None:
+        await self.store.save(table.code, table.kind, table.status, table.options.public, table.to_data())
+
+    async def add_token(self, table: Table, seat: int) -> str:
+        token = new_token()
+        await self.store.add_token(token, table.code, seat)
+        return token
+
+    async def drop_token(self, table: Table, seat: int) -> None:
+        await self.store.drop_token(table.code, seat)
+
+    def _seating(self, table: Table) -> SoloSeating:
+        return SoloSeating(table) if table.solo else TableSeating(table)
+
+    async def new_game(self, table: Table) -> Runner:
+        seats = [Seat(s.kind, s.name, s.level, s.player) for s in table.seats]
+        owner = table.seats[0].player if table.solo else None
+        row = GameRow(
+            id=secrets.token_hex(8),
+            owner=owner,
+            rules=table.rules.to_json(),
+            seats=[s.to_json() for s in seats],
+            secret=new_secret().hex(),
+            options={
+                "kind": table.kind,
+                "code": table.code,
+                "level": table.options.level,
+                "speed": table.options.speed,
+            },
+        )
+        await self.games.create_game(row)
+        game = Game(table.rules, seats, row.secret_bytes, row.sealed)
+        return Runner(
+            row, game, table.code, self.games, self.hub, self.thinker, self._seating(table), self.pace
+        )
+
+    async def load_game(self, table: Table) -> Runner:
+        assert table.game_id is not None
+        loaded = await self.games.load_game(table.game_id)
+        if loaded is None:
+            raise RuntimeError(f"table {table.code}: game {table.game_id} is missing")
+        row, events = loaded
+        seats = [Seat.from_json(s) for s in row.seats]
+        for i, ts in enumerate(table.seats):
+            if ts.left:
+                seats[i] = Seat("bot", ts.name, STAND_IN_LEVEL)
+        game = Game.replay(Rules.from_json(row.rules), seats, row.secret_bytes, events, row.sealed)
+        runner = Runner(
+            row, game, table.code, self.games, self.hub, self.thinker, self._seating(table), self.pace
+        )
+        runner.resume_from(events)
+        return runner
+
+    async def record_result(self, table: Table, game_id: str, game: Game) -> None:
+        players = {
+            i: (s.account, s.left or s.away)
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and s.account is not None
+        }
+        await record_result(self.accounts, game_id, table.code, table.options.ranked, players, game.match)
+
+    def lobby_changed(self) -> None:
+        self.lobby.changed()
+
+    def forget(self, table: Table) -> None:
+        """A table nobody watches leaves memory once nothing runs for it (its code
+        still works: it is loaded again), and its lease is handed back."""
+        if self.hub.count(table.code) == 0 and table.idle and self.tables.get(table.code) is table:
+            del self.tables[table.code]
+            self._loading.pop(table.code, None)
+            self.node.released(table.code)
+            if table.runner is not None:
+                table.spawn(table.runner.stop())
+
+    # -- finding tables ------------------------------------------------------------------------
+
+    async def get(self, code: str) -> Table | None:
+        """The table with this code, loaded from the store if it is not in memory.
+        Raises ``TableMoved`` when another process runs it."""
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            table = self.tables.get(code)
+            if table is not None:
+                return table
+            data = await self.store.load(code)
+            if data is None or data.get("status") == "closed":
+                return None
+            if not await self.node.claim(code):
+                raise TableMoved(code)
+            table = Table.from_data(self, data)
+            if table.game_id is not None and table.status in ("playing", "over"):
+                await table.resume()
+            self.tables[code] = table
+            return table
+
+    async def by_token(self, token: str) -> tuple[Table, int] | None:
+        if not 8 <= len(token) <= 128:
+            return None
+        found = await self.store.find_token(token)
+        if found is None:
+            return None
+        table = await self.get(found[0])
+        return None if table is None else (table, found[1])
+
+    async def reload(self, table: Table) -> Runner:
+        """A game whose store write failed (memory and store may disagree): load it again."""
+        async with table.lock:
+            runner = table.runner
+            if runner is None or runner.broken:
+                if runner is not None:
+                    await runner.stop()
+                await table.resume()
+            assert table.runner is not None
+            return table.runner
+
+    async def nickname_of(self, account: str | None) -> str | None:
+        if account is None:
+            return None
+        acc = await self.accounts.get_account(account)
+        return None if acc is None else str(acc["nickname"])
+
+    def local_lobby(self) -> list[dict[str, Any]]:
+        """The public tables this process runs."""
+        return [
+            t.lobby_entry()
+            for t in self.tables.values()
+            if t.options.public and t.status in ("waiting", "playing")
+        ]
+
+    # -- several processes ------------------------------------------------------------------------
+
+    async def _route(self, hello: dict[str, Any], conn: Connection) -> str | None:
+        """The table a hello is for (from its token or its code), or None to answer it here."""
+        token = hello.get("token")
+        if token is not None:
+            if not isinstance(token, str) or not 8 <= len(token) <= 128:
+                return None
+            found = await self.store.find_token(token)
+            return None if found is None else found[0]
+        if self.unknown_codes.wait(conn.host):
+            return None  # over the limit: refused here, where the address is counted
+        raw = hello.get("table")
+        return normalize_code(raw) if isinstance(raw, str) and len(raw) < 40 else None
+
+    async def _runnable(self, code: str) -> bool:
+        data = await self.store.load(code)
+        return data is not None and data.get("status") != "closed"
+
+    def _open(self, conn: Connection, relayed: bool) -> Session:
+        return Session(self, conn, relayed)
+
+    async def _lost(self, code: str) -> None:
+        """Another process runs this table now: stop it here and send its pages there."""
+        table = self.tables.pop(code, None)
+        if table is None:
+            return
+        table.moved = True
+        await table.close()
+        for conn in self.hub.connections(code):
+            self.hub.detach(code, conn)
+            await conn.end(MOVED, "this table moved to another server; reconnect")
+
+    async def _take_over(self) -> None:
+        """Run the tables with others that nobody runs (their process died or stopped)."""
+        for code in await self.node.leases.unheld(self.store.running()):
+            if code in self.tables or not await self.node.claim(code):
+                continue
+            log.info("taking over table %s", code)
+            try:
+                await self.get(code)
+            except Exception:
+                log.exception("could not take over table %s", code)
+
+    async def _call_sit(
+        self, code: str, name: object, account: str | None, nickname: str | None
+    ) -> dict[str, Any]:
+        """Another process took a seat for a page (``POST /api/tables/{code}/seats``)."""
+        table = await self.get(code)
+        if table is None:
+            raise Refusal("no_table", "no table with this code")
+        token, seat = await table.sit(name, account, nickname)
+        return {"token": token, "seat": seat}
+
+    async def close(self) -> None:
+        await self.relay.stop()
+        for table in list(self.tables.values()):
+            await table.close()
+
+
+__all__ = ["Tables"]

@@ -1,0 +1,230 @@
+"""The routes of tables: the JSON API, the one game socket ``/ws``, and the lobby's.
+
+Every game, solo or with others, is played over ``/ws``: a connection says
+``hello`` with its seat token (or a table's code, to watch), and every later
+message acts for the seat the token proved (``session``). The socket is
+answered straight on ASGI (``asgi.App.raw_websocket``): its frames are every
+card of every game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+
+from damepique.engine import Rules
+
+from ..accounts.accounts import Accounts
+from ..asgi import App, RawWebSocket
+from ..connection import Connection
+from ..errors import Refusal
+from ..http import client_host, frames, json_body, refused, rules_from_body
+from ..play.runner import SPEEDS
+from ..play.thinking import LEVELS
+from ..protocol import dumps, error
+from .codes import display_code, normalize_code
+from .limits import TOO_MANY_CODES, retry_after, too_many_codes
+from .registry import Tables
+from .session import QUICK_MESSAGES, TableMoved
+from .table import Table, TableOptions, TableSeat
+
+MAX_BODY = 65_536
+"""Bytes of a table route's JSON body (a table's options fit in a few hundred)."""
+
+TABLE_OPTIONS = (
+    "preset",
+    "rules",
+    "timer",
+    "fill",
+    "level",
+    "speed",
+    "public",
+    "ranked",
+    "spectators",
+    "name",
+)
+"""The keys of ``POST /api/tables``; any other is refused (a typo, or ``target`` outside
+``rules``, would otherwise make a table the creator did not ask for)."""
+
+
+def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
+    v = body.get(key, default)
+    if not isinstance(v, bool):
+        raise Refusal("bad_option", f"{key} must be true or false")
+    return v
+
+
+def table_options(body: dict[str, Any], timers: tuple[int, ...]) -> TableOptions:
+    """A new table's options from ``POST /api/tables``'s body; ``Refusal`` names what is wrong."""
+    unknown = [k for k in body if k not in TABLE_OPTIONS]
+    if unknown:
+        raise Refusal(
+            "bad_option",
+            f"unknown table option {str(unknown[0])[:40]!r} (known: {', '.join(TABLE_OPTIONS)}; "
+            "the rules' options, such as target, go in rules)",
+        )
+    rules = rules_from_body(body)
+    timer = body.get("timer", 0)
+    if not isinstance(timer, int) or isinstance(timer, bool):
+        raise Refusal("bad_timer", "time per turn is a whole number of seconds")
+    if timer not in timers:
+        raise Refusal("bad_timer", f"time per turn must be one of {timers}")
+    level = str(body.get("level", "intermediate"))
+    if level not in LEVELS:
+        raise Refusal("bad_level", f"level must be one of {', '.join(LEVELS)}")
+    speed = str(body.get("speed", "normal"))
+    if speed not in SPEEDS:
+        raise Refusal("bad_speed", "speed must be normal or fast")
+    return TableOptions(
+        rules.to_json(),
+        timer,
+        _flag(body, "fill", True),
+        level,
+        _flag(body, "public", False),
+        _flag(body, "ranked", False),
+        _flag(body, "spectators", True),
+        speed,
+    )
+
+
+def install(app: App, tables: Tables, accounts: Accounts) -> None:
+    settings = tables.settings
+
+    @app.get("/api/multiplayer")
+    async def mp_options() -> dict[str, Any]:
+        return {
+            "timers": list(settings.timer_choices),
+            "levels": list(LEVELS),
+            "speeds": list(SPEEDS),
+            "quick_messages": list(QUICK_MESSAGES),
+            "grace": settings.grace,
+        }
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            options = table_options(body, settings.timer_choices)
+            account = await accounts.account_of(request.cookies)
+            if options.ranked and account is None:
+                raise Refusal("account_needed", "ranked tables need an account: sign in first")
+            seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
+            table = await tables.create("table", options, seats)
+            token, seat = await table.sit(body.get("name"), account, await tables.nickname_of(account))
+        except Refusal as e:
+            return refused(e)
+        return JSONResponse(
+            {
+                "code": table.code,
+                "display": display_code(table.code),
+                "link": f"/#/t/{table.code}",
+                "token": token,
+                "seat": seat,
+            },
+            status_code=201,
+        )
+
+    def refuse_codes(request: Request) -> None:
+        """When this address named too many unknown codes lately, any code is
+        refused, known or not (the answer must not tell which)."""
+        wait = tables.unknown_codes.wait(client_host(request))
+        if wait:
+            raise Refusal(TOO_MANY_CODES, too_many_codes(wait), params={"seconds": retry_after(wait)},
+                          retry_after=retry_after(wait))  # fmt: skip
+
+    def no_table(request: Request) -> Refusal:
+        tables.unknown_codes.miss(client_host(request))
+        return Refusal("no_table", "no table with this code")
+
+    async def find(code: str) -> tuple[str | None, Table | None, str | None]:
+        """(the process running the table, the table when it is this one, its code)."""
+        norm = normalize_code(code)
+        if norm is None:
+            return None, None, None
+        owner = await tables.relay.owner_for(norm)
+        if owner != tables.node.pid:
+            return owner, None, norm
+        try:
+            return owner, await tables.get(norm), norm
+        except TableMoved:
+            return None, None, None
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str, request: Request) -> JSONResponse:
+        try:
+            refuse_codes(request)
+            owner, table, norm = await find(code)
+            if owner is not None and norm is not None and table is None:
+                # Run by another process: what the store says (who is connected is known there).
+                data = await tables.store.load(norm)
+                table = None if data is None else Table.from_data(tables, data)
+            if table is None or table.status == "closed" or table.solo:
+                raise no_table(request)
+        except Refusal as e:
+            return refused(e)
+        return JSONResponse(table.info())
+
+    @app.post("/api/tables/{code}/seats")
+    async def take_seat(code: str, request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            refuse_codes(request)
+            owner, table, norm = await find(code)
+            if norm is None or (table is None and owner in (None, tables.node.pid)) or (table and table.solo):
+                raise no_table(request)
+            account = await accounts.account_of(request.cookies)
+            nickname = await tables.nickname_of(account)
+            if table is None:
+                assert owner is not None
+                sat = await tables.node.call(
+                    owner, "sit", code=norm, name=body.get("name"), account=account, nickname=nickname
+                )
+                token, seat = sat["token"], sat["seat"]
+            else:
+                token, seat = await table.sit(body.get("name"), account, nickname)
+        except Refusal as e:
+            if e.code == "no_table":  # closed, here or at the process that runs it
+                tables.unknown_codes.miss(client_host(request))
+            return refused(e)
+        return JSONResponse({"code": norm, "token": token, "seat": seat}, status_code=201)
+
+    @app.get("/api/lobby")
+    async def lobby() -> dict[str, Any]:
+        return {"tables": tables.lobby.tables()}
+
+    @app.websocket("/ws/lobby")
+    async def lobby_ws(ws: WebSocket) -> None:
+        await ws.accept()
+        conn = Connection(ws)
+        tables.lobby.watchers.add(conn)
+        try:
+            conn.post(tables.lobby.message())
+            async for _ in frames(ws):
+                if not conn.allow():
+                    conn.post(dumps(error(Refusal("rate_limited", "too many messages; slow down"))))
+                    continue
+                conn.post(tables.lobby.message())
+        except WebSocketDisconnect:
+            pass
+        finally:
+            tables.lobby.watchers.discard(conn)
+
+    @app.raw_websocket("/ws")
+    async def game_socket(ws: RawWebSocket) -> None:
+        await ws.accept()
+        conn = Connection(ws, account=await accounts.account_of(ws.cookies), host=ws.host)
+        conn.reader = asyncio.current_task()
+        link = tables.link(conn)
+        try:
+            async for text in ws.frames():
+                await link.on_text(text)
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            pass
+        finally:
+            link.close()
+
+
+__all__ = ["TABLE_OPTIONS", "install", "table_options"]

@@ -1,0 +1,524 @@
+"""One table with a code: its seats, host, options, and the game played at it.
+
+Every game is played at a table. A solo game's table is private, of one
+person and bots, and begins playing at once; a table with others fills as
+people take seats (a seat token each), the host starts, bots fill the empty
+seats, a rematch deals a new game to the same table, a bot stands in for a
+person away past the grace period or gone for good. A table's state is one
+JSON document (``to_data``) its registry writes before any change is
+announced (``Services.save``); the game itself is a ``Runner``.
+
+Connections watch a table with a seat (a player) or none (a visitor or
+spectator); the hub keeps them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from damepique.engine import Rules
+
+from ..connection import Connection
+from ..errors import Refusal
+from ..play.game import Game, Seat
+from ..play.hub import Hub
+from ..play.runner import Runner
+from ..protocol import VERSION, dumps
+from .codes import display_code
+
+log = logging.getLogger("damepique.server")
+
+STAND_IN_LEVEL = "intermediate"
+"""The level that plays for a person away or gone."""
+
+
+@dataclass
+class TableSeat:
+    """A chair at a table. ``kind`` is ``empty``, ``human`` or ``bot``."""
+
+    kind: str = "empty"
+    name: str = ""
+    level: str | None = None
+    account: str | None = None
+    """The account key of a signed-in player (ranked games), never sent."""
+    nickname: str | None = None
+    player: str | None = None
+    """The browser's player id (a solo game's history), never sent."""
+    left: bool = False
+    """Left for good during the game: a bot plays the seat until the game ends."""
+    away: bool = False
+    """Gone longer than the grace period: a bot plays until the player is back."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TableSeat:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass
+class TableOptions:
+    rules: dict[str, Any]
+    timer: int = 0
+    fill: bool = True
+    level: str = "intermediate"
+    public: bool = False
+    ranked: bool = False
+    spectators: bool = True
+    speed: str = "normal"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Services(Protocol):
+    """What a table needs of its registry (``tables.registry.Tables``)."""
+
+    hub: Hub
+
+    @property
+    def grace(self) -> float:
+        """Seconds a person who dropped keeps their seat before a bot stands in."""
+
+    async def save(self, table: Table) -> None: ...
+    async def add_token(self, table: Table, seat: int) -> str: ...
+    async def drop_token(self, table: Table, seat: int) -> None: ...
+    async def new_game(self, table: Table) -> Runner: ...
+    async def load_game(self, table: Table) -> Runner: ...
+    async def record_result(self, table: Table, game_id: str, game: Game) -> None: ...
+    def lobby_changed(self) -> None: ...
+    def forget(self, table: Table) -> None: ...
+
+
+class Table:
+    def __init__(
+        self, services: Services, code: str, kind: str, options: TableOptions, seats: list[TableSeat]
+    ) -> None:
+        self.services = services
+        self.hub = services.hub
+        self.code = code
+        self.kind = kind
+        """``solo`` (one person and bots, private, playing at once) or ``table``."""
+        self.options = options
+        self.rules = Rules.from_json(options.rules)
+        self.seats = seats
+        self.host: int | None = None
+        self.status = "waiting"
+        self.game_id: str | None = None
+        self.games: list[str] = []
+        self.created = time.time()
+        self.runner: Runner | None = None
+        self.lock = asyncio.Lock()
+        self.moved = False
+        """Another process runs this table now (this one lost its lease)."""
+        self._grace: dict[int, asyncio.Task[None]] = {}
+        self._info_key: Any = None
+        self._info: dict[str, Any] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self.hub.allow_spectators(code, options.spectators)
+
+    @property
+    def solo(self) -> bool:
+        return self.kind == "solo"
+
+    # -- persistence ----------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "kind": self.kind,
+            "options": self.options.to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "host": self.host,
+            "status": self.status,
+            "game": self.game_id,
+            "games": self.games,
+            "created": self.created,
+        }
+
+    @classmethod
+    def from_data(cls, services: Services, data: dict[str, Any]) -> Table:
+        table = cls(
+            services,
+            data["code"],
+            data.get("kind", "table"),
+            TableOptions(**data["options"]),
+            [TableSeat.from_json(s) for s in data["seats"]],
+        )
+        table.host = data.get("host")
+        table.status = data["status"]
+        table.game_id = data.get("game")
+        table.games = list(data.get("games") or [])
+        table.created = data.get("created", time.time())
+        return table
+
+    # -- what people see --------------------------------------------------------------
+
+    def connected(self, seat: int) -> bool:
+        return seat in self.hub.seats(self.code)
+
+    def info(self) -> dict[str, Any]:
+        """The table as everybody may see it. Built again only when something it
+        shows changed (the options and rules never do): every state message
+        carries it, and an unchanged one is then the same object, which a
+        patch compares at no cost. Shared: never change what it returns."""
+        present = self.hub.seats(self.code)
+        key = (
+            self.status,
+            self.host,
+            self.game_id,
+            present,
+            tuple((s.kind, s.name, s.nickname, s.level, s.away, s.left) for s in self.seats),
+        )
+        if key != self._info_key:
+            self._info = self._build_info(set(present), present.count(None))
+            self._info_key = key
+        return self._info
+
+    def _build_info(self, present: set[int | None], spectators: int) -> dict[str, Any]:
+        o = self.options
+        return {
+            "code": self.code,
+            "display": display_code(self.code),
+            "kind": self.kind,
+            "status": self.status,
+            "host": self.host,
+            "game": self.game_id,
+            "options": {
+                "timer": o.timer,
+                "fill": o.fill,
+                "level": o.level,
+                "public": o.public,
+                "ranked": o.ranked,
+                "spectators": o.spectators,
+                "speed": o.speed,
+            },
+            "rules": self.rules.to_json(),
+            "seats": [
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "nickname": s.nickname,
+                    "level": s.level,
+                    "connected": i in present,
+                    "away": s.away,
+                    "left": s.left,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "spectators": spectators,
+            "can_start": self.can_start()[0],
+        }
+
+    def lobby_entry(self) -> dict[str, Any]:
+        info = self.info()
+        humans = [s for s in self.seats if s.kind == "human" and not s.left]
+        return {
+            "code": self.code,
+            "display": info["display"],
+            "status": self.status,
+            "players": self.rules.players,
+            "taken": len(humans),
+            "free": sum(1 for s in self.seats if s.kind == "empty"),
+            "names": [s.name for s in humans],
+            "rules": info["rules"],
+            "options": info["options"],
+        }
+
+    def table_message(self, seat: int | None) -> dict[str, Any]:
+        return {"v": VERSION, "type": "table", "you": seat, "table": self.info()}
+
+    def announce(self, skip: Connection | None = None) -> None:
+        """Send every connection the table as it is now (its own ``you``)."""
+        info = self.info()
+        self.hub.tell(
+            self.code, lambda s: dumps({"v": VERSION, "type": "table", "you": s, "table": info}), skip
+        )
+        if self.options.public:
+            self.services.lobby_changed()
+
+    async def notice(self, kind: str, seat: int | None) -> None:
+        text = dumps({"v": VERSION, "type": "notice", "kind": kind, "seat": seat})
+        self.hub.tell(self.code, lambda _: text)
+
+    def send_state(self, conn: Connection, seat: int | None, ref: Any = None) -> None:
+        if self.runner is None or (seat is None and not self.options.spectators):
+            return
+        self.hub.send(conn, self.runner.state(seat, ack=ref), key=self.code)
+
+    # -- connections ---------------------------------------------------------------------
+
+    async def attach(self, conn: Connection, seat: int | None) -> None:
+        self.hub.attach(self.code, conn, seat)
+        if seat is not None:
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            ts = self.seats[seat]
+            if ts.away:
+                async with self.lock:
+                    ts.away = False
+                    await self.services.save(self)
+                if self.runner is not None:
+                    self.runner.rearm()
+                await self.notice("back", seat)
+        # The newcomer hears of the table first, before any state; the others soon.
+        self.hub.send(conn, self.table_message(seat))
+        self.announce(skip=conn)
+
+    def detach(self, conn: Connection) -> None:
+        """Forget a connection; the others hear of it soon."""
+        seat = self.hub.seat_of(self.code, conn)
+        if not self.hub.detach(self.code, conn):
+            return
+        if seat is not None and not self.connected(seat):
+            self._start_grace(seat)
+        self.announce()
+        if self.hub.count(self.code) == 0:
+            self.services.forget(self)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing runs for this table (nobody watches it may leave memory): a
+        finished table, or a solo game whose bots are done."""
+        if self.status in ("over", "closed"):
+            return True
+        return self.solo and (self.runner is None or self.runner.idle)
+
+    def _start_grace(self, seat: int) -> None:
+        ts = self.seats[seat]
+        if self.solo or self.status != "playing" or ts.kind != "human" or ts.left or ts.away:
+            return
+        if seat not in self._grace:
+            self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_over(seat))
+
+    async def _grace_over(self, seat: int) -> None:
+        await asyncio.sleep(self.services.grace)
+        self._grace.pop(seat, None)
+        if self.connected(seat) or self.status != "playing":
+            return
+        async with self.lock:
+            ts = self.seats[seat]
+            if ts.kind != "human" or ts.left or ts.away:
+                return
+            ts.away = True
+            await self.services.save(self)
+        await self.notice("stand_in", seat)
+        self.announce()
+        if self.runner is not None:
+            self.runner.rearm()
+            self.runner.kick()
+
+    # -- seats -----------------------------------------------------------------------------
+
+    def can_start(self) -> tuple[bool, str]:
+        if self.status != "waiting":
+            return False, "the game has already started"
+        humans = sum(1 for s in self.seats if s.kind == "human")
+        if self.options.fill:
+            if humans < 2:
+                return False, "a second person must sit down first"
+        elif humans < len(self.seats):
+            return False, "every seat must be taken first"
+        return True, ""
+
+    async def sit(
+        self, name: object, account: str | None, nickname: str | None, announce: bool = True
+    ) -> tuple[str, int]:
+        """Take the first empty seat; returns (token, seat)."""
+        async with self.lock:
+            if self.solo:
+                raise Refusal("table_full", "every seat at this table is taken")
+            if self.status == "closed":
+                raise Refusal("no_table", "this table is closed")
+            if self.status != "waiting":
+                raise Refusal("already_started", "the game has started; you may watch")
+            free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+            if not free:
+                raise Refusal("table_full", "every seat at this table is taken")
+            if self.options.ranked:
+                if account is None:
+                    raise Refusal("account_needed", "ranked tables need an account: sign in first")
+                if any(s.account == account for s in self.seats):
+                    raise Refusal("already_seated", "you already sit at this table")
+            seat = free[0]
+            label = nickname if (self.options.ranked and nickname) else clean_name(name, "Player")
+            self.seats[seat] = TableSeat("human", label, None, account, nickname)
+            if self.host is None:
+                self.host = seat
+            token = await self.services.add_token(self, seat)
+            await self.services.save(self)
+        if announce:
+            self.announce()
+        return token, seat
+
+    async def leave(self, seat: int) -> None:
+        """Leave for good: before the game the seat is free again; during it a bot finishes it."""
+        async with self.lock:
+            ts = self.seats[seat]
+            if self.solo or ts.kind != "human" or ts.left:
+                raise Refusal("not_seated", "you do not sit at this table")
+            await self.services.drop_token(self, seat)
+            if self.status == "playing" and self.runner is not None:
+                async with self.runner.lock:
+                    ts.left = True
+                    ts.away = False
+                    self.runner.game.seats[seat] = Seat("bot", ts.name, STAND_IN_LEVEL)
+                    await self.services.save(self)
+            else:
+                self.seats[seat] = TableSeat()
+                if self.host == seat:
+                    self.host = next((i for i, s in enumerate(self.seats) if s.kind == "human"), None)
+                if self.host is None and self.status == "waiting":
+                    self.status = "closed"
+                await self.services.save(self)
+            task = self._grace.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            for conn in self.hub.connections(self.code):
+                if self.hub.seat_of(self.code, conn) == seat:
+                    self.hub.attach(self.code, conn, None)
+        await self.notice("left", seat)
+        self.announce()
+        if self.runner is not None and self.status == "playing":
+            self.runner.rearm()
+            self.runner.kick()
+            self.runner.announce()
+        if self.status == "closed":
+            self.services.forget(self)
+
+    # -- games ---------------------------------------------------------------------------
+
+    async def start(self, seat: int | None) -> None:
+        """The host starts the game (a solo table, once, when it is made)."""
+        async with self.lock:
+            if not self.solo:
+                if self.host != seat:
+                    raise Refusal("not_host", "only the host starts the game")
+                ok, reason = self.can_start()
+                if not ok:
+                    raise Refusal("cannot_start", reason)
+            await self._new_game()
+        await self._begin()
+
+    async def rematch(self, seat: int, game: str | None) -> None:
+        async with self.lock:
+            if self.solo or self.seats[seat].kind != "human" or self.seats[seat].left:
+                raise Refusal("not_seated", "you do not sit at this table")
+            finished = self.runner is not None and self.runner.game.over
+            if game != self.game_id or not finished:
+                raise Refusal("stale_rematch", "this rematch is for a game that is not the last one finished")
+            if self.status == "playing" and self.runner is not None:
+                # The last card is out and its results are on their way: finish them first.
+                await self.game_over()
+            for i, s in enumerate(self.seats):
+                if s.left or s.kind == "bot":
+                    if s.left:
+                        await self.services.drop_token(self, i)
+                    self.seats[i] = TableSeat()
+                s.away = False
+            if self.host is None or self.seats[self.host].kind != "human":
+                self.host = seat
+            self.status = "waiting"
+            if not self.can_start()[0]:
+                # Someone left and no bots may fill: wait for people again.
+                old, self.runner = self.runner, None
+                await self.services.save(self)
+                if old is not None:
+                    await old.stop()
+            else:
+                await self._new_game()
+        if self.runner is not None and self.status == "playing":
+            await self._begin()
+        else:
+            self.announce()
+
+    async def _new_game(self) -> None:
+        """Fill the empty seats with bots and start a game (lock held)."""
+        bots = iter(BOT_NAMES)
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                self.seats[i] = TableSeat("bot", next(bots), self.options.level)
+        old = self.runner
+        self.runner = await self.services.new_game(self)
+        if old is not None:
+            await old.stop()
+        self.game_id = self.runner.id
+        self.games.append(self.runner.id)
+        self.status = "playing"
+        await self.services.save(self)
+
+    async def _begin(self) -> None:
+        self.announce()
+        assert self.runner is not None
+        await self.runner.start()
+        self.runner.rearm()
+        # Players who are not connected now get their grace period from the start.
+        for i in range(len(self.seats)):
+            if not self.connected(i):
+                self._start_grace(i)
+
+    async def resume(self) -> None:
+        """Rebuild the game after a restart (or on another process) from its stored events."""
+        self.runner = await self.services.load_game(self)
+        if self.status == "playing":
+            await self.runner.start()
+            self.runner.rearm()
+            for i in range(len(self.seats)):
+                self._start_grace(i)
+
+    async def game_over(self) -> None:
+        """The game's end is stored: results and ratings, once; then the table waits
+        (for a rematch) or, for a solo game, is done. Shielded: a closing
+        connection does not leave a finished game unrated."""
+        runner = self.runner
+        if runner is None:
+            return
+        await asyncio.shield(self._finish(runner))
+
+    async def _finish(self, runner: Runner) -> None:
+        if runner is not self.runner:
+            return
+        await self.services.record_result(self, runner.id, runner.game)
+        if self.status == "playing":
+            self.status = "over"
+            for t in self._grace.values():
+                t.cancel()
+            self._grace.clear()
+            await self.services.save(self)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def close(self) -> None:
+        for t in self._grace.values():
+            t.cancel()
+        self._grace.clear()
+        if self.runner is not None:
+            await self.runner.stop()
+        for task in list(self._background):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+
+BOT_NAMES = ("Bot Ada", "Bot Bea", "Bot Cy", "Bot Dom", "Bot Eve")
+
+
+def clean_name(name: object, default: str) -> str:
+    """A name a person typed, as shown: printable, trimmed, at most 24 characters."""
+    text = name.strip() if isinstance(name, str) else ""
+    text = "".join(ch for ch in text if ch.isprintable())[:24]
+    return text or default
+
+
+__all__ = ["BOT_NAMES", "STAND_IN_LEVEL", "Services", "Table", "TableOptions", "TableSeat", "clean_name"]
