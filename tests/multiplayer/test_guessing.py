@@ -67,7 +67,7 @@ def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
 
 def ws_connect(client: TestClient, address: str | None = None) -> Any:
     headers = {"x-test-address": address} if address else {}
-    return client.websocket_connect("/ws/table", headers=headers)
+    return client.websocket_connect("/ws", headers=headers)
 
 
 def use_up(client: TestClient) -> None:
@@ -245,7 +245,7 @@ async def test_with_several_processes_the_front_refuses_before_relaying() -> Non
     await link.on_text(json.dumps({"type": "hello", "table": "K7QM4XPA", "id": "h"}))
     assert ws.sent == [
         {
-            "v": 1,
+            "v": 2,
             "type": "error",
             "code": "too_many_codes",
             "reason": ws.sent[0]["reason"],

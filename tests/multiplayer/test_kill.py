@@ -44,7 +44,7 @@ def test_sigkill_mid_game_then_every_table_resumes(tmp_path: Path, server_proces
     db = tmp_path / "kill.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    ws_url = f"ws://127.0.0.1:{port}/ws/table"
+    ws_url = f"ws://127.0.0.1:{port}/ws"
     proc = server_process(db, port)
     t = httpx.post(
         base + "/api/tables",

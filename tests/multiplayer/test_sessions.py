@@ -86,9 +86,9 @@ def seat_over_http(client: TestClient, code: str, cookie: str) -> Any:
 
 
 def sits_over_socket(client: TestClient, code: str, cookie: str) -> dict[str, Any]:
-    """What a ``/ws/table`` connection with this cookie gets when it sits at a ranked table:
+    """What a ``/ws`` connection with this cookie gets when it sits at a ranked table:
     the ``seated`` message, or the error."""
-    with client.websocket_connect("/ws/table", headers={"cookie": f"{COOKIE}={cookie}"}) as ws:
+    with client.websocket_connect("/ws", headers={"cookie": f"{COOKIE}={cookie}"}) as ws:
         hello(ws, code)
         ws.send_text(json.dumps({"type": "sit", "name": "ignored"}))
         while True:
@@ -215,13 +215,13 @@ def test_a_socket_signed_in_is_seated_under_its_account(client: TestClient) -> N
     host = register(client, "Host")
     lea = register(client, "Lea")
     t = ranked_table(client, host)
-    with client.websocket_connect("/ws/table", headers={"cookie": f"{COOKIE}={lea}"}) as ws:
+    with client.websocket_connect("/ws", headers={"cookie": f"{COOKIE}={lea}"}) as ws:
         hello(ws, t["code"])
         ws.send_text(json.dumps({"type": "sit", "name": "ignored"}))
         seated = recv_type(ws, "seated")
         table = recv_type(ws, "table")["table"]
         assert table["seats"][seated["seat"]]["name"] == "Lea"
-    with client.websocket_connect("/ws/table") as anon:
+    with client.websocket_connect("/ws") as anon:
         hello(anon, t["code"])
         anon.send_text(json.dumps({"type": "sit", "name": "Anon"}))
         assert next_error(anon)["code"] == "account_needed"

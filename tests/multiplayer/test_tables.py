@@ -39,7 +39,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def ws_connect(client: TestClient, cookie: str | None = None) -> Any:
     headers = {"cookie": f"damepique_session={cookie}"} if cookie else {}
-    return client.websocket_connect("/ws/table", headers=headers)
+    return client.websocket_connect("/ws", headers=headers)
 
 
 def run_players(players: list[Player], limit: float = 60) -> None:
@@ -372,7 +372,7 @@ def test_quick_messages_and_muting(client: TestClient) -> None:
         sit(b, "Bob")
         a.send_text(json.dumps({"type": "chat", "message": "well_played"}))
         chat = recv_type(b, "chat")
-        assert chat == {"v": 1, "type": "chat", "seat": 0, "message": "well_played"}
+        assert chat == {"v": 2, "type": "chat", "seat": 0, "message": "well_played"}
         b.send_text(json.dumps({"type": "mute", "seat": 0}))
         assert recv_type(b, "muted")["seats"] == [0]
         assert recv_type(a, "chat")["message"] == "well_played"  # the sender sees it

@@ -39,7 +39,7 @@ def seat_four(cluster: Cluster, a: str, b: str, **options: Any) -> tuple[str, li
     for name, base in (("Cy", pb.base), ("Di", pa.base)):
         from websockets.sync.client import connect
 
-        ws = connect(base.replace("http", "ws") + "/ws/table", open_timeout=5)
+        ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5)
         ws.send(json.dumps({"type": "hello", "table": code}))
         ws.send(json.dumps({"type": "sit", "name": name}))
         while True:
@@ -195,7 +195,7 @@ def test_a_solo_game_is_run_by_one_process_at_a_time(cluster: Cluster) -> None:
 
     def join(base: str) -> Any:
         ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5)
-        ws.send(json.dumps({"type": "join", "token": game["token"], "id": "j"}))
+        ws.send(json.dumps({"type": "hello", "token": game["token"], "id": "j"}))
         return ws
 
     def until(ws: Any, test: Any) -> dict[str, Any]:

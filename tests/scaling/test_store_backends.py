@@ -27,7 +27,7 @@ from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
 from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
-from damepique.server import database
+from damepique.server.storage import database
 from damepique.server.app import create_app
 from damepique.server.leases import SqlLeases
 from damepique.server.mpstore import MpStore
@@ -420,11 +420,11 @@ def test_a_solo_game_survives_a_restart_on_each_backend(shared_url: str) -> None
         assert r.status_code == 200, r.text
         g = r.json()
         with c.websocket_connect("/ws") as ws:
-            ws.send_text(json.dumps({"type": "join", "token": g["token"]}))
+            ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
             before = _play_some(ws, _recv_state(ws), rng, 8)
     # A new app on the same database: the game is rebuilt from its stored events.
     with TestClient(create_app(shared_url)) as c, c.websocket_connect("/ws") as ws:
-        ws.send_text(json.dumps({"type": "join", "token": g["token"]}))
+        ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
         after = _recv_state(ws)
         assert after["view"]["hand"] == before["view"]["hand"]
         end = _play_some(ws, after, rng, 10_000)
@@ -507,7 +507,7 @@ def test_a_ranked_table_accounts_and_ratings_on_each_backend(shared_url: str) ->
         t = r.json()
 
         def connect(nick: str) -> Any:
-            return c.websocket_connect("/ws/table", headers={"cookie": f"damepique_session={cookies[nick]}"})
+            return c.websocket_connect("/ws", headers={"cookie": f"damepique_session={cookies[nick]}"})
 
         with connect("Lea") as a, connect("Tom") as b:
             _hello(a, t["code"], t["token"])

@@ -64,3 +64,53 @@ def play_out(
         while state.get("ack") != n:
             state = recv_state(ws, log)
     return state
+
+
+# -- a runner with nothing around it: only its messages are built ------------------------
+
+
+class QuietSeating:
+    """A solo game's seating with no table behind it (``play.seating.Seating``)."""
+
+    speed = "normal"
+    timer = 0
+
+    def stand_in(self, seat: int) -> bool:
+        return False
+
+    def player_for(self, seat: int) -> tuple[str, str | None]:
+        return "random", None
+
+    def shared(self) -> dict[str, Any]:
+        return {"mode": "solo", "table": {}}
+
+    async def game_over(self, game_id: str, game: Any) -> None:
+        return None
+
+    async def after_update(self, game: Any) -> None:
+        return None
+
+    async def notice(self, kind: str, seat: int) -> None:
+        return None
+
+
+def runner_for(rules: Any, seed: int) -> Any:
+    """A runner of a game of people at every seat, with a fixed secret (the same deals every run)."""
+    from damepique.server.play.game import Game, Seat
+    from damepique.server.play.hub import Hub
+    from damepique.server.play.runner import Pace, Runner
+    from damepique.server.storage.games import GameRow
+
+    seats = [Seat("human", f"P{i}") for i in range(rules.players)]
+    secret = seed.to_bytes(32, "big")
+    row = GameRow(id="g", owner=None, rules=rules.to_json(), seats=[], secret=secret.hex(), options={})
+    game = Game(rules, seats, secret)
+    return Runner(row, game, "T", None, Hub(), None, QuietSeating(), Pace())  # type: ignore[arg-type]
+
+
+def update_after(runner: Any, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> Any:
+    """The update the runner would broadcast after ``events`` (numbered after its last one)."""
+    from damepique.server.patches import Update
+
+    runner._last = Update(runner._common(), runner.game.deal, events, runner._names, runner._last, ack_seat, ack)
+    return runner._last

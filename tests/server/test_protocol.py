@@ -30,7 +30,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def join(ws: Any, token: str) -> dict[str, Any]:
-    ws.send_text(json.dumps({"type": "join", "token": token}))
+    ws.send_text(json.dumps({"type": "hello", "token": token}))
     return recv_state(ws)
 
 
@@ -61,7 +61,7 @@ def test_create_and_join(client: TestClient) -> None:
     g = new_game(client, preset="short")
     with client.websocket_connect("/ws") as ws:
         s = join(ws, g["token"])
-        assert s["v"] == 1 and s["type"] == "state" and s["seat"] == 0
+        assert s["v"] == 2 and s["type"] == "state" and s["seat"] == 0
         assert len(s["view"]["hand"]) == 13
         assert all(CARD.match(c) for c in s["view"]["hand"])
         assert s["rules"]["target"] == 50
@@ -85,8 +85,8 @@ def test_every_bad_input_gets_a_reason_and_changes_nothing(client: TestClient) -
         # Before joining.
         ws.send_text(json.dumps({"type": "play", "card": "2C"}))
         assert next_error(ws)["code"] == "not_joined"
-        ws.send_text(json.dumps({"type": "join", "token": "not-a-real-token"}))
-        assert next_error(ws)["code"] == "unknown_token"
+        ws.send_text(json.dumps({"type": "hello", "token": "not-a-real-token"}))
+        assert next_error(ws)["code"] == "bad_token"
         state = join(ws, g["token"])
         view = state["view"]
         assert view["phase"] == "pass"
@@ -194,7 +194,7 @@ def test_a_seat_never_receives_a_card_it_cannot_know(client: TestClient, preset:
     g = new_game(client, rules=rules.to_json(), level=level)
     log: list[dict[str, Any]] = []
     with client.websocket_connect("/ws") as ws:
-        ws.send_text(json.dumps({"type": "join", "token": g["token"]}))
+        ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
         state = recv_state(ws, log)
         rng = random.Random(7)
         asked = 0

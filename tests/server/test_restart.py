@@ -55,7 +55,7 @@ def test_sigkill_mid_trick_then_restart(tmp_path: Path, server_process) -> None:
     seen: list[dict[str, Any]] = []
     n = 0
     with connect(f"ws://127.0.0.1:{port}/ws") as ws:
-        ws.send(json.dumps({"type": "join", "token": game["token"]}))
+        ws.send(json.dumps({"type": "hello", "token": game["token"]}))
         state = recv_state(ws, seen)
         # Play until our turn in the middle of a trick of the second deal or later.
         while not (mine(state) and state["view"]["trick"] and state["view"]["deal"] >= 1):
@@ -70,7 +70,7 @@ def test_sigkill_mid_trick_then_restart(tmp_path: Path, server_process) -> None:
 
     server_process(db, port)
     with connect(f"ws://127.0.0.1:{port}/ws") as ws:
-        ws.send(json.dumps({"type": "join", "token": game["token"]}))
+        ws.send(json.dumps({"type": "hello", "token": game["token"]}))
         state = recv_state(ws, seen)
         assert state["view"] == before["view"]
         assert state["totals"] == before["totals"] and state["results"] == before["results"]

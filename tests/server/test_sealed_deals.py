@@ -18,7 +18,7 @@ from damepique.cli import referee_data
 from damepique.engine import CARD_NAMES, Deal, Rules
 from damepique.engine.fairness import SCHEME, deal_cards
 from damepique.server.app import create_app
-from damepique.server.database import alembic_config
+from damepique.server.storage.database import alembic_config
 
 from .helpers import new_game, play_out, recv_state
 
@@ -48,7 +48,7 @@ def test_each_game_deals_from_its_own_secret_and_reveals_it_at_the_end(tmp_path:
         (_, secret), _ = rows[0]
         log: list[dict[str, Any]] = []
         with client.websocket_connect("/ws") as ws:
-            ws.send_text(json.dumps({"type": "join", "token": g["token"]}))
+            ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
             state = recv_state(ws, log)
             assert state["fairness"] == {
                 "scheme": SCHEME,
@@ -100,7 +100,7 @@ def test_a_game_begun_before_the_upgrade_resumes_with_a_fresh_secret(tmp_path: P
         (seed, secret), _ = stored(path, "oldgame")
         assert seed == 12345 and len(bytes.fromhex(secret)) == 32
         with client.websocket_connect("/ws") as ws:
-            ws.send_text(json.dumps({"type": "join", "token": "old-token-0001"}))
+            ws.send_text(json.dumps({"type": "hello", "token": "old-token-0001"}))
             state = recv_state(ws)
             assert state["view"]["deal"] == 0 and sorted(state["view"]["hand"]) == sorted(hands[0])
             assert state["fairness"] is None

@@ -9,27 +9,33 @@ from pathlib import Path
 
 import pytest
 
-from damepique.server.store import GameRow, SqlStore
+from damepique.server.storage.database import Database
+from damepique.server.storage.games import GameRow, GameStore
+
+
+async def open_store(path: Path) -> tuple[Database, GameStore]:
+    db = Database(f"sqlite+aiosqlite:///{path}")
+    await db.open()
+    return db, GameStore(db)
 
 
 async def test_events_of_one_turn_share_a_commit_and_a_failure_stays_with_its_game(tmp_path: Path) -> None:
-    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'b.sqlite3'}")
-    await store.init()
+    db, store = await open_store(tmp_path / "b.sqlite3")
     try:
         for g in ("a", "b", "c"):
             await store.create_game(
-                GameRow(id=g, owner=None, rules={}, seats=[], secret="00" * 32, options={}), {}
+                GameRow(id=g, owner=None, rules={}, seats=[], secret="00" * 32, options={})
             )
         await store.append_many("b", 0, [{"type": "deal", "number": 0}])
         commits = 0
-        real = store._write_direct
+        real = db.append_events
 
-        def counting(rows: list[dict[str, object]]) -> None:
+        async def counting(rows: list[dict[str, object]]) -> None:
             nonlocal commits
             commits += 1
-            real(rows)
+            await real(rows)
 
-        store._write_direct = counting  # type: ignore[method-assign]
+        db.append_events = counting  # type: ignore[method-assign,assignment]
         results = await asyncio.gather(
             store.append_many("a", 0, [{"type": "deal", "number": 0}, {"type": "play", "card": "2C"}]),
             store.append_many("b", 0, [{"type": "play", "card": "2C"}]),  # seq 0 is taken
@@ -47,20 +53,19 @@ async def test_events_of_one_turn_share_a_commit_and_a_failure_stays_with_its_ga
         await asyncio.gather(*(store.append_many(g, 1, [{"type": "x"}]) for g in ("b", "c")))
         assert commits == 2
     finally:
-        await store.close()
+        await db.close()
 
 
 @pytest.mark.parametrize("n", [1, 20])
 async def test_every_append_returns_once_committed(tmp_path: Path, n: int) -> None:
-    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'c.sqlite3'}")
-    await store.init()
+    db, store = await open_store(tmp_path / "c.sqlite3")
     try:
         for k in range(n):
             await store.create_game(
-                GameRow(id=f"g{k}", owner=None, rules={}, seats=[], secret="00" * 32, options={}), {}
+                GameRow(id=f"g{k}", owner=None, rules={}, seats=[], secret="00" * 32, options={})
             )
-        await asyncio.gather(*(store.append(f"g{k}", 0, {"type": "deal", "number": k}) for k in range(n)))
-        with sqlite3.connect(tmp_path / "c.sqlite3") as db:
-            assert db.execute("SELECT count(*) FROM events").fetchone() == (n,)
+        await asyncio.gather(*(store.append_many(f"g{k}", 0, [{"type": "deal", "number": k}]) for k in range(n)))
+        with sqlite3.connect(tmp_path / "c.sqlite3") as file:
+            assert file.execute("SELECT count(*) FROM events").fetchone() == (n,)
     finally:
-        await store.close()
+        await db.close()

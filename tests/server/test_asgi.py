@@ -1,4 +1,4 @@
-"""WebSockets answered on raw ASGI (``rawsocket``): what a handler sees is what
+"""WebSockets answered on raw ASGI (``asgi``): what a handler sees is what
 Starlette's ``WebSocket`` would have shown it, and every other request still
 goes to FastAPI."""
 
@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from damepique.server.app import create_app
-from damepique.server.rawsocket import App, RawWebSocket
+from damepique.server.asgi import App, RawWebSocket
 
 
 def echo_app() -> App:
@@ -89,10 +89,10 @@ async def test_a_send_to_a_lost_peer_is_a_disconnect_as_with_starlette() -> None
 
 def test_the_table_websocket_is_answered_raw(tmp_path: Path) -> None:
     app: Any = create_app(f"sqlite+aiosqlite:///{tmp_path / 'raw.sqlite3'}")
-    assert "/ws/table" in app.raw_websockets
-    with TestClient(app) as client, client.websocket_connect("/ws/table") as ws:
+    assert "/ws" in app.raw_websockets
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         ws.send({"type": "websocket.receive"})  # neither text nor bytes: refused with a reason
         answer = json.loads(ws.receive_text())
         assert answer["type"] == "error" and answer["code"] == "bad_message"
         ws.send_text(json.dumps({"type": "ping", "id": 7}))
-        assert json.loads(ws.receive_text()) == {"v": 1, "type": "pong", "ref": 7}
+        assert json.loads(ws.receive_text()) == {"v": 2, "type": "pong", "ref": 7}

@@ -1,0 +1,150 @@
+"""A connection's outbox (``connection.Connection.post``): sends never wait,
+go out in order, and a reader that does not read is closed without holding
+up the table or the others (``play.hub.Hub.broadcast``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from damepique.server import connection as connection_module
+from damepique.server.connection import MAX_QUEUE, TOO_SLOW, Connection
+from damepique.server.play.hub import Hub
+
+
+class Socket:
+    """Sends wait while ``full`` is clear (a reader that does not read)."""
+
+    def __init__(self) -> None:
+        self.got: list[str] = []
+        self.closed: tuple[int, str | None] | None = None
+        self.busy = 0
+        self.full = asyncio.Event()
+        self.full.set()
+
+    async def send_text(self, data: str) -> None:
+        assert self.busy == 0, "two sends at once"
+        self.busy += 1
+        try:
+            await self.full.wait()
+            self.got.append(data)
+        finally:
+            self.busy -= 1
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+
+class Broken(Socket):
+    async def send_text(self, data: str) -> None:
+        raise RuntimeError("the peer is gone")
+
+
+async def test_a_send_with_room_is_done_on_the_spot() -> None:
+    socket = Socket()
+    conn = Connection(socket)
+    conn.post("a")
+    assert socket.got == ["a"] and conn._writer is None  # no task, no wait
+
+
+async def test_sends_that_wait_go_out_later_in_order_without_holding_the_caller() -> None:
+    socket = Socket()
+    socket.full.clear()
+    conn = Connection(socket)
+    for i in range(5):
+        conn.post(str(i))  # returns at once every time
+    assert socket.got == [] and conn._writer is not None
+    socket.full.set()
+    await asyncio.wait_for(conn._writer, 1)
+    assert socket.got == ["0", "1", "2", "3", "4"] and socket.busy == 0
+    conn.post("5")
+    assert socket.got[-1] == "5" and conn._writer is None
+
+
+async def test_a_reader_that_does_not_read_is_closed_once_its_queue_is_full() -> None:
+    socket = Socket()
+    socket.full.clear()
+    conn = Connection(socket)
+    reader = asyncio.get_running_loop().create_future()  # stands for the task reading its frames
+    conn.reader = reader  # type: ignore[assignment]
+    for i in range(MAX_QUEUE + 2):
+        conn.post(str(i))
+    await asyncio.sleep(0.05)
+    assert conn.closed and reader.cancelled() and socket.closed is not None
+    assert socket.closed[0] == TOO_SLOW
+    conn.post("after")  # nothing more is queued for it
+    assert not conn._queue
+
+
+async def test_a_send_that_waits_too_long_closes_the_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connection_module, "SEND_TIMEOUT", 0.05)
+    socket = Socket()
+    socket.full.clear()
+    conn = Connection(socket)
+    conn.post("x")
+    await asyncio.sleep(0.2)
+    assert conn.closed and socket.closed is not None and socket.got == []
+
+
+async def test_a_lost_peer_is_marked_closed_and_never_raises() -> None:
+    conn = Connection(Broken())
+    conn.post("x")
+    conn.post("y")
+    assert conn.closed
+
+
+async def test_a_stuck_reader_does_not_hold_up_the_table_or_the_others() -> None:
+    hub = Hub()
+    quick, stuck, gone, watcher = Socket(), Socket(), Broken(), Socket()
+    stuck.full.clear()
+    conns = {s: Connection(s) for s in (quick, stuck, gone, watcher)}
+    for socket, seat in ((stuck, 1), (quick, 0), (gone, 2), (watcher, None)):
+        hub.attach("T", conns[socket], seat)
+
+    class Update:
+        n, base = 1, None
+        built: list[int] = []
+
+        def text(self, seat: int) -> str:
+            self.built.append(seat)
+            return f'{{"type":"state","seat":{seat}}}'
+
+        def patch(self, seat: int) -> str | None:
+            return None
+
+    update: Any = Update()
+    hub.broadcast("T", update)  # returns at once: nothing to await
+    assert quick.got == ['{"type":"state","seat":0}']
+    assert watcher.got == ['{"type":"state","seat":-1}']
+    assert stuck.got == [] and sorted(update.built) == [-1, 0, 1, 2]
+    stuck.full.set()
+    await asyncio.sleep(0.01)
+    assert stuck.got == ['{"type":"state","seat":1}']
+
+
+async def test_spectators_get_nothing_where_the_table_refuses_them() -> None:
+    hub = Hub()
+    seated, watcher = Socket(), Socket()
+    hub.attach("T", Connection(seated), 0)
+    hub.attach("T", Connection(watcher), None)
+    hub.allow_spectators("T", False)
+
+    class Update:
+        n, base = 1, None
+
+        def text(self, seat: int) -> str:
+            return str(seat)
+
+        def patch(self, seat: int) -> str | None:
+            return None
+
+    hub.broadcast("T", Update())
+    assert seated.got == ["0"] and watcher.got == []
+
+
+def test_a_connection_is_equal_only_to_itself() -> None:
+    socket = Socket()
+    a, b = Connection(socket), Connection(socket)
+    assert a != b and a == a and len({a: 1, b: 2}) == 2
