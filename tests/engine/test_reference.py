@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from damepique.engine import CARD_NAMES, PRESETS, Deal, Rules, cards_of
+from damepique.engine import CARD_NAMES, PRESETS, Deal, Rules, cards_of, mask_of
 
 RANKS = "23456789TJQKA"
 
@@ -98,6 +98,10 @@ class Reference:
                 safe = [c for c in hand if not self.barred_first_trick(c)]
                 if safe:
                     return safe
+                # Nothing but point cards: "heart" makes it discard a heart.
+                hearts = [c for c in hand if suit(c) == "H"]
+                if r.first_trick_discard == "heart" and hearts:
+                    return hearts
             return hand
         if first and self.lead is not None:
             return [self.lead]
@@ -115,7 +119,11 @@ class Reference:
     def play(self, card: str) -> None:
         self.hands[self.to_act].remove(card)
         self.trick.append((self.to_act, card))
-        if suit(card) == "H" or (card == "QS" and self.rules.queen_breaks_hearts):
+        # "discard": only a heart on a trick led in another suit breaks hearts.
+        led_in_hearts = suit(self.trick[0][1]) == "H"
+        if suit(card) == "H" and (self.rules.hearts_broken_by == "any" or not led_in_hearts):
+            self.broken = True
+        if card == "QS" and self.rules.queen_breaks_hearts:
             self.broken = True
         if len(self.trick) < self.n:
             self.to_act = (self.to_act + 1) % self.n
@@ -169,7 +177,49 @@ RULES = {
     "black_maria_three_kitty": Rules(players=3, leftover="kitty", black_maria=True),
     "queen_zero": Rules(queen_points=0),
     "pass_one": Rules(pass_count=1, jack_of_diamonds=True),
+    "hearts_broken_by_discard": Rules(hearts_broken_by="discard"),
+    "hearts_broken_by_discard_queen_3": Rules(
+        players=3, hearts_broken_by="discard", queen_breaks_hearts=True
+    ),
+    "hearts_broken_by_discard_first_lead_any": Rules(hearts_broken_by="discard", first_lead="any"),
+    "first_trick_discard_heart": Rules(first_trick_discard="heart"),
+    "first_trick_discard_heart_black_maria_5": Rules(
+        players=5, black_maria=True, first_trick_discard="heart"
+    ),
+    "first_trick_discard_heart_kitty_3": Rules(players=3, leftover="kitty", first_trick_discard="heart"),
+    "all_new_options": Rules(hearts_broken_by="discard", first_trick_discard="heart", tie="share"),
 }
+
+
+def agree(rules: Rules, deal: Deal, rng: random.Random) -> None:
+    """Play ``deal`` with random passes and legal cards, the reference beside
+    it: the same legal cards at every decision, the same points at the end."""
+    k = deal.number
+    ref = Reference(rules, k, [[CARD_NAMES[c] for c in cards_of(h)] for h in deal.hands], [])
+    ref.kitty = [CARD_NAMES[c] for c in cards_of(deal.kitty)]
+    assert deal.pass_offset % rules.players == ref.direction() % rules.players
+    passes: list[list[str]] = []
+    for seat in range(rules.players):
+        passes.append(rng.sample(ref.hands[seat], rules.pass_count) if ref.direction() else [])
+    if deal.phase == "pass":
+        for seat in range(rules.players):
+            deal.pass_cards(seat, passes[seat])
+        ref.exchange(passes)
+    ref.start()
+    assert [sorted(h, key=CARD_NAMES.index) for h in ref.hands] == [
+        [CARD_NAMES[c] for c in cards_of(h)] for h in deal.hands
+    ]
+    while deal.phase == "play":
+        assert deal.to_act == ref.to_act
+        assert deal.hearts_broken == (ref.broken or not rules.must_break_hearts)
+        legal = ref.legal()
+        assert sorted(legal, key=CARD_NAMES.index) == [CARD_NAMES[c] for c in deal.legal_cards()]
+        card = rng.choice(legal)
+        ref.play(card)
+        deal.play(card)
+    result = deal.result()
+    points, moon = ref.score()
+    assert (list(result.points), result.moon) == (points, moon)
 
 
 @pytest.mark.parametrize("name", sorted(RULES))
@@ -177,28 +227,40 @@ def test_the_engine_agrees_with_a_naive_reference(name: str) -> None:
     rules = RULES[name]
     rng = random.Random(name)
     for k in range(150):
-        deal = Deal.shuffled(rules, rng, k)
-        ref = Reference(rules, k, [[CARD_NAMES[c] for c in cards_of(h)] for h in deal.hands], [])
-        ref.kitty = [CARD_NAMES[c] for c in cards_of(deal.kitty)]
-        assert deal.pass_offset % rules.players == ref.direction() % rules.players
-        passes: list[list[str]] = []
-        for seat in range(rules.players):
-            passes.append(rng.sample(ref.hands[seat], rules.pass_count) if ref.direction() else [])
-        if deal.phase == "pass":
-            for seat in range(rules.players):
-                deal.pass_cards(seat, passes[seat])
-            ref.exchange(passes)
-        ref.start()
-        assert [sorted(h, key=CARD_NAMES.index) for h in ref.hands] == [
-            [CARD_NAMES[c] for c in cards_of(h)] for h in deal.hands
-        ]
-        while deal.phase == "play":
-            assert deal.to_act == ref.to_act
-            legal = ref.legal()
-            assert sorted(legal, key=CARD_NAMES.index) == [CARD_NAMES[c] for c in deal.legal_cards()]
-            card = rng.choice(legal)
-            ref.play(card)
-            deal.play(card)
-        result = deal.result()
-        points, moon = ref.score()
-        assert (list(result.points), result.moon) == (points, moon)
+        agree(rules, Deal.shuffled(rules, rng, k), rng)
+
+
+def hand_of_points(rules: Rules, rng: random.Random, number: int) -> Deal:
+    """A deal in which one seat holds nothing but cards barred from the first
+    trick (hearts and QS, and KS, AS with black_maria) where there are enough
+    of them: the corners of the first-trick discard and of hearts led from a
+    hand of only hearts, which random deals nearly never reach."""
+    n = rules.players
+    barred = [c for c in rules.deck_list if rules.first_trick_mask >> c & 1 or CARD_NAMES[c][1] == "H"]
+    seat = rng.randrange(n)
+    mine = rng.sample(barred, min(rules.hand_size, len(barred)))
+    rest = [c for c in rules.deck_list if c not in mine]
+    rng.shuffle(rest)
+    fill = rules.hand_size - len(mine)
+    mine += rest[:fill]
+    rest = rest[fill:]
+    hands = []
+    for s in range(n):
+        if s == seat:
+            hands.append(mask_of(mine))
+        else:
+            hands.append(mask_of(rest[: rules.hand_size]))
+            rest = rest[rules.hand_size :]
+    return Deal(rules, hands, mask_of(rest), number)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["standard", "black_maria", "five_players_kitty", "deck_36", "old_rules"]
+    + [name for name in sorted(RULES) if "discard" in name or name == "all_new_options"],
+)
+def test_the_engine_agrees_on_hands_of_points(name: str) -> None:
+    rules = RULES[name]
+    rng = random.Random(name)
+    for k in range(100):
+        agree(rules, hand_of_points(rules, rng, k), rng)

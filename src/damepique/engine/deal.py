@@ -54,6 +54,10 @@ class Phase(StrEnum):
     PLAY = "play"
     DONE = "done"
 
+    # A deal's phase is always one of these three objects: the engine tests it
+    # with ``is``, cheaper than comparing strings (a str subclass is not
+    # compared by the interpreter's fast path for str).
+
     def __repr__(self) -> str:
         return repr(self.value)
 
@@ -274,7 +278,7 @@ class Deal:
     @property
     def passing_seats(self) -> list[int]:
         """Seats that still have to pass, in seat order."""
-        if self.phase != PASS:
+        if self.phase is not PASS:
             return []
         return [s for s in range(self.players) if self.passes[s] is None]
 
@@ -294,9 +298,9 @@ class Deal:
         n = self.players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
             raise IllegalPass(f"there is no seat {short_repr(seat)}", None)
-        if self.phase != PASS:
-            reason = "the deal is over" if self.phase == DONE else "there is no passing now"
-            if self.phase == PLAY and self.pass_offset % n == 0 and not self.play_count:
+        if self.phase is not PASS:
+            reason = "the deal is over" if self.phase is DONE else "there is no passing now"
+            if self.phase is PLAY and self.pass_offset % n == 0 and not self.play_count:
                 reason = "there is no passing in this deal"
             raise IllegalPass(reason, seat)
         if self.passes[seat] is not None:
@@ -426,9 +430,9 @@ class Deal:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
             raise IllegalPlay(f"not a card: {short_repr(card)}", seat)
         name = CARD_NAMES[card]
-        if self.phase == PASS:
+        if self.phase is PASS:
             raise IllegalPlay("cards are still being passed", seat, card)
-        if self.phase == DONE:
+        if self.phase is DONE:
             raise IllegalPlay("the deal is over", seat, card)
         to_act = self.to_act
         if seat is not None and seat != to_act:
@@ -487,7 +491,7 @@ class Deal:
         self.play_unchecked(c)
         if self.tricks_played != before:
             _, _, winner, points = self.tricks[-1]
-            return played(player, c, winner, points, self.phase == DONE)
+            return played(player, c, winner, points, self.phase is DONE)
         return played(player, c)
 
     def play_unchecked(self, card: int) -> None:
@@ -511,9 +515,11 @@ class Deal:
                 self.winning_seat = seat
         else:
             self.voids[seat] |= self.led_suit_mask
-            if bit & self._discard_breaks:
-                self.hearts_broken = True
-        if bit & self._breaks:
+        # Once broken, hearts stay broken: no mask to test (the common case).
+        # A card of the led suit (the lead too) is not a discard.
+        if not self.hearts_broken and (
+            bit & self._breaks or (self._discard_breaks and bit & self._discard_breaks & ~self.led_suit_mask)
+        ):
             self.hearts_broken = True
         if size < self.players:
             self.to_act = self._next[seat]
@@ -552,7 +558,7 @@ class Deal:
         if self._result is not None:
             return self._result
         taken = list(self.taken_points)
-        if self.phase != DONE:
+        if self.phase is not DONE:
             jack = [0] * self.players
             if self.jack_seat is not None and self.rules.jack_of_diamonds:
                 jack[self.jack_seat] = -10

@@ -90,13 +90,13 @@ class Match:
 
     @property
     def completed(self) -> list[Deal]:
-        return [d for d in self.deals if d.phase == DONE]
+        return [d for d in self.deals if d.phase is DONE]
 
     @property
     def totals(self) -> list[int]:
         totals = [0] * self.rules.players
         for d in self.deals:
-            if d.phase == DONE:
+            if d.phase is DONE:
                 for seat, p in enumerate(d.result().points):
                     totals[seat] += p
         return totals
@@ -106,7 +106,7 @@ class Match:
         """The winning seats once the game is over (several only with ``tie:
         "share"``), else ``()``."""
         last = self.deal
-        if last is None or last.phase != DONE:
+        if last is None or last.phase is not DONE:
             return ()
         return winners_of(self.totals, self.rules.target, self.rules.tie)
 
@@ -134,7 +134,7 @@ class Match:
         return deal
 
     def _check_next(self) -> None:
-        if self.deals and self.deals[-1].phase != DONE:
+        if self.deals and self.deals[-1].phase is not DONE:
             raise DealError(f"deal {len(self.deals) - 1} is not finished")
         if self.over:
             raise DealError("the game is over")
