@@ -209,12 +209,16 @@ async def test_a_36_card_sheet_gives_its_rules_and_no_next_deal_once_over(new_co
     await page.get_by_role("radio", name="50").check()
     await page.get_by_role("button", name="Start the sheet").click()
     await expect(page.get_by_role("heading", name="Deal 1 · pass left")).to_be_visible()
-    await expect(page.get_by_text("to 50 · moon +15 to the others · 36 cards · a tie shares the win")).to_be_visible()
+    await expect(
+        page.get_by_text("to 50 · moon +15 to the others · 36 cards · a tie shares the win")
+    ).to_be_visible()
     # On the sheet the rules are folded under their title, with the link to all the rules.
     sheet_rules = page.get_by_test_id("rules")
     await sheet_rules.get_by_text("The rules of this game").click()
     await expect(sheet_rules).to_contain_text("The 6♣ leads the first trick.")
-    await expect(sheet_rules.get_by_role("link", name="All the rules →")).to_have_attribute("href", "/#/rules")
+    await expect(sheet_rules.get_by_role("link", name="All the rules →")).to_have_attribute(
+        "href", "/#/rules"
+    )
     await enter_points(page, [6, 4, 5, 0])
     await expect(page.get_by_text("Next: deal 2, pass right")).to_be_visible()
     for number, points in enumerate(([0, 0, 15, 0], [15, 0, 0, 0], [0, 0, 0, 15]), 2):  # moons: Cy, Ann, Dee
