@@ -59,7 +59,6 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the install
     raise ImportError(f"damepique.openspiel needs OpenSpiel ({e}): pip install 'damepique[openspiel]'") from e
 
-from damepique.bots.knowledge import Knowledge, sample_world
 from damepique.engine import (
     CARD_NAMES,
     DONE,
@@ -74,8 +73,11 @@ from damepique.engine import (
 )
 from damepique.engine.rules import EXTRA_KEYS, SPEC_KEYS
 from damepique.observation import Encoding
+from damepique.worlds import sample_world_history
 
 SHORT_NAME = "python_damepique_hearts"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _DEFAULTS = Rules().to_json()
 _DEFAULTS.update({k: getattr(Rules(), k) for k in EXTRA_KEYS})
@@ -184,7 +186,7 @@ class _Core:
     Python state by deep-copying each attribute, and a deep copy of a Deal
     (and of its Rules) costs a hundred times ``Deal.copy``."""
 
-    __slots__ = ("count", "cycle", "deal", "dealt", "kitty", "number", "pass_actions", "pending", "rules")
+    __slots__ = ("count", "cycle", "deal", "dealt", "kitty", "number", "pass_actions", "pending", "player", "rules")
 
     def __init__(self, rules: Rules, cycle: int) -> None:
         self.rules = rules  # frozen: shared by every copy
@@ -196,6 +198,19 @@ class _Core:
         self.deal: Deal | None = None
         self.pending = 0
         self.pass_actions = 0
+        # pyspiel asks for the current player several times per action: kept, not recomputed.
+        self.player = _CHANCE
+
+    def set_player(self) -> None:
+        deal = self.deal
+        if deal is None:
+            self.player = _CHANCE
+        elif deal.phase == PASS:
+            self.player = deal.passing_seats[0]
+        elif deal.phase == DONE:
+            self.player = _TERMINAL
+        else:
+            self.player = deal.to_act
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core.__new__(_Core)
@@ -208,6 +223,7 @@ class _Core:
         other.deal = None if self.deal is None else self.deal.copy()
         other.pending = self.pending
         other.pass_actions = self.pass_actions
+        other.player = self.player
         return other
 
 
@@ -241,29 +257,19 @@ class DamepiqueState(pyspiel.State):  # type: ignore[misc]
         return self._core.pass_actions
 
     def current_player(self) -> int:
-        deal = self._core.deal
-        if deal is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if deal.phase == PASS:
-            return deal.passing_seats[0]
-        if deal.phase == DONE:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return deal.to_act
+        return self._core.player
 
     def is_terminal(self) -> bool:
         deal = self._core.deal
         return deal is not None and deal.phase == DONE
 
     def _legal_actions(self, player: int) -> list[int]:
-        deal = self._core.deal
-        if deal is None or player < 0:
+        core = self._core
+        deal = core.deal
+        if deal is None or player < 0 or player != core.player:
             return []
         if deal.phase == PASS:
-            if player != deal.passing_seats[0]:
-                return []
-            return list(cards_of(deal.hands[player] & ~self._core.pending))
-        if deal.phase == DONE or player != deal.to_act:
-            return []
+            return list(cards_of(deal.hands[player] & ~core.pending))
         return list(cards_of(deal.legal_mask()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -297,9 +303,10 @@ class DamepiqueState(pyspiel.State):  # type: ignore[misc]
             core.count += 1
             if core.count == rules.deck_cards.bit_count():
                 core.deal = Deal(rules, core.dealt, core.kitty, core.number)
+                core.set_player()
             return
         if deal.phase == PASS:
-            seat = deal.passing_seats[0]
+            seat = core.player
             bit = 1 << action
             if not deal.hands[seat] & ~core.pending & bit:
                 raise ValueError(f"seat {seat} cannot give {CARD_NAMES[action]} now")
@@ -308,8 +315,10 @@ class DamepiqueState(pyspiel.State):  # type: ignore[misc]
             if core.pending.bit_count() == rules.pass_count:
                 deal.pass_cards(seat, core.pending)
                 core.pending = 0
+                core.set_player()
             return
         deal.play(action)  # refereed: an illegal card raises IllegalPlay with its reason
+        core.player = deal.to_act if deal.phase != DONE else _TERMINAL
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE and self._core.number is None:
@@ -359,7 +368,7 @@ def resample(state: DamepiqueState, player: int, rng: random.Random) -> Damepiqu
     game: DamepiqueGame = state.get_game()
     if deal is None:
         return _replay(game, _dealing_history(game, core, player, rng))
-    pending = core.pending if deal.phase == PASS and deal.passing_seats[0] == player else 0
+    pending = _own_pending(state, player)
     return state_from_view(game, view_of(deal, player), rng, pending, core.pass_actions)
 
 
@@ -384,25 +393,30 @@ def state_from_view(
     rng: random.Random,
     pending: int = 0,
     pass_actions: int | None = None,
-    attempts: int = 20,
 ) -> DamepiqueState:
     """A state of ``game`` that ``view.seat`` cannot tell from the deal it
     views: its own cards, pass and the public history as they are, every
-    card it has not seen drawn under what it knows. In the pass phase
-    ``pending`` holds the cards it has chosen so far, and ``pass_actions``
-    the pass actions taken so far (default: every seat before it has passed,
-    which is how the game orders passes; a view from a table where seats
-    pass in any order is then placed in that order: the other passes are
-    hidden either way)."""
-    for _ in range(attempts):
-        history = _history(game, view, rng, pending, pass_actions)
-        try:
-            return _replay(game, history)
-        except ValueError:
-            # A constraint bots/knowledge.py does not draw (a rare corner of the
-            # options) made a sampled card illegal where it was played: draw again.
-            continue
-    raise RuntimeError(f"no deal matching seat {view.seat}'s view was found in {attempts} draws")
+    card it has not seen drawn under what it knows (``worlds``). In the pass
+    phase ``pending`` holds the cards it has chosen so far, and
+    ``pass_actions`` the pass actions taken so far (default: every seat
+    before it has passed, which is how this game orders passes; a view from a
+    table where seats pass in any order is placed in that order: the others'
+    passes are hidden either way)."""
+    world = sample_world_history(view, rng, pending, pass_actions)
+    rules = view.rules
+    n = rules.players
+    history = [view.number % game.cycle]
+    ordered = [cards_of(h) for h in world.dealt]
+    for i in range(rules.hand_size):
+        for s in range(n):
+            history.append(ordered[s][i])
+    history.extend(cards_of(world.kitty))
+    for given in world.passes:
+        if given is not None:
+            history.extend(cards_of(given))
+    history.extend(cards_of(world.pending))
+    history.extend(world.plays)
+    return _replay(game, history)
 
 
 def _replay(game: DamepiqueGame, history: Sequence[int]) -> DamepiqueState:
@@ -410,80 +424,6 @@ def _replay(game: DamepiqueGame, history: Sequence[int]) -> DamepiqueState:
     for action in history:
         state.apply_action(action)
     return state
-
-
-def _history(
-    game: DamepiqueGame, view: View, rng: random.Random, pending: int, pass_actions: int | None
-) -> list[int]:
-    rules = view.rules
-    n = rules.players
-    me = view.seat
-    size = rules.hand_size
-    offset = view.pass_offset % n
-    count = rules.pass_count
-    gives: list[int | None] = [None] * n
-    if view.phase == PASS:
-        done = me * count if pass_actions is None else pass_actions
-        passer, chosen = divmod(done, count)
-        unseen = list(cards_of(rules.deck_cards & ~view.dealt))
-        rng.shuffle(unseen)
-        dealt = [0] * n
-        for s in range(n):
-            if s == me:
-                dealt[s] = view.dealt
-                continue
-            for c in unseen[:size]:
-                dealt[s] |= 1 << c
-            del unseen[:size]
-        kitty = sum(1 << c for c in unseen)
-        for s in range(passer):
-            gives[s] = view.passed if s == me else _draw(dealt[s], count, rng)
-        if passer < n:
-            part = pending if passer == me else _draw(dealt[passer], chosen, rng)
-        else:  # pragma: no cover - the pass phase ends with the last pass
-            part = 0
-    else:
-        hands, kitty = sample_world(view, Knowledge.of(view), rng)
-        if view.kitty:
-            kitty = view.kitty
-        held = [hands[s] | view.played_by(s) for s in range(n)]  # after the exchange
-        if offset:
-            source = view.pass_source
-            for s in range(n):
-                if s == me:
-                    gives[s] = view.passed
-                elif s == source:
-                    gives[s] = view.received
-                else:
-                    gives[s] = _draw(held[(s + offset) % n], count, rng)
-            got: list[int] = [gives[(s - offset) % n] or 0 for s in range(n)]
-            dealt = [held[s] & ~got[s] | (gives[s] or 0) for s in range(n)]
-        else:
-            dealt = held
-        dealt[me] = view.dealt
-        passer, part = n, 0
-    history = [view.number % game.cycle]
-    ordered = [list(cards_of(h)) for h in dealt]
-    for i in range(size):
-        for s in range(n):
-            history.append(ordered[s][i])
-    history.extend(cards_of(kitty))
-    for s in range(n):
-        given = gives[s]
-        if given is not None:
-            history.extend(cards_of(given))
-    if view.phase == PASS:
-        history.extend(cards_of(part))
-    history.extend(c for _, c in view.plays)
-    return history
-
-
-def _draw(mask: int, k: int, rng: random.Random) -> int:
-    cards = list(cards_of(mask))
-    out = 0
-    for c in rng.sample(cards, k):
-        out |= 1 << c
-    return out
 
 
 # -- observers ---------------------------------------------------------------------------
@@ -634,9 +574,9 @@ class InfoStateObserver:
 
 
 def _own_pending(state: DamepiqueState, player: int) -> int:
-    deal = state._core.deal
-    if deal is not None and deal.phase == PASS and deal.passing_seats[0] == player:
-        return state._core.pending
+    core = state._core
+    if core.deal is not None and core.deal.phase == PASS and core.player == player:
+        return core.pending
     return 0
 
 
