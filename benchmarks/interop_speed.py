@@ -56,7 +56,11 @@ def load_previous_env(rev: str) -> Any:
     """``bots/aec.py`` as it was at ``rev``, imported as a module of today's
     ``damepique.bots`` (so it runs on today's engine and bots)."""
     text = subprocess.run(
-        ["git", "show", f"{rev}:src/damepique/bots/aec.py"], cwd=ROOT, check=True, capture_output=True, text=True
+        ["git", "show", f"{rev}:src/damepique/bots/aec.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     path = Path(tempfile.mkdtemp()) / "previous_aec.py"
     path.write_text(text, encoding="utf-8")
@@ -248,7 +252,7 @@ def main() -> int:
             pyspiel.load_game("python_damepique_hearts", {"players": 3})
         ),
     }
-    report = {
+    report: dict[str, Any] = {
         "machine": f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
         f"open-spiel {_version('open-spiel')}, pettingzoo {_version('pettingzoo')}",
         "env_steps": alternate(env_runners, args.rounds, args.deals, "pettingzoo env()"),

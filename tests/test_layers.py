@@ -75,7 +75,11 @@ def test_layer_imports_only_below(layer: str) -> None:
 @pytest.mark.parametrize("module", sorted(TOP))
 def test_top_level_modules_import_only_below(module: str) -> None:
     path = SRC / f"{module}.py"
-    bad = [f"{module}.py:{line} imports damepique.{t}" for line, t in _layer_imports(path) if t not in TOP[module]]
+    bad = [
+        f"{module}.py:{line} imports damepique.{t}"
+        for line, t in _layer_imports(path)
+        if t not in TOP[module]
+    ]
     assert not bad, "imports against the layer direction:\n" + "\n".join(bad)
 
 

@@ -116,14 +116,21 @@ def test_the_wheel_installs_lean_and_serves_with_the_server_extra(tmp_path: Path
     assert "pip install 'damepique[server]'" in serve.stderr
     spiel = _run(damepique_cmd, "arena", "--seats", "ismcts-py:5,random,random", "--rules", "three_players",
                  "--deals", "1", cwd=tmp_path)  # fmt: skip
-    assert spiel.returncode == 2 and "damepique[openspiel]" in spiel.stderr and "Traceback" not in spiel.stderr
+    assert (
+        spiel.returncode == 2 and "damepique[openspiel]" in spiel.stderr and "Traceback" not in spiel.stderr
+    )
     assert _third_party_after_import(str(lean / "python"), LEAN_MODULES) == []
 
     # With the server extra, from the package index.
     server = _venv(tmp_path / "server")
     installed = _pip_into(server, f"{wheel}[server]")
     assert installed.returncode == 0, installed.stderr[-3000:]
-    where = _run(server / "python", "-c", "import damepique, os; print(os.path.dirname(damepique.__file__))", cwd=tmp_path)
+    where = _run(
+        server / "python",
+        "-c",
+        "import damepique, os; print(os.path.dirname(damepique.__file__))",
+        cwd=tmp_path,
+    )
     package_dir = Path(where.stdout.strip())
     assert package_dir.is_relative_to(tmp_path / "server")
     port = _free_port()

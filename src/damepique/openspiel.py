@@ -186,7 +186,18 @@ class _Core:
     Python state by deep-copying each attribute, and a deep copy of a Deal
     (and of its Rules) costs a hundred times ``Deal.copy``."""
 
-    __slots__ = ("count", "cycle", "deal", "dealt", "kitty", "number", "pass_actions", "pending", "player", "rules")
+    __slots__ = (
+        "count",
+        "cycle",
+        "deal",
+        "dealt",
+        "kitty",
+        "number",
+        "pass_actions",
+        "pending",
+        "player",
+        "rules",
+    )
 
     def __init__(self, rules: Rules, cycle: int) -> None:
         self.rules = rules  # frozen: shared by every copy
@@ -436,11 +447,11 @@ class ViewObserver:
         self.encoding = game.encoding
         self.private = private
         self.tensor = np.zeros(self.encoding.size, np.float32)
-        self.dict = {
-            f.name: self.tensor[f.start : f.start + f.size] for f in self.encoding.fields
-        }
+        self.dict = {f.name: self.tensor[f.start : f.start + f.size] for f in self.encoding.fields}
         self._private = [
-            (f.start, f.start + f.size) for f in self.encoding.fields if f.name in ("hand", "passed", "received")
+            (f.start, f.start + f.size)
+            for f in self.encoding.fields
+            if f.name in ("hand", "passed", "received")
         ]
 
     def set_from(self, state: DamepiqueState, player: int) -> None:
@@ -476,7 +487,8 @@ class ViewObserver:
         parts.append(f"pass {direction_name(view.pass_offset, n)}")
         if view.trick:
             parts.append(
-                "trick " + " ".join(f"{(view.trick_leader + i) % n}:{CARD_NAMES[c]}" for i, c in enumerate(view.trick))
+                "trick "
+                + " ".join(f"{(view.trick_leader + i) % n}:{CARD_NAMES[c]}" for i, c in enumerate(view.trick))
             )
         parts.append("points " + ",".join(str(p) for p in view.taken_points))
         voids = [",".join("CDHS"[s] for s in range(4) if v >> (13 * s) & 1) for v in view.voids]

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 try:
     import gymnasium
@@ -109,7 +109,7 @@ def _rules(preset: str | None, rules: Rules | None, options: Mapping[str, Any]) 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo ships no types
     """Hearts for agents taking turns (see the module docstring)."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
         "name": "damepique_hearts_v0",
         "is_parallelizable": False,

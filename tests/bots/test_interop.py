@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from damepique.engine import PRESETS, QS
-
+from damepique.engine import QS
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip install 'damepique[rl]'")
-pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install 'damepique[openspiel]'")
+pytest.importorskip(
+    "pyspiel", reason="the openspiel extra is not installed: pip install 'damepique[openspiel]'"
+)
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
 

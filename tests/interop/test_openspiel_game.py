@@ -87,7 +87,8 @@ def test_returns_are_our_payoff(params: dict) -> None:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize(
-    "preset", ["standard", "three_players_kitty", "five_players", "five_players_kitty", "black_maria", "old_rules"]
+    "preset",
+    ["standard", "three_players_kitty", "five_players", "five_players_kitty", "black_maria", "old_rules"],
 )
 def test_resample_keeps_what_each_seat_knows(preset: str) -> None:
     """At every decision of random deals, for every seat: the resampled state
@@ -101,7 +102,9 @@ def test_resample_keeps_what_each_seat_knows(preset: str) -> None:
             if state.is_terminal():
                 break
             for p in range(game.num_players()):
-                other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(rng.randrange(2**31), 0.0, 1.0))
+                other = state.resample_from_infostate(
+                    p, pyspiel.UniformProbabilitySampler(rng.randrange(2**31), 0.0, 1.0)
+                )
                 assert other.information_state_string(p) == state.information_state_string(p)
                 assert other.observation_string(p) == state.observation_string(p)
                 assert other.information_state_tensor(p) == state.information_state_tensor(p)
@@ -214,9 +217,9 @@ def test_arena_seat_names() -> None:
 
 def test_resample_is_reproducible() -> None:
     game = game_for(PRESETS["three_players"])
-    for i, state in enumerate(_walk(game, random.Random(5))):
-        if i == 20:
-            break
+    walk = _walk(game, random.Random(5))
+    for _ in range(20):
+        state = next(walk)
     a = resample(state, state.current_player(), random.Random(1))
     b = resample(state, state.current_player(), random.Random(1))
     assert a.history() == b.history()

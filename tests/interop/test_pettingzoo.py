@@ -11,12 +11,13 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip install 'damepique[rl]'")
 
-import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import numpy as np
+from pettingzoo.test import api_test, seed_test
 
-from damepique.engine import DONE, PASS, PRESETS, IllegalPlay, Rules, cards_of, view_of  # noqa: E402
-from damepique.pettingzoo import env, raw_env  # noqa: E402
-from damepique.worlds import sample_world_history  # noqa: E402
+from damepique.engine import DONE, PASS, PRESETS, IllegalPlay, Rules, cards_of, view_of
+from damepique.pettingzoo import env, raw_env
+from damepique.worlds import sample_world_history
+
 
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
@@ -26,7 +27,13 @@ def _quiet() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"players": 3}, {"players": 5}, {"preset": "three_players_kitty"}, {"episode": "game", "target": 40}],
+    [
+        {},
+        {"players": 3},
+        {"players": 5},
+        {"preset": "three_players_kitty"},
+        {"episode": "game", "target": 40},
+    ],
     ids=["4 players", "3 players", "5 players", "kitty", "game"],
 )
 def test_pettingzoo_api_test(options: dict) -> None:  # type: ignore[type-arg]
@@ -47,7 +54,7 @@ def _random_episode(e, seed: int) -> tuple[int, dict[str, float]]:  # type: igno
     steps = 0
     rewards: dict[str, float] = {}
     for agent in e.agent_iter():
-        obs, reward, term, trunc, info = e.last()
+        obs, reward, term, trunc, _info = e.last()
         if term or trunc:
             rewards[agent] = reward
             e.step(None)
@@ -189,7 +196,7 @@ def test_our_bots_play_in_their_seats() -> None:
     rng = random.Random(0)
     for agent in e.agent_iter():
         assert agent == "seat_0"
-        _obs, reward, term, _trunc, info = e.last()
+        _obs, _reward, term, _trunc, info = e.last()
         if term:
             assert info["points"] == list(e.unwrapped._deal.result().points)
             e.step(None)
@@ -226,7 +233,9 @@ def test_same_seed_same_episode() -> None:
 
 
 def test_whole_games() -> None:
-    e = raw_env(episode="game", target=30, opponents={1: "intermediate", 2: "intermediate", 3: "intermediate"})
+    e = raw_env(
+        episode="game", target=30, opponents={1: "intermediate", 2: "intermediate", 3: "intermediate"}
+    )
     e.reset(seed=2)
     rng = random.Random(2)
     deals_seen = set()
@@ -266,4 +275,3 @@ def test_render_ansi() -> None:
     assert text.startswith("deal 0, pass, passing left") and "seat 2 (random)" in text
     with pytest.warns(UserWarning, match="render_mode"):
         assert raw_env().render() is None
-
