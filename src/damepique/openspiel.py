@@ -62,6 +62,7 @@ except ImportError as e:  # pragma: no cover - depends on the install
 from damepique.engine import (
     CARD_NAMES,
     DONE,
+    JD,
     PASS,
     PRESETS,
     Deal,
@@ -134,7 +135,7 @@ def payoff_bounds(rules: Rules) -> tuple[float, float]:
     lo = 0.0
     if rules.moon == "self":
         lo -= rules.moon_points
-    if rules.jack_of_diamonds and rules.deck_cards >> 24 & 1:
+    if rules.jack_of_diamonds and rules.deck_cards >> JD & 1:
         lo -= 10
     return lo - hi, hi - lo
 

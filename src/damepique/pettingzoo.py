@@ -293,7 +293,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo ships no ty
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if deal.phase == PASS:
-            if not self._mask(seat) >> card & 1:
+            if not (0 <= card < 52 and self._mask(seat) >> card & 1):
                 name = CARD_NAMES[card] if 0 <= card < 52 else repr(action)
                 raise IllegalPass(f"seat {seat} cannot give {name} now", seat, card)
             self._pending |= 1 << card

@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip ins
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from damepique.engine import DONE, PASS, PRESETS, IllegalPlay, Rules, cards_of, view_of
+from damepique.engine import DONE, PASS, PRESETS, IllegalPass, IllegalPlay, Rules, cards_of, view_of
 from damepique.pettingzoo import env, raw_env
 from damepique.worlds import sample_world_history
 
@@ -170,6 +170,15 @@ def test_observation_blocks() -> None:
 
 
 def test_illegal_actions() -> None:
+    passing = raw_env()
+    passing.reset(seed=1)
+    for bad in (60, -1):
+        with pytest.raises(IllegalPass):
+            passing.step(bad)
+    held = int(np.flatnonzero(passing.observe("seat_0")["action_mask"])[0])
+    passing.step(held)
+    with pytest.raises(IllegalPass):
+        passing.step(held)  # already set aside for the pass
     raw = raw_env(passing=False)
     raw.reset(seed=1)
     mask = raw.observe(raw.agent_selection)["action_mask"]
