@@ -61,6 +61,56 @@ def test_importing_the_engine_bots_and_cli_loads_no_third_party_module() -> None
     assert _third_party_after_import(sys.executable, LEAN_MODULES) == []
 
 
+# Which extras provide the third-party modules each part imports (test_extras_cover_the_imports).
+PARTS = {
+    "server": ("server/**/*.py", ("server", "postgres", "redis")),
+    "pettingzoo": ("pettingzoo.py", ("rl",)),
+    "openspiel": ("openspiel.py", ("openspiel",)),
+}
+
+
+def _imported_modules(pattern: str) -> set[str]:
+    import ast
+
+    found = set()
+    for path in (ROOT / "src" / "damepique").glob(pattern):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                found.add(node.module.split(".")[0])
+    return found - set(sys.stdlib_module_names) - {"__future__", "damepique"}
+
+
+def _normalized(name: str) -> str:
+    import re
+
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_extras_cover_the_imports(part: str) -> None:
+    """Every third-party module a part imports (at the top or inside a
+    function) comes from a distribution its extras require directly, so
+    ``pip install 'damepique[server]'`` is all the web app needs."""
+    from importlib import metadata
+
+    pattern, extras = PARTS[part]
+    requirements = metadata.requires("damepique") or []
+    provided = set()
+    for requirement in requirements:
+        spec, _, marker = requirement.partition(";")
+        if any(f'extra == "{extra}"' in marker.replace("'", '"') for extra in extras):
+            provided.add(_normalized(spec.split("[")[0].split(">")[0].split("=")[0].split("<")[0].strip()))
+    dists = metadata.packages_distributions()
+    missing = {
+        module: dists.get(module)
+        for module in _imported_modules(pattern)
+        if not {_normalized(d) for d in dists.get(module, [])} & provided
+    }
+    assert not missing, f"imported by {part} but not required by {extras}: {missing}"
+
+
 def _run(*args: str | Path, **kw: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=300, **kw)  # type: ignore[call-overload, no-any-return]
 
