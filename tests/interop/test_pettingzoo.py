@@ -4,6 +4,7 @@ seats, whole games, the docs' example. Skipped without the ``rl`` extra."""
 
 from __future__ import annotations
 
+import pickle
 import random
 import warnings
 
@@ -106,6 +107,10 @@ def test_rules_by_keyword_preset_or_value() -> None:
         raw_env(preset="nope")
     with pytest.raises(ValueError, match="at least one"):
         raw_env(players=3, opponents={0: "random", 1: "random", 2: "random"})
+    # EzPickle, as the classic games: vectorising wrappers pickle environments.
+    again = pickle.loads(pickle.dumps(raw_env(players=3, opponents={1: "intermediate"}, episode="game")))
+    assert again.rules.players == 3 and again.episode == "game"
+    assert again.possible_agents == ["seat_0", "seat_2"]
 
 
 def test_the_observation_is_the_seats_view_only() -> None:
