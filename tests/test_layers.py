@@ -1,6 +1,9 @@
 """The import direction of shared/ARCHITECTURE.md, enforced with ast.
 
 engine <- bots <- server -> web;  engine <- scorer;  cli may import anything.
+The interop modules at the top of the package sit above engine and bots:
+observation <- worlds <- openspiel, observation <- pettingzoo; nothing below
+imports them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,15 @@ ALLOWED = {
     "bots": {"engine", "bots"},
     "scorer": {"engine", "scorer"},
     "server": {"engine", "bots", "scorer", "server"},
+}
+
+# Modules at the top of the package (src/damepique/NAME.py) and what they may import of ours.
+TOP = {
+    "extras": set(),
+    "observation": {"engine"},
+    "worlds": {"engine", "bots"},
+    "pettingzoo": {"engine", "bots", "observation"},
+    "openspiel": {"engine", "bots", "observation", "worlds"},
 }
 
 
@@ -57,6 +69,17 @@ def test_layer_imports_only_below(layer: str) -> None:
         for line, target in _layer_imports(path):
             if target not in ALLOWED[layer]:
                 bad.append(f"{path.relative_to(SRC)}:{line} imports damepique.{target}")
+    assert not bad, "imports against the layer direction:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("module", sorted(TOP))
+def test_top_level_modules_import_only_below(module: str) -> None:
+    path = SRC / f"{module}.py"
+    bad = [
+        f"{module}.py:{line} imports damepique.{t}"
+        for line, t in _layer_imports(path)
+        if t not in TOP[module]
+    ]
     assert not bad, "imports against the layer direction:\n" + "\n".join(bad)
 
 

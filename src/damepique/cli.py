@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from damepique import __version__
 from damepique.engine import Match, Rules, RulesError, dump_match
 from damepique.engine.fairness import (
     Unverified,
@@ -167,6 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="damepique", description="Hearts (Dame de pique): engine, bots, server."
     )
+    parser.add_argument("--version", action="version", version=f"damepique {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="check a game record and print its scores as JSON")
@@ -248,6 +250,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return play_demo(_parse_rules(args.rules), args.seed, args.level)
     if args.command == "serve":
+        # The web app is the [server] extra: without it, say so instead of an ImportError.
+        from damepique.extras import install_hint, missing
+
+        absent = missing("server")
+        if absent:
+            print(
+                f"damepique serve: the web app is not installed (missing {', '.join(absent)}): "
+                f"{install_hint('server')}",
+                file=sys.stderr,
+            )
+            return 2
         from damepique.server.run import serve
 
         return serve(

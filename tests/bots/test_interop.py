@@ -1,4 +1,5 @@
-"""OpenSpiel interop (skipped without open-spiel) and the AEC environment."""
+"""OpenSpiel interop with OpenSpiel's own Hearts (skipped without open-spiel); the
+PettingZoo environment and our OpenSpiel game are tested in tests/interop/."""
 
 from __future__ import annotations
 
@@ -6,44 +7,7 @@ import random
 
 import pytest
 
-from damepique.bots.aec import HeartsEnv
-from damepique.engine import PRESETS, QS
-
-
-def test_aec_cycle_with_random_agents():
-    for preset in ("standard", "three_players_kitty", "five_players"):
-        rules = PRESETS[preset]
-        env = HeartsEnv(rules)
-        env.reset(seed=1)
-        rng = random.Random(2)
-        steps = 0
-        rewards = {}
-        while env.agents:
-            obs, reward, term, _trunc, info = env.last()
-            if term:
-                rewards[env.agent_selection] = reward
-                env.step(None)
-                continue
-            mask = obs["action_mask"]
-            assert len(obs["observation"]) == env.observation_space(env.agent_selection).shape[0]
-            legal = [c for c, m in enumerate(mask) if m]
-            assert legal == info["legal"]
-            env.step(rng.choice(legal))
-            steps += 1
-        n = rules.players
-        passing = rules.pass_count * n if env.deal.pass_offset % n else 0
-        assert steps == rules.deck // n * n + passing
-        assert abs(sum(rewards.values())) < 1e-9
-
-
-def test_aec_against_our_bots():
-    env = HeartsEnv(opponents={1: "intermediate", 2: "beginner", 3: "random"})
-    env.reset(seed=5)
-    while env.agents:
-        _obs, _reward, term, _trunc, info = env.last()
-        assert env.agent_selection == "seat_0" or term
-        env.step(None if term else info["legal"][-1])
-
+from damepique.engine import QS
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from damepique.bots.knowledge import Knowledge, sample_world
+from damepique.bots.knowledge import Knowledge, _infer_from_plays, sample_world
 from damepique.bots.playout import Policy, playout
-from damepique.engine import PASS, PRESETS, view_of
+from damepique.bots.registry import get_bot
+from damepique.engine import DONE, PASS, PRESETS, Deal, Rules, parse_card, view_of
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -165,3 +166,70 @@ def test_soft_inference_is_dropped_when_no_deal_satisfies_it(monkeypatch, make_p
         assert Knowledge.of(view, soft=True) == Knowledge.of(view)
         checked += 1
     assert checked > 0
+
+
+HOUSE_RULES = {
+    "hearts_broken_by_discard": Rules(hearts_broken_by="discard"),
+    "first_trick_discard_heart": Rules(first_trick_discard="heart"),
+    "first_trick_discard_heart_black_maria": Rules(black_maria=True, first_trick_discard="heart"),
+    "discard_queen_breaks_first_lead_any": Rules(
+        hearts_broken_by="discard", queen_breaks_hearts=True, first_lead="any"
+    ),
+    "old_rules": PRESETS["old_rules"],
+    "queen_zero": Rules(queen_points=0),
+}
+
+
+def _hand_of_points_positions(rules, seed, count):
+    """Positions of deals in which one seat holds only cards barred from the
+    first trick (hearts, QS, ...): the corners of the first-trick discard and
+    of hearts led from a hand of only hearts, played by random bots."""
+    rng = random.Random(seed)
+    rnd = get_bot("random")
+    barred = [c for c in rules.deck_list if rules.first_trick_mask >> c & 1 or c // 13 == 2]
+    out = []
+    while len(out) < count:
+        mine = rng.sample(barred, min(rules.hand_size, len(barred)))
+        rest = [c for c in rules.deck_list if c not in mine]
+        rng.shuffle(rest)
+        fill = rules.hand_size - len(mine)
+        mine, rest = mine + rest[:fill], rest[fill:]
+        hands = [sum(1 << c for c in rest[i * rules.hand_size : (i + 1) * rules.hand_size]) for i in range(3)]
+        hands.insert(rng.randrange(4), sum(1 << c for c in mine))
+        deal = Deal(rules, hands, number=rng.randrange(4), skip_pass=True)
+        for _ in range(rng.randrange(40)):
+            if deal.phase == DONE:
+                break
+            deal.play_unchecked(rnd.choose_play(view_of(deal, deal.to_act), rng))
+        if deal.phase != DONE:
+            out.append(deal)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(HOUSE_RULES))
+def test_inferences_hold_under_the_house_rules(name):
+    rules = HOUSE_RULES[name]
+    for deal in _hand_of_points_positions(rules, 43, 150):
+        for me in range(rules.players):
+            know = Knowledge.of(view_of(deal, me))
+            for s in range(rules.players):
+                if s != me:
+                    assert not deal.hands[s] & know.forbidden[s], (name, s, deal)
+
+
+def test_a_heart_lead_reads_as_only_hearts_while_hearts_are_not_broken():
+    # The history (as the inference reads it, its hands aside): seat 3 takes a
+    # club trick and leads 2H, the others follow in hearts and seat 2 takes it
+    # with 5H, then leads 6H. Under hearts_broken_by "discard" no heart was
+    # discarded, hearts are still not broken, so both heart leads show a hand
+    # of only hearts; under "any" the 2H broke them: only the first one does.
+    history = ["2C", "3C", "4C", "5C", "2H", "3H", "4H", "5H", "6H"]
+    hearts = sum(1 << c for c in range(26, 39))
+    for by, leaders in (("discard", {2, 3}), ("any", {3})):
+        rules = Rules(passing=False, hearts_broken_by=by)
+        view = view_of(Deal.shuffled(rules, random.Random(0)), 0)
+        seats_of = [0, 1, 2, 3, 3, 0, 1, 2, 2]
+        plays = tuple((seat, parse_card(c)) for seat, c in zip(seats_of, history, strict=True))
+        forbidden = [0] * 5
+        _infer_from_plays(dataclasses.replace(view, plays=plays), forbidden)
+        assert {s for s in range(4) if forbidden[s] & ~hearts} == leaders, by

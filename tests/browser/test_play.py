@@ -120,7 +120,9 @@ async def test_new_user_plays_a_whole_game(new_context, lang: str, artifacts) ->
 
     await play_until(page, words, stop=mid_deal)
     # The deals' commitment is on the table from the start, its secret nowhere.
-    await expect(page.get_by_text(re.compile("^" + re.escape(words["sealed"]) + "[0-9a-f]{8}…$"))).to_be_visible()
+    await expect(
+        page.get_by_text(re.compile("^" + re.escape(words["sealed"]) + "[0-9a-f]{8}…$"))
+    ).to_be_visible()
     await page.screenshot(path=str(artifacts / f"table-mid-deal-{lang}.png"), full_page=True)
     await play_until(page, words)
     await expect(page.get_by_role("heading", name=words["over"])).to_be_visible()

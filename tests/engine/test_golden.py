@@ -39,6 +39,8 @@ def test_golden_record(path: Path) -> None:
         "error_pass_of_two_cards",
         "error_truncated_json",
         "first_lead_any_left_of_dealer",
+        "tie_share_two_winners",
+        "error_tie_split",
     ],
 )
 def test_golden_through_the_command(name: str) -> None:

@@ -9,6 +9,19 @@ import pytest
 
 from damepique.engine import PRESETS, Deal, Match, Rules, cards_of
 
+# Every preset, and the house rules of issue 17 with and around them.
+RULE_SETS = {
+    **PRESETS,
+    "hearts_broken_by_discard": Rules(hearts_broken_by="discard"),
+    "hearts_broken_by_discard_kitty_5": Rules(players=5, leftover="kitty", hearts_broken_by="discard"),
+    "first_trick_discard_heart_black_maria": Rules(black_maria=True, first_trick_discard="heart"),
+    "first_trick_discard_heart_3": Rules(players=3, first_trick_discard="heart", queen_breaks_hearts=True),
+    "house_rules_36": Rules(
+        deck=36, queen_points=5, last_trick_points=1, hearts_broken_by="discard", first_trick_discard="heart"
+    ),
+    "tie_share_omnibus": Rules(jack_of_diamonds=True, tie="share"),
+}
+
 
 def check_invariants(deal: Deal) -> None:
     rules = deal.rules
@@ -34,9 +47,9 @@ def check_invariants(deal: Deal) -> None:
     assert sum(deal.taken_points) == sum(t[3] for t in deal.tricks)
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_random_playouts_keep_the_invariants(name: str) -> None:
-    rules = PRESETS[name]
+    rules = RULE_SETS[name]
     rng = random.Random(name)
     moons = 0
     for k in range(150):
@@ -67,6 +80,15 @@ def test_random_playouts_keep_the_invariants(name: str) -> None:
             else:
                 assert sum(result.points) == -rules.moon_points + bonus
         assert deal.taken[deal.tricks[-1][2]] & sum(1 << c for c in deal.tricks[-1][1])
+        # Hearts are broken at the end exactly when the rules say a card broke them.
+        broken = not rules.must_break_hearts
+        for _, cards, _, _ in deal.tricks:
+            for c in cards:
+                discarded = c // 13 != cards[0] // 13
+                broken |= bool(
+                    rules.breaks_mask >> c & 1 or (discarded and rules.discard_breaks_mask >> c & 1)
+                )
+        assert deal.hearts_broken == broken
 
 
 @pytest.mark.parametrize("name", ["standard", "short", "three_players_kitty", "omnibus"])
@@ -89,6 +111,27 @@ def test_random_matches_end_with_one_lowest(name: str) -> None:
         # Before the last deal the game was not over.
         before = [t - p for t, p in zip(totals, match.deals[-1].result().points, strict=True)]
         assert max(before) < rules.target or before.count(min(before)) > 1
+
+
+@pytest.mark.parametrize("name", ["standard", "three_players_kitty", "omnibus", "black_maria"])
+def test_random_matches_with_tie_share_end_at_the_target(name: str) -> None:
+    # tie "share": the game ends after the first deal in which someone reaches
+    # the target, tied or not, and every seat with the lowest total wins.
+    rules = PRESETS[name].replace(target=40, tie="share")
+    for seed in range(12):
+        rng = random.Random(seed)
+        match = Match(rules, rng)
+        while not match.over:
+            deal = match.next_deal()
+            for seat in deal.passing_seats:
+                deal.pass_cards(seat, rng.sample(list(cards_of(deal.hands[seat])), rules.pass_count))
+            while deal.phase == "play":
+                deal.play_unchecked(rng.choice(deal.legal_cards()))
+        totals = match.totals
+        assert max(totals) >= rules.target
+        before = [t - p for t, p in zip(totals, match.deals[-1].result().points, strict=True)]
+        assert max(before) < rules.target
+        assert match.winners == tuple(s for s, t in enumerate(totals) if t == min(totals))
 
 
 def test_random_play_statistics() -> None:

@@ -44,7 +44,13 @@ def check_answer(status: int, answer: dict[str, Any], command: str) -> None:
         if "card" in answer:
             assert isinstance(answer["card"], str)
     elif command == "replay":
-        assert set(answer) == {"deals", "totals", "over", "winner"}
+        keys = {"deals", "totals", "over", "winner"}
+        if "winners" in answer:
+            # Only with tie "share", once the game is over; winner is its one seat or null.
+            assert answer["over"] is True and answer["winners"] == sorted(set(answer["winners"]))
+            assert answer["winner"] == (answer["winners"][0] if len(answer["winners"]) == 1 else None)
+            keys.add("winners")
+        assert set(answer) == keys
     else:
         assert set(answer) in ({"seat", "phase", "legal"}, {"seat", "phase", "legal", "count"})
 
@@ -153,6 +159,33 @@ def test_any_rules_never_crash(rules: dict[str, Any]) -> None:
         json.dumps({"format": "damepique-game/1", "rules": rules, "deals": GAME["deals"][:1]})
     )
     check_answer(status, answer, "replay")
+
+
+@pytest.mark.parametrize(
+    ("rules", "reason"),
+    [
+        ({"hearts_broken_by": "queen"}, "hearts_broken_by must be one of 'any', 'discard', not 'queen'"),
+        ({"hearts_broken_by": 1}, "hearts_broken_by must be a string, not 1"),
+        ({"first_trick_discard": "spade"}, "first_trick_discard must be one of 'any', 'heart', not 'spade'"),
+        ({"first_trick_discard": False}, "first_trick_discard must be a string, not False"),
+        ({"tie": "split"}, "tie must be one of 'play_on', 'share', not 'split'"),
+        ({"tie": ["share"]}, "tie must be a string, not ['share']"),
+    ],
+)
+def test_the_new_rules_keys_are_refused_with_a_reason(rules: dict[str, Any], reason: str) -> None:
+    record = json.dumps(dict(GAME, rules={"players": 4, **rules}))
+    for command in ("replay", "legal"):
+        assert referee_data(record, command) == (2, {"error": "bad_rules", "reason": reason})
+
+
+def test_tie_share_writes_the_winners_once_over() -> None:
+    # The random game under tie "share": the same deals end the game where
+    # they did (it was over with one seat lowest), and "winners" names it.
+    status, plain = referee_data(json.dumps(GAME))
+    status2, shared = referee_data(json.dumps(dict(GAME, rules={**GAME["rules"], "tie": "share"})))
+    assert status == status2 == 0 and plain["over"] and "winners" not in plain
+    assert shared == {**plain, "winners": [plain["winner"]]}
+    check_answer(status2, shared, "replay")
 
 
 @pytest.mark.parametrize(

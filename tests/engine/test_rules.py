@@ -23,6 +23,9 @@ def test_defaults_are_the_specs() -> None:
         "leftover": "remove",
         "queen_points": 13,
         "first_lead": "two_of_clubs",
+        "hearts_broken_by": "any",
+        "first_trick_discard": "any",
+        "tie": "play_on",
     }
     assert Rules.from_json(None) == Rules.from_json({}) == Rules()
 
@@ -40,6 +43,24 @@ def test_defaults_are_the_specs() -> None:
         ({"moon": "sun"}, "moon", "moon must be one of 'others', 'self', 'off', not 'sun'"),
         ({"leftover": "discard"}, "leftover", None),
         ({"first_lead": "2C"}, "first_lead", None),
+        (
+            {"hearts_broken_by": "lead"},
+            "hearts_broken_by",
+            "hearts_broken_by must be one of 'any', 'discard', not 'lead'",
+        ),
+        ({"hearts_broken_by": True}, "hearts_broken_by", "hearts_broken_by must be a string, not True"),
+        (
+            {"first_trick_discard": "queen"},
+            "first_trick_discard",
+            "first_trick_discard must be one of 'any', 'heart', not 'queen'",
+        ),
+        (
+            {"first_trick_discard": None},
+            "first_trick_discard",
+            "first_trick_discard must be a string, not None",
+        ),
+        ({"tie": "split"}, "tie", "tie must be one of 'play_on', 'share', not 'split'"),
+        ({"tie": 0}, "tie", "tie must be a string, not 0"),
         ({"pass_cycle": "across", "players": 3}, "pass_cycle", "passing across needs four players"),
         ({"pass_cycle": "left", "passing": False}, "pass_cycle", "pass_cycle 'left' needs passing true"),
         ({"queen_points": -1}, "queen_points", None),
@@ -79,8 +100,12 @@ def test_the_presets_say_what_the_issue_says() -> None:
     assert PRESETS["omnibus"].jack_of_diamonds
     assert PRESETS["three_players"].players == 3 and PRESETS["five_players"].players == 5
     assert PRESETS["three_players_kitty"].leftover == PRESETS["five_players_kitty"].leftover == "kitty"
+    # The older rules (issue 17): the player left of the dealer leads any card
+    # at all to the first trick, points included, and hearts may be led at any time.
     old = PRESETS["old_rules"]
-    assert old.first_lead == "any" and not old.must_break_hearts
+    assert old == Rules(first_lead="any", no_points_first_trick=False, must_break_hearts=False)
+    # Groups that lead hearts at any time but play the rest as the standard game.
+    assert PRESETS["hearts_any_time"] == Rules(must_break_hearts=False)
     assert PRESETS["queen_12"].queen_points == 12
     assert PRESETS["black_maria"].black_maria
     d36 = PRESETS["deck_36"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from damepique.cli import referee
-from damepique.engine import CARD_NAMES, Deal, Rules, cards_of, mask_of, parse_card, parse_cards
+from damepique.engine import CARD_NAMES, PRESETS, Deal, Rules, cards_of, mask_of, parse_card, parse_cards
 from damepique.engine.record import FORMAT
 
 HERE = Path(__file__).resolve().parent
@@ -286,6 +286,7 @@ def build() -> None:
     build_moons()
     build_match()
     build_errors()
+    build_house_rules()
 
 
 def build_kitty_and_five() -> None:
@@ -694,6 +695,188 @@ def build_errors() -> None:
         json.dumps({"format": FORMAT}),
         replay={"deals": [], "totals": [0, 0, 0, 0], "over": False, "winner": None},
     )
+
+
+def build_house_rules() -> None:
+    """The keys and presets of issue 17, each with the rule said and why the
+    cards or points follow."""
+    # -- hearts_broken_by ------------------------------------------------------
+    # Seat 1 takes the first two tricks with AC and KC (nobody else holds a
+    # club above them), is left with eleven hearts and leads 2H; seat 3 follows
+    # with KH (its lowest heart is KH: it holds AH KH), takes the trick and is
+    # to lead with AH and the spades 6S..AS.
+    hands = [
+        m("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 2S 3S"),
+        m("AC KC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH"),
+        m("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"),
+        m("AH KH 4S 5S 6S 7S 8S 9S TS JS QS KS AS"),
+    ]
+    plays = ["2C", "AC", "2D", "4S", "KC", "3D", "5S", "3C", "2H", "4D", "KH", "4C"]
+    spades = ["6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]
+    raw = {"hands": [names(h) for h in hands], "kitty": [], "passes": [], "plays": plays}
+    anyh = Rules(passing=False)
+    discard = Rules(passing=False, hearts_broken_by="discard")
+    # "any" (the default): 2H and KH were played, hearts are broken: AH may lead.
+    scenario(
+        "hearts_broken_by_any_a_heart_led_breaks_them",
+        record(anyh, [raw]),
+        legal={"seat": 3, "phase": "play", "legal": ["AH", *spades]},
+    )
+    # "discard": only a heart played on a trick led in another suit breaks
+    # hearts; trick 3 was led and followed in hearts, so they are not broken.
+    scenario(
+        "hearts_broken_by_discard_a_heart_led_does_not_break_them",
+        record(discard, [raw]),
+        legal={"seat": 3, "phase": "play", "legal": spades},
+    )
+    scenario(
+        "hearts_broken_by_discard_no_heart_lead_yet",
+        record(discard, [dict(raw, plays=[*plays, "AH"])]),
+        replay={
+            "error": "illegal_play",
+            "deal": 0,
+            "play": 12,
+            "seat": 3,
+            "card": "AH",
+            "reason": "hearts are not broken",
+        },
+    )
+    # Trick 4: seat 3 leads 6S, seat 0 follows 2S, seat 1 (void in spades)
+    # discards 3H, which breaks hearts; seat 2 discards 5D. 6S takes the trick
+    # and its 1 point (3H): seat 3 has 1 (KH's trick gave it 2H and KH: 2) = 3.
+    scenario(
+        "hearts_broken_by_discard_a_discarded_heart_breaks_them",
+        record(discard, [dict(raw, plays=[*plays, "6S", "2S", "3H", "5D"])]),
+        legal={"seat": 3, "phase": "play", "legal": ["AH", *spades[1:]]},
+        replay={"deals": [{"points": [0, 0, 0, 3], "moon": None, "complete": False}]},
+    )
+    # -- first_trick_discard -----------------------------------------------------
+    # Seat 3 holds QS and twelve hearts and cannot follow 2C: with "heart" it
+    # must discard a heart, not QS; "any" (the default) lets it play QS.
+    hands = [
+        m("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+        m("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"),
+        m("2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS 2H"),
+        m("QS 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
+    ]
+    raw = {"hands": [names(h) for h in hands], "kitty": [], "passes": [], "plays": ["2C", "2D", "2S"]}
+    heart = Rules(passing=False, first_trick_discard="heart")
+    scenario(
+        "first_trick_discard_heart_legal",
+        record(heart, [raw]),
+        legal={"seat": 3, "phase": "play", "legal": names(hands[3] & ~m("QS"))},
+    )
+    scenario(
+        "first_trick_discard_heart_refuses_the_queen",
+        record(heart, [dict(raw, plays=["2C", "2D", "2S", "QS"])]),
+        replay={
+            "error": "illegal_play",
+            "deal": 0,
+            "play": 3,
+            "seat": 3,
+            "card": "QS",
+            "reason": "a heart must be discarded on the first trick",
+        },
+    )
+    # 2C takes the trick (nobody followed clubs) and the heart: seat 0 has 1.
+    scenario(
+        "first_trick_discard_heart_plays_a_heart",
+        record(heart, [dict(raw, plays=["2C", "2D", "2S", "3H"])]),
+        replay={"deals": [{"points": [1, 0, 0, 0], "moon": None, "complete": False}]},
+    )
+    # -- old_rules: the player left of the dealer leads any card at all --------
+    # Deal 0 (dealer seat 3): seat 0 leads. After passing left it holds AH KH
+    # and clubs; it may lead anything (no first-trick rule, hearts free). It
+    # leads AH; seat 1, void in hearts, may drop QS on the first trick; seats
+    # 2 and 3 follow with a heart each: AH takes 1 + 13 + 1 + 1 = 16.
+    old = PRESETS["old_rules"]
+    post = rest_round_robin(
+        old,
+        {
+            0: m("AH KH 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC"),
+            1: m("QS 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD"),
+        },
+    )
+    assert all(post[s] & m("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH") for s in (2, 3))
+    pre, passes = passes_into(old, 0, post)
+    raw, deal = deal_record(old, 0, pre, passes)
+    raw["plays"] = []
+    scenario(
+        "old_rules_first_lead_any_card",
+        record(old, [raw]),
+        legal={"seat": 0, "phase": "play", "legal": names(post[0])},
+    )
+    plays = play_out(deal, prefer={0: ["AH"], 1: ["QS"]}, stop=4)
+    scenario(
+        "old_rules_first_trick_heart_lead_and_queen",
+        record(old, [dict(raw, plays=plays)]),
+        replay={"deals": [{"points": [16, 0, 0, 0], "moon": None, "complete": False}]},
+    )
+    # -- hearts_any_time: hearts may be led whenever -----------------------------
+    # Seat 1 takes the first trick with AC (the only club outside seat 0's
+    # hand, which leads 2C); seats 2 and 3 hold no club. Then seat 1 may lead
+    # its hearts though none has been played.
+    anytime = PRESETS["hearts_any_time"]
+    post = rest_round_robin(
+        anytime,
+        {
+            0: m("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D"),
+            1: m("AC 2H 3H 4H 2S 3S 4S 5S 6S 7S 8S 9S TS"),
+        },
+    )
+    pre, passes = passes_into(anytime, 0, post)
+    raw, deal = deal_record(anytime, 0, pre, passes)
+    raw["plays"] = play_out(deal, stop=4)
+    assert deal.to_act == 1 and not any(c[1] == "H" for c in raw["plays"])
+    scenario(
+        "hearts_any_time_lead_a_heart_before_any_is_played",
+        record(anytime, [raw]),
+        legal={"seat": 1, "phase": "play", "legal": names(post[1] & ~m("AC"))},
+    )
+    # -- tie: "share" ends the game at the target even when tied --------------------
+    # Target 50, passing in its cycle; seat 0 shoots the moon, then seat 1:
+    # totals 0, 26, 26, 26 then 26, 26, 52, 52. Seats 0 and 1 tie for the
+    # lowest: with "play_on" the game goes on (ties_go_on), with "share" it
+    # is over and both win (winner null: more than one).
+    share = Rules(target=50, tie="share")
+    deals = [moon_deal(share, k, shooter) for k, shooter in enumerate((0, 1))]
+    scenario(
+        "tie_share_two_winners",
+        record(share, deals),
+        replay={"totals": [26, 26, 52, 52], "over": True, "winner": None, "winners": [0, 1]},
+        legal={"seat": None, "phase": "over", "legal": []},
+    )
+    scenario(
+        "tie_share_not_over_below_the_target",
+        record(share, deals[:1]),
+        replay={"totals": [0, 26, 26, 26], "over": False, "winner": None},
+    )
+    # Target 26: one moon by seat 2 ends it, seat 2 alone lowest: winners [2].
+    share26 = Rules(target=26, tie="share")
+    scenario(
+        "tie_share_one_winner",
+        record(share26, [moon_deal(share26, 0, 2)]),
+        replay={"totals": [26, 26, 0, 26], "over": True, "winner": 2, "winners": [2]},
+    )
+    scenario(
+        "tie_share_deal_after_the_game_ended",
+        record(share, [*deals, moon_deal(share, 2, 3)]),
+        replay={"error": "bad_deal", "deal": 2, "reason": "the game is over"},
+    )
+    # -- the new keys' refusals ------------------------------------------------------
+    good = record(Rules(), [moon_deal(Rules(), 0, 0)])
+    for key, value, reason in (
+        ("hearts_broken_by", "lead", "hearts_broken_by must be one of 'any', 'discard', not 'lead'"),
+        ("first_trick_discard", "queen", "first_trick_discard must be one of 'any', 'heart', not 'queen'"),
+        ("tie", "split", "tie must be one of 'play_on', 'share', not 'split'"),
+        ("tie", True, "tie must be a string, not True"),
+    ):
+        scenario(
+            f"error_{key}_{str(value).lower()}",
+            json.dumps(dict(good, rules={"players": 4, key: value})),
+            replay={"error": "bad_rules", "reason": reason},
+            legal={"error": "bad_rules", "reason": reason},
+        )
 
 
 def compact(obj: dict[str, Any]) -> str:

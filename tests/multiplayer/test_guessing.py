@@ -12,12 +12,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from damepique.server.multiplayer import Client, MpSettings
+from damepique.server.ratelimit import UnknownCodes, address_key
 from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
 from damepique.server.cluster import Link
-from damepique.server.multiplayer import Client, MpSettings
-from damepique.server.ratelimit import UnknownCodes, address_key
 
 from .mp_helpers import create_table, hello, recv, recv_type
 

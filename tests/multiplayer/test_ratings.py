@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from damepique.server.ratings import expected_score, pair_score, update_ratings
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from damepique.server.broker import Broker, broker_from_url
 from damepique.server.leases import leases_from_url
 

@@ -22,17 +22,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from damepique.server.leases import SqlLeases
+from damepique.server.mpstore import MpStore
+from damepique.server.scorer_api import SheetStore
+from damepique.server.store import GameRow, SqlStore
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
 from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
-from damepique.server.storage import database
 from damepique.server.app import create_app
-from damepique.server.leases import SqlLeases
-from damepique.server.mpstore import MpStore
-from damepique.server.scorer_api import SheetStore
-from damepique.server.store import GameRow, SqlStore
+from damepique.server.storage import database
 
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
 TABLES = {

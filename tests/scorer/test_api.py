@@ -52,6 +52,8 @@ def test_create_and_read_a_sheet(client):
         "jack_of_diamonds": True,
         "queen_points": 13,
         "black_maria": False,
+        "deck": 52,
+        "tie": "play_on",
     }
     assert sheet["deal_total"] == 16
     assert sheet["next_deal"] == {"number": 1, "pass": "left"}
@@ -87,6 +89,8 @@ def test_enter_deals_moon_totals_and_end(client):
     assert body["winner"] == 3
     assert body["status"]["code"] == "winner"
     assert body["status"]["messages"] == {"en": "Dee wins with 0 points", "fr": "Dee gagne avec 0 point"}
+    # Once over, no next deal (nor pass) is announced.
+    assert body["next_deal"] is None and body["winners"] == [3]
     r = add(client, sheet, points=[0, 20, 6, 0])
     assert r.status_code == 409
     assert r.json()["error"]["kind"] == "game_over"
@@ -99,6 +103,56 @@ def test_tie_is_reported(client):
     assert body["over"] is False
     assert body["tied"] == [2, 3]
     assert body["status"]["messages"]["en"] == "Cy and Dee are tied with 0 points: play another deal"
+
+
+def test_tie_share_ends_the_game_with_both_winners(client):
+    sheet = new_sheet(client, target=50, tie="share")
+    add(client, sheet, points=[25, 1, 0, 0])
+    body = add(client, sheet, points=[25, 1, 0, 0]).json()
+    assert (body["over"], body["winner"], body["winners"], body["tied"]) == (True, None, [2, 3], [])
+    assert body["next_deal"] is None and body["status"]["code"] == "shared"
+    assert body["status"]["messages"] == {
+        "en": "Cy and Dee share the win with 0 points",
+        "fr": "Cy et Dee se partagent la victoire avec 0 point",
+    }
+    r = add(client, sheet, points=[25, 1, 0, 0])
+    assert r.status_code == 409
+    assert r.json()["error"]["messages"]["en"] == (
+        "the game is over: Cy and Dee won. Edit or delete a deal to go on"
+    )
+
+
+def test_moon_with_the_jack_or_not_is_asked_and_either_reading_is_saved(client):
+    # With the J♦, 16 0 0 0 reads as Ann's moon with the J♦ too (-10 and 26 to
+    # each other) or an ordinary deal (Q♠ and 3 hearts to Ann, the J♦ and 10
+    # hearts to someone else): the API asks, with both readings as entries.
+    sheet = new_sheet(client, jack_of_diamonds=True)
+    r = add(client, sheet, points=[16, 0, 0, 0])
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert (error["kind"], error["code"], error["player"]) == ("ambiguous", "moon_or_ordinary", 0)
+    moon, ordinary = error["params"]["readings"]
+    assert moon == {"entry": {"moon": 0, "jack": 0}, "points": [-10, 26, 26, 26]}
+    assert ordinary == {"entry": {"points": [16, 0, 0, 0], "ordinary": True}, "points": [16, 0, 0, 0]}
+    assert client.get(f"/api/sheets/{sheet['id']}").json()["deals"] == []  # nothing saved
+    body = add(client, sheet, **moon["entry"]).json()
+    assert body["totals"] == [-10, 26, 26, 26] and body["deals"][0]["moon"] == 0
+    body = add(client, sheet, **ordinary["entry"]).json()
+    assert body["totals"] == [6, 26, 26, 26] and body["deals"][1]["moon"] is None
+    assert body["deals"][1]["entry"] == {"points": [16, 0, 0, 0], "ordinary": True}
+    # The same answer when correcting a deal.
+    r = client.put(f"/api/sheets/{sheet['id']}/deals/1", json={"points": [0, 0, 16, 0]})
+    assert r.status_code == 422 and r.json()["error"]["kind"] == "ambiguous"
+
+
+def test_a_36_card_sheet(client):
+    # The 36-card game: nine hearts 1 each, Q♠ 5, the last trick 1: 15 a deal.
+    sheet = new_sheet(client, deck=36)
+    assert sheet["rules"]["queen_points"] == 5 and (sheet["deal_total"], sheet["moon_points"]) == (15, 15)
+    assert add(client, sheet, points=[6, 4, 5, 0]).json()["totals"] == [6, 4, 5, 0]
+    assert add(client, sheet, moon="Cy").json()["totals"] == [21, 19, 5, 15]
+    r = add(client, sheet, points=[6, 4, 6, 0])
+    assert r.json()["error"]["messages"]["en"] == "the points add up to 16, a deal gives 15: 1 point too many"
 
 
 def test_moon_by_position_and_jack(client):
@@ -285,6 +339,8 @@ def test_bad_sheet_bodies(client, body):
         ({"target": 0}, "target_range"),
         ({"target": 10**12}, "target_range"),
         ({"queen_points": 11}, "queen_points"),
+        ({"deck": 32}, "deck"),
+        ({"deck": 36, "queen_points": 13}, "queen_points_36"),
     ],
 )
 def test_rules_out_of_range(client, rules, code):

@@ -188,3 +188,70 @@ async def test_phone_width_fits_and_three_to_six_players(new_context) -> None:  
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
     await context.close()
+
+
+async def test_a_36_card_sheet_gives_its_rules_and_no_next_deal_once_over(new_context) -> None:  # type: ignore[no-untyped-def]
+    context = await new_context(locale="en-GB")
+    page = await context.new_page()
+    await page.goto("/scorer/")
+    rules = page.get_by_test_id("rules")
+    await expect(rules).to_contain_text("52 cards, 13 to each player.")
+    await page.get_by_role("radio", name="36 cards (6 to ace: Q♠ 5, the last trick 1)").check()
+    # The 36-card game has its own queen and its own moon (15 points).
+    await expect(page.get_by_label("Q♠ is worth")).to_have_count(0)
+    await expect(page.get_by_role("radio", name="+15 to each of the others")).to_be_visible()
+    await expect(rules).to_contain_text("36 cards, 9 to each player.")
+    await expect(rules).to_contain_text("Points: each heart 1, Q♠ 5 and the last trick 1; a deal gives 15.")
+    await page.get_by_label("A tie for the lowest total at the end: the tied players share the win").check()
+    await expect(rules).to_contain_text("players tied for it share the win")
+    for i, name in enumerate(NAMES):
+        await page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    await page.get_by_role("radio", name="50").check()
+    await page.get_by_role("button", name="Start the sheet").click()
+    await expect(page.get_by_role("heading", name="Deal 1 · pass left")).to_be_visible()
+    await expect(
+        page.get_by_text("to 50 · moon +15 to the others · 36 cards · a tie shares the win")
+    ).to_be_visible()
+    # On the sheet the rules are folded under their title, with the link to all the rules.
+    sheet_rules = page.get_by_test_id("rules")
+    await sheet_rules.get_by_text("The rules of this game").click()
+    await expect(sheet_rules).to_contain_text("The 6♣ leads the first trick.")
+    await expect(sheet_rules.get_by_role("link", name="All the rules →")).to_have_attribute(
+        "href", "/#/rules"
+    )
+    await enter_points(page, [6, 4, 5, 0])
+    await expect(page.get_by_text("Next: deal 2, pass right")).to_be_visible()
+    for number, points in enumerate(([0, 0, 15, 0], [15, 0, 0, 0], [0, 0, 0, 15]), 2):  # moons: Cy, Ann, Dee
+        await expect(page.get_by_role("heading", name=f"Deal {number}", exact=False)).to_be_visible()
+        await enter_points(page, points)
+    await expect(page.get_by_role("heading", name="Deal 5", exact=False)).to_be_visible()
+    # 6+15+0+15 = 36, 4+15+15+15 = 49, 5+0+15+15 = 35, 0+15+15+0 = 30: nobody at 50 yet.
+    await expect_totals(page, [36, 49, 35, 30])
+    await enter_points(page, [0, 1, 14, 0])  # Bob 50: the game is over, Dee wins
+    await expect(page.get_by_test_id("status")).to_contain_text("Dee wins!")
+    await expect(page.get_by_text("Next: deal", exact=False)).to_have_count(0)
+    await expect(page.get_by_role("heading", name="Deal 6", exact=False)).to_have_count(0)
+    await context.close()
+
+
+async def test_a_moon_with_the_jack_or_not_is_asked(new_context) -> None:  # type: ignore[no-untyped-def]
+    context = await new_context(locale="en-GB")
+    page = await context.new_page()
+    await page.goto("/scorer/")
+    for i, name in enumerate(NAMES):
+        await page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    await page.get_by_label("J♦ takes off 10 points").check()
+    await page.get_by_role("button", name="Start the sheet").click()
+    await enter_points(page, [16, 0, 0, 0])
+    await expect(page.get_by_role("alert")).to_have_text(
+        "Ann has 16: a moon with the J♦ too (Ann -10, the others 26 each) or an ordinary deal? Choose one"
+    )
+    await expect(page.locator("tbody tr")).to_have_count(0)
+    await page.get_by_role("button", name="A moon by Ann: -10, 26, 26, 26").click()
+    await expect_totals(page, [-10, 26, 26, 26])
+    await expect(page.get_by_role("alert")).to_have_count(0)
+    await enter_points(page, [0, 16, 0, 0])
+    await page.get_by_role("button", name="An ordinary deal: 0, 16, 0, 0").click()
+    await expect_totals(page, [-10, 42, 26, 26])
+    await expect(page.get_by_role("button", name="An ordinary deal", exact=False)).to_have_count(0)
+    await context.close()

@@ -7,12 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from damepique.scorer import (
+    AMBIGUOUS,
     BAD_ENTRY,
     MoonEntry,
     PointsEntry,
     ScoreError,
     SheetRules,
     entry_from_json,
+    entry_to_json,
     score_entry,
     seat_of,
 )
@@ -42,6 +44,9 @@ def refused(entry, rules=None, names=FOUR) -> ScoreError:
         (SheetRules(black_maria=True, queen_points=12), 42, 42),
         (SheetRules(black_maria=True, jack_of_diamonds=True), 33, 43),
         (SheetRules(jack_of_diamonds=True, queen_points=12), 15, 25),
+        (SheetRules(deck=36), 15, 15),  # 9 hearts + Q♠ 5 + the last trick 1
+        (SheetRules(deck=36, jack_of_diamonds=True), 5, 15),  # 15 - 10 for the J♦
+        (SheetRules(deck=36, black_maria=True), 32, 32),  # 15 + K♠ 10 + A♠ 7
     ],
 )
 def test_deal_total_and_moon_points_of_each_variant(rules, total, moon):
@@ -263,6 +268,9 @@ VARIANTS = [
     SheetRules(jack_of_diamonds=True),
     SheetRules(queen_points=12),
     SheetRules(black_maria=True),
+    SheetRules(black_maria=True, jack_of_diamonds=True),
+    SheetRules(deck=36),
+    SheetRules(deck=36, jack_of_diamonds=True, moon="self"),
 ]
 
 
@@ -275,11 +283,118 @@ def test_accepted_points_add_up_to_the_deal_or_are_a_moon(rules, points):
     try:
         deal = score_entry(PointsEntry(tuple(points)), rules, names)
     except ScoreError as err:
-        assert err.kind == BAD_ENTRY
+        assert err.kind in (BAD_ENTRY, AMBIGUOUS)
         assert err.message("fr")
+        if err.kind == AMBIGUOUS:
+            # Both readings are entries the sheet takes, scored as they say.
+            for reading in err.params["readings"]:
+                entry = entry_from_json(reading["entry"], names)
+                assert list(score_entry(entry, rules, names).points) == reading["points"]
         return
     if deal.shooter is None:
         assert sum(deal.points) == rules.deal_total
         assert all(rules.lowest <= p <= rules.moon_points for p in deal.points)
     else:
         assert deal.points == score_entry(MoonEntry(deal.shooter, deal.jack), rules, names).points
+
+
+# -- a moon with the J♦, or an ordinary deal? -----------------------------------------------
+
+
+def ambiguous(points, rules, names=FOUR) -> ScoreError:
+    with pytest.raises(ScoreError) as info:
+        score_entry(PointsEntry(points), rules, names)
+    assert info.value.kind == AMBIGUOUS and info.value.code == "moon_or_ordinary"
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("rules", "points", "moon"),
+    [
+        # 16 = 26 - 10: Bob took every point card and the J♦ (a moon: -10, the
+        # others 26), or the Q♠ and three hearts while another player took the
+        # J♦ with the other ten hearts (10 - 10 = 0).
+        (SheetRules(jack_of_diamonds=True), (0, 16, 0, 0), [26, -10, 26, 26]),
+        (SheetRules(jack_of_diamonds=True, moon="self"), (0, 16, 0, 0), [0, -36, 0, 0]),
+        (SheetRules(jack_of_diamonds=True, queen_points=12), (0, 15, 0, 0), [25, -10, 25, 25]),
+        # Black Maria: 43 - 10 = 33 (Q♠ 13, K♠ 10 and ten hearts; A♠ 7 and
+        # three hearts go with the J♦).
+        (SheetRules(jack_of_diamonds=True, black_maria=True), (0, 33, 0, 0), [43, -10, 43, 43]),
+        # 36 cards: 15 - 10 = 5 (Q♠ alone; nine hearts and the last trick with the J♦).
+        (SheetRules(jack_of_diamonds=True, deck=36), (0, 5, 0, 0), [15, -10, 15, 15]),
+    ],
+)
+def test_every_point_less_the_jack_asks_which_it_was(rules, points, moon):
+    err = ambiguous(points, rules)
+    assert err.player == 1
+    readings = err.params["readings"]
+    assert readings == [
+        {"entry": {"moon": 1, "jack": 1}, "points": moon},
+        {"entry": {"points": list(points), "ordinary": True}, "points": list(points)},
+    ]
+    assert score_entry(MoonEntry(1, 1), rules, FOUR).points == tuple(moon)
+    ordinary = score_entry(entry_from_json(readings[1]["entry"], FOUR), rules, FOUR)
+    assert ordinary.points == points and ordinary.shooter is None
+
+
+def test_the_question_in_both_languages():
+    err = ambiguous((16, 0, 0, 0), SheetRules(jack_of_diamonds=True))
+    assert err.reason == (
+        "Ann has 16: a moon with the J♦ too (Ann -10, the others 26 each) or an ordinary deal? Choose one"
+    )
+    assert err.message("fr") == (
+        "Ann a 16 : une lune avec aussi le valet de carreau (Ann -10, les autres 26 chacun) "
+        "ou une donne ordinaire ? Choisissez"
+    )
+
+
+def test_three_players_ask_too():
+    assert ambiguous((0, 0, 16), SheetRules(jack_of_diamonds=True), THREE).player == 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "points"),
+    [
+        # Without the J♦ a deal gives 26: 16 alone is 10 points short.
+        (SheetRules(), (16, 0, 0, 0)),
+        # Points spread over two players cannot be a moon.
+        (SheetRules(jack_of_diamonds=True), (10, 6, 0, 0)),
+    ],
+)
+def test_points_that_cannot_be_a_moon_are_not_asked(rules, points):
+    try:
+        deal = score_entry(PointsEntry(points), rules, FOUR)
+    except ScoreError as err:
+        assert err.kind == BAD_ENTRY and err.code == "sum_short"
+    else:
+        assert deal.points == points and deal.shooter is None
+
+
+def test_with_the_moon_off_sixteen_is_just_an_ordinary_deal():
+    deal = score_entry(PointsEntry((16, 0, 0, 0)), SheetRules(jack_of_diamonds=True, moon="off"), FOUR)
+    assert deal.points == (16, 0, 0, 0) and deal.shooter is None
+
+
+def test_an_ordinary_entry_round_trips_through_json():
+    entry = PointsEntry((16, 0, 0, 0), ordinary=True)
+    assert entry_from_json(entry_to_json(entry), FOUR) == entry
+    assert entry_to_json(PointsEntry((16, 0, 0, 0))) == {"points": [16, 0, 0, 0]}
+    # "ordinary" does not turn a moon written as taken into 26 points for one player.
+    deal = score_entry(PointsEntry((26, -10, 0, 0), ordinary=True), SheetRules(jack_of_diamonds=True), FOUR)
+    assert deal.points == (0, 16, 26, 26) and deal.shooter == 0
+
+
+# -- the 36-card game ----------------------------------------------------------------------
+
+
+def test_36_cards_gives_15_and_the_same_checks():
+    rules = SheetRules(deck=36)
+    assert score_entry(PointsEntry((6, 4, 5, 0)), rules, FOUR).points == (6, 4, 5, 0)
+    assert refused(PointsEntry((6, 4, 4, 0)), rules).reason == (
+        "the points add up to 14, a deal gives 15: 1 point is missing"
+    )
+    assert refused(PointsEntry((16, 0, 0, 0)), rules).code == "points_too_many"
+    assert refused(PointsEntry((-1, 16, 0, 0)), rules).code == "points_negative"
+    # Every point to one player (the 9 hearts, Q♠ 5, the last trick 1): a moon.
+    assert score_entry(PointsEntry((0, 0, 15, 0)), rules, FOUR).points == (15, 15, 0, 15)
+    assert score_entry(MoonEntry(0), SheetRules(deck=36, moon="self"), SIX).points == (-15, 0, 0, 0, 0, 0)

@@ -72,6 +72,12 @@ def test_names_are_trimmed_and_must_differ():
         ({"queen_points": 14}, "queen_points"),
         ({"jack_of_diamonds": "yes"}, "rules_type"),
         ({"jokers": True}, "rules_unknown"),
+        ({"deck": 32}, "deck"),
+        ({"deck": "36"}, "rules_type"),
+        ({"deck": 36, "queen_points": 13}, "queen_points_36"),
+        ({"queen_points": 5}, "queen_points"),
+        ({"tie": "split"}, "tie_rule"),
+        ({"tie": True}, "rules_type"),
     ],
 )
 def test_bad_rules(rules, code):
@@ -168,6 +174,66 @@ def test_tie_for_lowest_says_play_another_deal():
     )
     sheet.add(PointsEntry((0, 0, 1, 25)))
     assert sheet.outcome.winner == 2
+
+
+def test_tie_share_ends_the_game_and_the_tied_players_share_the_win():
+    # The same deals as above: Ann reaches 50, Cy and Dee tie at 0; under
+    # "share" the game is over and both win.
+    sheet = Sheet(FOUR, SheetRules(target=50, tie="share"))
+    sheet.add(PointsEntry((25, 1, 0, 0)))
+    sheet.add(PointsEntry((25, 1, 0, 0)))
+    outcome = sheet.outcome
+    assert (outcome.over, outcome.winner, outcome.winners, outcome.code) == (True, None, (2, 3), "shared")
+    assert render("shared", outcome.params) == "Cy and Dee share the win with 0 points"
+    assert render("shared", outcome.params, "fr") == "Cy et Dee se partagent la victoire avec 0 point"
+    view = sheet.view()
+    assert (view["over"], view["winner"], view["winners"], view["next_deal"]) == (True, None, [2, 3], None)
+    with pytest.raises(ScoreError) as info:
+        sheet.add(PointsEntry((26, 0, 0, 0)))
+    assert info.value.kind == GAME_OVER
+    assert info.value.message("fr") == (
+        "la partie est finie : Cy et Dee ont gagné. Modifiez ou supprimez une donne pour continuer"
+    )
+    # One player alone lowest wins alone under "share" too.
+    sheet.edit(2, PointsEntry((25, 0, 1, 0)))
+    assert (sheet.outcome.winners, sheet.outcome.winner, sheet.outcome.code) == ((3,), 3, "winner")
+
+
+def test_once_over_the_sheet_announces_no_next_deal():
+    sheet = Sheet(FOUR, SheetRules(target=50))
+    sheet.add(PointsEntry((26, 0, 0, 0)))  # a moon written as taken: 0, 26, 26, 26
+    assert sheet.view()["next_deal"] == {"number": 2, "pass": "right"}
+    sheet.add(PointsEntry((0, 26, 0, 0)))  # Bob's moon: 26, 26, 52, 52, a tie: on
+    assert sheet.view()["next_deal"] == {"number": 3, "pass": "across"}
+    sheet.add(PointsEntry((0, 1, 0, 25)))
+    view = sheet.view()
+    assert view["over"] and view["winner"] == 0 and view["next_deal"] is None
+    assert to_csv(sheet).splitlines()[-1] == "total,,,26,27,52,77"
+
+
+def test_a_sheet_saved_before_the_question_keeps_its_ordinary_deal():
+    # Sheets saved before the score keeper asked "a moon with the J♦, or an
+    # ordinary deal?" hold 16 0 0 0 as an ordinary deal: they load as one.
+    stored = {
+        "players": FOUR,
+        "rules": {"jack_of_diamonds": True},
+        "deals": [{"points": [16, 0, 0, 0]}],
+        "history": [{"action": "add", "number": 1, "before": None}],
+    }
+    sheet = Sheet.from_json(stored)
+    assert sheet.totals == [16, 0, 0, 0] and sheet.deals[0].shooter is None
+    assert sheet.to_json()["deals"] == [{"points": [16, 0, 0, 0], "ordinary": True}]
+    with pytest.raises(ScoreError) as info:  # a new entry is asked about
+        sheet.add(PointsEntry((0, 16, 0, 0)))
+    assert info.value.kind == "ambiguous"
+
+
+def test_a_36_card_sheet_round_trips():
+    sheet = Sheet(FOUR, SheetRules(deck=36, jack_of_diamonds=True))
+    sheet.add(PointsEntry((6, -10, 5, 4)))
+    again = Sheet.from_json(json.loads(json.dumps(sheet.to_json())))
+    assert again.rules == sheet.rules and again.rules.queen_points == 5 and again.totals == [6, -10, 5, 4]
+    assert sheet.view()["deal_total"] == 5 and sheet.view()["moon_points"] == 15
 
 
 def test_moon_can_end_the_game():
@@ -292,6 +358,9 @@ def test_every_message_has_both_languages():
         "number": 3,
         "winner": "Ann",
         "detail": "x",
+        "queen": 5,
+        "shooter_score": -10,
+        "others_score": 26,
     }
     for code in CODES:
         texts = {lang: render(code, sample, lang) for lang in LANGUAGES}

@@ -105,7 +105,9 @@ async def test_a_stuck_reader_does_not_hold_up_the_table_or_the_others() -> None
 
     class Update:
         n, base = 1, None
-        built: list[int] = []
+
+        def __init__(self) -> None:
+            self.built: list[int] = []
 
         def text(self, seat: int) -> str:
             self.built.append(seat)

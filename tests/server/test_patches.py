@@ -55,7 +55,9 @@ def play_one(runner: Any, rng: random.Random) -> tuple[list[dict[str, Any]], int
     return [game.play(seat, parse_card(rng.choice(view["legal"])))], seat
 
 
-def broadcast(hub: Hub, runner: Any, events: list[dict[str, Any]], seat: int | None = None, ack: Any = None) -> Any:
+def broadcast(
+    hub: Hub, runner: Any, events: list[dict[str, Any]], seat: int | None = None, ack: Any = None
+) -> Any:
     update = update_after(runner, events, seat, ack)
     hub.broadcast("T", update)
     return update

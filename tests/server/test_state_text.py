@@ -27,7 +27,9 @@ class Seen:
         self.patches = 0
 
 
-def same_messages(runner: Any, events: list[dict[str, Any]], ack_seat: int | None, seen: Seen | None = None) -> int:
+def same_messages(
+    runner: Any, events: list[dict[str, Any]], ack_seat: int | None, seen: Seen | None = None
+) -> int:
     """Each seat's text is its whole message (a spectator's too); with ``seen``
     (each seat's previous message, updated here), each seat's patch over it gives it too."""
     update = update_after(runner, events, ack_seat, {"id": 7})

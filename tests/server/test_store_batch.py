@@ -64,7 +64,9 @@ async def test_every_append_returns_once_committed(tmp_path: Path, n: int) -> No
             await store.create_game(
                 GameRow(id=f"g{k}", owner=None, rules={}, seats=[], secret="00" * 32, options={})
             )
-        await asyncio.gather(*(store.append_many(f"g{k}", 0, [{"type": "deal", "number": k}]) for k in range(n)))
+        await asyncio.gather(
+            *(store.append_many(f"g{k}", 0, [{"type": "deal", "number": k}]) for k in range(n))
+        )
         with sqlite3.connect(tmp_path / "c.sqlite3") as file:
             assert file.execute("SELECT count(*) FROM events").fetchone() == (n,)
     finally:

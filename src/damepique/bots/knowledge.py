@@ -9,7 +9,7 @@ hand sizes) and to the hidden kitty, subject to
   kitty) the lower clubs, which must then lie in the kitty;
 - the first-trick and heart-lead rules: a seat that discarded a point card on
   the first trick held nothing else, and a seat that led a heart before hearts
-  were broken held only hearts.
+  were broken (as ``hearts_broken_by`` says) held only hearts.
 
 With ``soft=True`` it also reads what a seat chose not to do: a seat that was
 void in the led suit and discarded a card lighter than a heavy card still out
@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from damepique.engine import HEARTS_MASK, PASS, QS, SUIT_MASKS, View, cards_of
+from damepique.engine import HEARTS_MASK, PASS, SUIT_MASKS, View, cards_of
 
 from .tactics import big_cards
 
@@ -229,23 +229,31 @@ def _first_lead(view: View) -> int | None:
 
 
 def _infer_from_plays(view: View, forbidden: list[int]) -> None:
+    """What the legal-play rules say of the hands that made each play, with
+    hearts broken as the engine breaks them (``Rules.breaks_mask``,
+    ``discard_breaks_mask``)."""
     rules = view.rules
     n = rules.players
     broken = not rules.must_break_hearts
-    point_mask = rules.point_mask
+    barred = rules.first_trick_mask
     led = 0
     for i, (seat, c) in enumerate(view.plays):
         pos = i % n
         trick_no = i // n
+        bit = 1 << c
         if pos == 0:
             led = SUIT_MASKS[c // 13]
-            if trick_no == 0 and rules.no_points_first_trick and point_mask >> c & 1:
-                forbidden[seat] |= ~point_mask & _ALL
-            elif HEARTS_MASK >> c & 1 and not broken:
+            if trick_no == 0 and barred & bit:
+                # A card barred from the first trick led to it: nothing else in hand.
+                forbidden[seat] |= ~barred & _ALL
+            if HEARTS_MASK & bit and not broken:
                 forbidden[seat] |= ~HEARTS_MASK & _ALL
-        elif not led >> c & 1 and trick_no == 0 and rules.no_points_first_trick and point_mask >> c & 1:
-            forbidden[seat] |= ~point_mask & _ALL
-        if HEARTS_MASK >> c & 1 or (c == QS and rules.queen_breaks_hearts):
+        elif not led & bit and trick_no == 0 and barred & bit:
+            # Discarded on the first trick: nothing else in hand. (Under
+            # first_trick_discard "heart" such a hand holds a heart, as no hand
+            # is as small as the barred cards that are not hearts: it says no more.)
+            forbidden[seat] |= ~barred & _ALL
+        if rules.breaks_mask & bit or (pos and not led & bit and rules.discard_breaks_mask & bit):
             broken = True
 
 

@@ -217,7 +217,7 @@ def playout(
     more) made by a uniformly random legal card instead of the policy's."""
     if explore and rng is None:
         raise ValueError("playout: explore needs a generator (rng)")
-    while deal.phase == PLAY:
+    while deal.phase is PLAY:
         legal = deal.legal_mask()
         if legal & (legal - 1):
             if explore and rng.random() < explore:

@@ -1,7 +1,10 @@
 """Bots by name: ``get_bot("expert")``.
 
 ``expert`` takes options after a colon: ``expert:samples=40`` or
-``expert:budget_ms=500`` (see ``docs/bots.md``).
+``expert:budget_ms=500`` (see ``docs/bots.md``). Other packages add bots
+through the ``damepique.bots`` entry points (``pyproject.toml``): a factory
+called with what follows the colon, loaded on first use, so this layer never
+imports them (ours: ``ismcts-py:SIMS`` in ``damepique.openspiel``).
 
 >>> get_bot("intermediate").name
 'intermediate'
@@ -10,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 
 from .base import Bot
 from .heuristic import BeginnerBot, IntermediateBot
@@ -45,8 +49,21 @@ def get_bot(name: str) -> Bot:
     try:
         return _FACTORIES[name]()
     except KeyError:
-        known = ", ".join(sorted({*_FACTORIES, "expert"}))
-        raise KeyError(f"unknown bot {name!r}; known bots: {known}") from None
+        pass
+    plugins = _plugins()
+    if base in plugins:
+        try:
+            factory = plugins[base].load()
+        except ImportError as e:
+            raise KeyError(f"bot {base!r} cannot be loaded: {e}") from None
+        bot: Bot = factory(options)
+        return bot
+    known = ", ".join(sorted({*_FACTORIES, "expert", *plugins}))
+    raise KeyError(f"unknown bot {name!r}; known bots: {known}")
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group="damepique.bots")}
 
 
 def bot_names() -> list[str]:

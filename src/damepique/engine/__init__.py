@@ -24,7 +24,7 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .deal import DONE, PASS, PLAY, Deal
+from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .errors import (
     CardError,
     DealError,
@@ -35,10 +35,10 @@ from .errors import (
     RulesError,
 )
 from .events import DealResult, Dealt, Passed, Played
-from .match import Match, winner_of
+from .match import Match, winner_of, winners_of
 from .record import FORMAT, RecordError, dump_match, referee_legal, referee_replay, replay
 from .rules import PRESET_NAMES, PRESETS, Rules
-from .views import View, direction_name, event_for, legal_mask_for, view_of
+from .views import View, direction_name, event_for, view_of
 
 __all__ = [
     "ALL_CARDS",
@@ -67,6 +67,7 @@ __all__ = [
     "IllegalPlay",
     "Match",
     "Passed",
+    "Phase",
     "Played",
     "RecordError",
     "Rules",
@@ -86,4 +87,5 @@ __all__ = [
     "replay",
     "view_of",
     "winner_of",
+    "winners_of",
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import TypeVar
 
 from .cards import (
@@ -36,7 +37,32 @@ from .errors import CardError, DealError, IllegalPass, IllegalPlay, short_repr
 from .events import DealResult, Passed, Played, passed, played
 from .rules import Rules
 
-PASS, PLAY, DONE = "pass", "play", "done"
+
+class Phase(StrEnum):
+    """The phase of a deal: cards are passed, then played, then it is done.
+
+    Each member is its string: equal to it, hashed as it, written as it in
+    JSON, and shown as it by ``repr`` (so views, logs and the server, which
+    compare phases with and send them as ``"pass"``, ``"play"``, ``"done"``,
+    see no difference).
+
+    >>> Phase.PLAY == "play", Phase("done"), f"{Phase.PASS}"
+    (True, 'done', 'pass')
+    """
+
+    PASS = "pass"
+    PLAY = "play"
+    DONE = "done"
+
+    # A deal's phase is always one of these three objects: the engine tests it
+    # with ``is``, cheaper than comparing strings (a str subclass is not
+    # compared by the interpreter's fast path for str).
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+PASS, PLAY, DONE = Phase.PASS, Phase.PLAY, Phase.DONE
 
 CLUBS_MASK = SUIT_MASKS[0]
 _BITS = tuple(1 << c for c in range(52))
@@ -65,10 +91,25 @@ class Deal:
 
     Seats are ``0..n-1``, play goes to ``(seat + 1) % n``. ``hands`` are the
     cards as dealt (masks or card lists), ``kitty`` the face-down leftover.
+    ``passes`` (what each seat gives, seat by seat from seat 0, as in the
+    record) and ``plays`` (the cards played, in order) are applied, checked,
+    as if made one by one.
+
+    Two deals are equal when they are the same deal at the same point (the
+    rules, number, cards dealt, passes and plays), and the ``repr`` pastes back:
+
+    >>> deal = Deal.shuffled(Rules(passing=False), random.Random(8))
+    >>> _ = deal.play("2C")
+    >>> text = repr(deal)
+    >>> text[:29], text[-11:]
+    ("Deal(Rules(passing=False), ['", "plays='2C')")
+    >>> eval(repr(deal)) == deal, deal.play_count
+    (True, 1)
     """
 
     __slots__ = (
         "_breaks",
+        "_discard_breaks",
         "_next",
         "_points",
         "_result",
@@ -105,7 +146,7 @@ class Deal:
     kitty: int
     hands: list[int]
     passes: list[int | None]
-    phase: str
+    phase: Phase
     to_act: int
     lead_card: int | None
     trick: list[int]
@@ -122,6 +163,7 @@ class Deal:
     hearts_broken: bool
     voids: list[int]
     _breaks: int
+    _discard_breaks: int
     _next: tuple[int, ...]
     _points: tuple[int, ...]
     _result: DealResult | None
@@ -134,11 +176,18 @@ class Deal:
         number: int = 0,
         *,
         skip_pass: bool = False,
+        passes: Sequence[CardsLike | None] = (),
+        plays: Iterable[int] | Iterable[str] | str = (),
     ) -> None:
         masks = [to_mask(h) for h in hands]
         kitty_mask = to_mask(kitty)
         _check_hands(rules, masks, kitty_mask)
         self._setup(rules, masks, kitty_mask, number, skip_pass)
+        for seat, cards in enumerate(passes):
+            if cards is not None:
+                self.pass_cards(seat, cards)
+        for card in plays.replace(",", " ").split() if isinstance(plays, str) else plays:
+            self.play(card)
 
     def _setup(self, rules: Rules, masks: list[int], kitty: int, number: int, skip_pass: bool) -> None:
         n = rules.players
@@ -164,6 +213,7 @@ class Deal:
         self.voids = [0] * n
         self._points = rules.positive_points
         self._breaks = rules.breaks_mask
+        self._discard_breaks = rules.discard_breaks_mask
         self._next = _NEXT[n]
         self._result = None
         self.lead_card = None
@@ -228,7 +278,7 @@ class Deal:
     @property
     def passing_seats(self) -> list[int]:
         """Seats that still have to pass, in seat order."""
-        if self.phase != PASS:
+        if self.phase is not PASS:
             return []
         return [s for s in range(self.players) if self.passes[s] is None]
 
@@ -248,9 +298,9 @@ class Deal:
         n = self.players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
             raise IllegalPass(f"there is no seat {short_repr(seat)}", None)
-        if self.phase != PASS:
-            reason = "the deal is over" if self.phase == DONE else "there is no passing now"
-            if self.phase == PLAY and self.pass_offset % n == 0 and not self.play_count:
+        if self.phase is not PASS:
+            reason = "the deal is over" if self.phase is DONE else "there is no passing now"
+            if self.phase is PLAY and self.pass_offset % n == 0 and not self.play_count:
                 reason = "there is no passing in this deal"
             raise IllegalPass(reason, seat)
         if self.passes[seat] is not None:
@@ -330,12 +380,14 @@ class Deal:
     def legal_mask(self) -> int:
         """The cards the seat to act may play, as a mask (0 outside play).
 
-        Follow suit if you can. On the first trick no point card (hearts, QS)
-        unless the hand holds nothing else; the first lead is the lowest club
-        (unless ``first_lead`` is ``"any"``). No heart lead before hearts are
-        broken unless the hand holds only hearts.
+        The one statement of the legal-play rules (``views.legal_mask_for``
+        asks it too). Follow suit if you can. On the first trick no point card
+        (hearts, QS) unless the hand holds nothing else, and then, with
+        ``first_trick_discard: "heart"``, a heart when it holds one; the first
+        lead is the lowest club (unless ``first_lead`` is ``"any"``). No heart
+        lead before hearts are broken unless the hand holds only hearts.
         """
-        if self.phase != PLAY:
+        if self.phase is not PLAY:
             return 0
         hand = self.hands[self.to_act]
         if self.trick:
@@ -343,9 +395,13 @@ class Deal:
             if follow:
                 return follow
             if not self.tricks_played:
-                safe = hand & ~self.rules.first_trick_mask
+                rules = self.rules
+                safe = hand & ~rules.first_trick_mask
                 if safe:
                     return safe
+                hearts = hand & rules.first_trick_hearts
+                if hearts:
+                    return hearts
             return hand
         if self.lead_card is not None:
             return 1 << self.lead_card
@@ -374,9 +430,9 @@ class Deal:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
             raise IllegalPlay(f"not a card: {short_repr(card)}", seat)
         name = CARD_NAMES[card]
-        if self.phase == PASS:
+        if self.phase is PASS:
             raise IllegalPlay("cards are still being passed", seat, card)
-        if self.phase == DONE:
+        if self.phase is DONE:
             raise IllegalPlay("the deal is over", seat, card)
         to_act = self.to_act
         if seat is not None and seat != to_act:
@@ -395,7 +451,10 @@ class Deal:
         if not self.trick and self.lead_card is not None:
             return f"the first trick is led with the {CARD_NAMES[self.lead_card]}"
         if self.tricks_played == 0 and rules.first_trick_mask >> card & 1:
-            return "no points on the first trick"
+            if hand & ~rules.first_trick_mask:
+                return "no points on the first trick"
+            if self.trick:  # nothing but points in hand: first_trick_discard "heart"
+                return "a heart must be discarded on the first trick"
         if not self.trick and not self.hearts_broken and HEARTS_MASK >> card & 1:
             return "hearts are not broken"
         return f"{CARD_NAMES[card]} may not be played now"  # pragma: no cover - defensive
@@ -432,7 +491,7 @@ class Deal:
         self.play_unchecked(c)
         if self.tricks_played != before:
             _, _, winner, points = self.tricks[-1]
-            return played(player, c, winner, points, self.phase == DONE)
+            return played(player, c, winner, points, self.phase is DONE)
         return played(player, c)
 
     def play_unchecked(self, card: int) -> None:
@@ -456,7 +515,11 @@ class Deal:
                 self.winning_seat = seat
         else:
             self.voids[seat] |= self.led_suit_mask
-        if bit & self._breaks:
+        # Once broken, hearts stay broken: no mask to test (the common case).
+        # A card of the led suit (the lead too) is not a discard.
+        if not self.hearts_broken and (
+            bit & self._breaks or (self._discard_breaks and bit & self._discard_breaks & ~self.led_suit_mask)
+        ):
             self.hearts_broken = True
         if size < self.players:
             self.to_act = self._next[seat]
@@ -495,7 +558,7 @@ class Deal:
         if self._result is not None:
             return self._result
         taken = list(self.taken_points)
-        if self.phase != DONE:
+        if self.phase is not DONE:
             jack = [0] * self.players
             if self.jack_seat is not None and self.rules.jack_of_diamonds:
                 jack[self.jack_seat] = -10
@@ -535,13 +598,81 @@ class Deal:
         other.voids = self.voids[:]
         other._points = self._points
         other._breaks = self._breaks
+        other._discard_breaks = self._discard_breaks
         other._next = self._next
         other._result = self._result
         return other
 
+    # -- comparing and writing ---------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        # Everything else follows from these (the deal is a state machine).
+        return (
+            self.rules == other.rules
+            and self.number == other.number
+            and self.pass_offset == other.pass_offset
+            and self.dealt == other.dealt
+            and self.kitty == other.kitty
+            and self.passes == other.passes
+            and self.plays == other.plays
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a deal changes as it is played
+
     def __repr__(self) -> str:
-        hands = ", ".join(repr(str(CardSet(h))) for h in self.hands)
-        return f"<Deal {self.number} {self.phase} to_act={self.to_act} hands=[{hands}]>"
+        """``Deal(rules, hands as dealt, ...)`` with the passes and plays so far:
+        evaluated (with ``Deal`` and ``Rules`` in scope), an equal deal."""
+        hands = ", ".join(repr(str(CardSet(h))) for h in self.dealt)
+        parts = [repr(self.rules), f"[{hands}]"]
+        if self.kitty:
+            parts.append(f"kitty={str(CardSet(self.kitty))!r}")
+        if self.number:
+            parts.append(f"number={self.number}")
+        if self.pass_offset != self.rules.pass_offset(self.number):
+            parts.append("skip_pass=True")
+        if any(p is not None for p in self.passes):
+            passes = ", ".join("None" if p is None else repr(str(CardSet(p))) for p in self.passes)
+            parts.append(f"passes=[{passes}]")
+        if self.play_count:
+            parts.append(f"plays={' '.join(CARD_NAMES[c] for c in self.plays)!r}")
+        return f"Deal({', '.join(parts)})"
+
+
+def legal_mask_for(
+    rules: Rules,
+    hand: int,
+    trick: Sequence[int],
+    first_trick: bool,
+    lead_card: int | None,
+    hearts_broken: bool,
+) -> int:
+    """The legal cards of ``hand`` in a position given by its parts (a seat's
+    view has no ``Deal``): what ``Deal.legal_mask`` answers there.
+
+    >>> two_of_clubs = [parse_card("2C")]
+    >>> CardSet(legal_mask_for(Rules(), to_mask("3C 9D QS 5H"), two_of_clubs, True, None, False))
+    CardSet.parse('3C')
+    >>> CardSet(legal_mask_for(Rules(), to_mask("QS 5H"), two_of_clubs, True, None, False))
+    CardSet.parse('5H QS')
+    >>> heart = Rules(first_trick_discard="heart")
+    >>> CardSet(legal_mask_for(heart, to_mask("QS 5H"), two_of_clubs, True, None, False))
+    CardSet.parse('5H')
+    """
+    # A deal reduced to what legal_mask reads, so that the rules are stated
+    # once, where the search's hot path needs them without a call more.
+    position = Deal.__new__(Deal)
+    position.rules = rules
+    position.phase = PLAY
+    position.hands = [hand]
+    position.to_act = 0
+    position.trick = list(trick)
+    position.led_suit_mask = _SUIT_MASK_OF[trick[0]] if trick else 0
+    position.tricks_played = 0 if first_trick else 1
+    position.lead_card = lead_card
+    position.hearts_broken = hearts_broken
+    return position.legal_mask()
 
 
 def _radix_runs(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:

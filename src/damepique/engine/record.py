@@ -193,8 +193,16 @@ def referee_replay(record: Mapping[str, Any]) -> dict[str, Any]:
     for deal in match.deals:
         result = deal.result()
         deals.append({"points": list(result.points), "moon": result.moon, "complete": result.complete})
-    over, winner = match.over, match.winner
-    return {"deals": deals, "totals": match.totals, "over": over, "winner": winner}
+    winners = match.winners
+    out: dict[str, Any] = {
+        "deals": deals,
+        "totals": match.totals,
+        "over": bool(winners),
+        "winner": winners[0] if len(winners) == 1 else None,
+    }
+    if winners and match.rules.tie == "share":
+        out["winners"] = list(winners)
+    return out
 
 
 def referee_legal(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,9 @@ PASS_CYCLES = ("standard", "left", "right", "across")
 MOON_RULES = ("others", "self", "off")
 LEFTOVER_RULES = ("remove", "kitty")
 FIRST_LEADS = ("two_of_clubs", "any")
+HEARTS_BROKEN_BY = ("any", "discard")
+FIRST_TRICK_DISCARDS = ("any", "heart")
+TIE_RULES = ("play_on", "share")
 DECKS = (52, 36)
 
 # The keys of the spec's table, in its order; the others are our extras.
@@ -43,6 +46,9 @@ SPEC_KEYS = (
     "leftover",
     "queen_points",
     "first_lead",
+    "hearts_broken_by",
+    "first_trick_discard",
+    "tie",
 )
 EXTRA_KEYS = ("deck", "black_maria", "last_trick_points", "pass_count", "queen_breaks_hearts")
 
@@ -66,6 +72,9 @@ class Rules:
     leftover: str = "remove"
     queen_points: int = 13
     first_lead: str = "two_of_clubs"
+    hearts_broken_by: str = "any"
+    first_trick_discard: str = "any"
+    tie: str = "play_on"
     # Extras beyond the spec's table (documented in docs/rules.md).
     deck: int = 52
     black_maria: bool = False
@@ -85,8 +94,16 @@ class Rules:
     first_trick_mask: int = field(init=False, repr=False, compare=False)
     """Cards refused on the first trick while the hand holds anything else:
     the point cards and QS (0 without ``no_points_first_trick``)."""
+    first_trick_hearts: int = field(init=False, repr=False, compare=False)
+    """With ``first_trick_discard: "heart"`` (and ``no_points_first_trick``): the
+    hearts, which a seat void on the first trick and holding nothing but
+    ``first_trick_mask`` cards must play when it holds one; else 0."""
     breaks_mask: int = field(init=False, repr=False, compare=False)
-    """Cards whose play breaks hearts: the hearts, and QS with ``queen_breaks_hearts``."""
+    """Cards whose play, led, followed or discarded, breaks hearts: the hearts
+    (with ``hearts_broken_by: "any"``), and QS with ``queen_breaks_hearts``."""
+    discard_breaks_mask: int = field(init=False, repr=False, compare=False)
+    """Cards that break hearts only when discarded on a trick led in another
+    suit: the hearts with ``hearts_broken_by: "discard"``, else 0."""
     positive_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """``card_points`` without the J♦'s bonus: what a trick's points add up."""
     deck_list: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -122,7 +139,13 @@ class Rules:
         moon_points += self.last_trick_points
         jack = -10 if self.jack_of_diamonds and in_play >> JD & 1 else 0
         first_trick_mask = point_mask | 1 << QS if self.no_points_first_trick else 0
-        breaks_mask = HEARTS_MASK | (1 << QS if self.queen_breaks_hearts else 0)
+        # The queen's rule is its own key: under either hearts_broken_by,
+        # queen_breaks_hearts makes any play of QS break hearts.
+        queen_breaks = 1 << QS if self.queen_breaks_hearts else 0
+        by_discard = self.hearts_broken_by == "discard"
+        breaks_mask = queen_breaks if by_discard else HEARTS_MASK | queen_breaks
+        discard_breaks_mask = HEARTS_MASK if by_discard else 0
+        strict_discard = self.no_points_first_trick and self.first_trick_discard == "heart"
         dealt = deck_mask & ~leftover_cards if self.leftover == "remove" else deck_mask
         derived = {
             "deck_mask": deck_mask,
@@ -134,7 +157,9 @@ class Rules:
             "moon_points": moon_points,
             "deal_total": moon_points + jack,
             "first_trick_mask": first_trick_mask & deck_mask,
+            "first_trick_hearts": HEARTS_MASK & deck_mask if strict_discard else 0,
             "breaks_mask": breaks_mask & deck_mask,
+            "discard_breaks_mask": discard_breaks_mask & deck_mask,
             "positive_points": tuple(max(p, 0) for p in points),
             "deck_list": tuple(c for c in range(52) if dealt >> c & 1),
             "deck_bits": tuple(1 << c for c in range(52) if dealt >> c & 1),
@@ -164,6 +189,9 @@ class Rules:
         _check_choice("moon", self.moon, MOON_RULES)
         _check_choice("leftover", self.leftover, LEFTOVER_RULES)
         _check_choice("first_lead", self.first_lead, FIRST_LEADS)
+        _check_choice("hearts_broken_by", self.hearts_broken_by, HEARTS_BROKEN_BY)
+        _check_choice("first_trick_discard", self.first_trick_discard, FIRST_TRICK_DISCARDS)
+        _check_choice("tie", self.tie, TIE_RULES)
         if self.deck not in DECKS:
             raise RulesError(f"deck must be 52 or 36, not {short_repr(self.deck)}", "deck")
         if not 0 <= self.queen_points <= 100:
@@ -248,6 +276,19 @@ class Rules:
                 out[k] = getattr(self, k)
         return out
 
+    def __repr__(self) -> str:
+        """The options that differ from their default, as keywords: it pastes back.
+
+        >>> Rules(players=3, moon="self")
+        Rules(players=3, moon='self')
+        """
+        changed = ", ".join(
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.init and getattr(self, f.name) != _DEFAULTS[f.name]
+        )
+        return f"Rules({changed})"
+
     def replace(self, **changes: Any) -> Rules:
         return dataclasses.replace(self, **changes)
 
@@ -275,6 +316,9 @@ _FIELD_TYPES: dict[str, type] = {
     "leftover": str,
     "queen_points": int,
     "first_lead": str,
+    "hearts_broken_by": str,
+    "first_trick_discard": str,
+    "tie": str,
     "deck": int,
     "black_maria": bool,
     "last_trick_points": int,
@@ -311,7 +355,8 @@ PRESETS: dict[str, Rules] = {
     "five_players": Rules(players=5),
     "three_players_kitty": Rules(players=3, leftover="kitty"),
     "five_players_kitty": Rules(players=5, leftover="kitty"),
-    "old_rules": Rules(first_lead="any", must_break_hearts=False),
+    "old_rules": Rules(first_lead="any", no_points_first_trick=False, must_break_hearts=False),
+    "hearts_any_time": Rules(must_break_hearts=False),
     "queen_12": Rules(queen_points=12),
     "black_maria": Rules(black_maria=True),
     "deck_36": Rules(deck=36, queen_points=5, last_trick_points=1),

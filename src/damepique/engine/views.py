@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_NAMES, HEARTS_MASK, SUIT_MASKS, cards_of
-from .deal import DONE, PASS, PLAY, Deal
+from .cards import CARD_NAMES, SUIT_MASKS, cards_of
+from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .events import DealResult
 from .rules import Rules
 
@@ -43,7 +43,7 @@ class View:
     rules: Rules
     seat: int
     number: int
-    phase: str
+    phase: Phase
     to_act: int | None
     """The seat whose turn it is to play; in the pass phase, this seat while it
     has not passed yet, else None."""
@@ -188,37 +188,6 @@ def direction_name(offset: int, players: int) -> str:
     if o == players - 1:
         return "right"
     return "across"
-
-
-def legal_mask_for(
-    rules: Rules,
-    hand: int,
-    trick: Sequence[int],
-    first_trick: bool,
-    lead_card: int | None,
-    hearts_broken: bool,
-) -> int:
-    """The legal cards of ``hand`` in a position; ``Deal.legal_mask`` inlines the same rules."""
-    if trick:
-        follow = hand & SUIT_MASKS[trick[0] // 13]
-        if follow:
-            return follow
-        if first_trick:
-            safe = hand & ~rules.first_trick_mask
-            if safe:
-                return safe
-        return hand
-    if lead_card is not None:
-        return 1 << lead_card
-    if first_trick:
-        safe = hand & ~rules.first_trick_mask
-        if safe:
-            hand = safe
-    if not hearts_broken:
-        safe = hand & ~HEARTS_MASK
-        if safe:
-            return safe
-    return hand
 
 
 def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:

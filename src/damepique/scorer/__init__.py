@@ -22,6 +22,7 @@ from .deal import (
     seat_of,
 )
 from .errors import (
+    AMBIGUOUS,
     BAD_ENTRY,
     BAD_SHEET,
     GAME_OVER,
@@ -38,6 +39,7 @@ from .rules import SheetRules
 from .sheet import Change, Outcome, Sheet, check_names
 
 __all__ = [
+    "AMBIGUOUS",
     "BAD_ENTRY",
     "BAD_SHEET",
     "FORMAT",

@@ -8,6 +8,12 @@ A points entry is what each player scores in the deal (the J♦ counted as
 (``0, 26, 26, 26``). A player written down with every point of the deck (26)
 shot the moon, and the moon rule is applied.
 
+With the J♦, points such as ``16, 0, 0, 0`` read two ways: a moon by a player
+who took the J♦ as well (26 - 10, to be scored -10, 26, 26, 26), or an
+ordinary deal (the queen and three hearts to one player, the J♦ and ten hearts
+to another). Such an entry is refused as ``ambiguous`` with both readings, each
+an entry to send back: the moon, or the same points marked ``ordinary``.
+
 >>> rules = SheetRules()
 >>> score_entry(PointsEntry((5, 8, 13, 0)), rules, ["Ann", "Bob", "Cy", "Dee"]).points
 (5, 8, 13, 0)
@@ -25,15 +31,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BAD_ENTRY, ScoreError
-from .rules import SheetRules
+from .errors import AMBIGUOUS, BAD_ENTRY, ScoreError
+from .rules import JACK_POINTS, SheetRules
 
 
 @dataclass(frozen=True)
 class PointsEntry:
-    """Each player's points in the deal, in the sheet's order of players."""
+    """Each player's points in the deal, in the sheet's order of players.
+
+    ``ordinary``: the points are an ordinary deal, not a moon by the player
+    who also took the J♦ (the answer to an ``ambiguous`` refusal)."""
 
     points: tuple[int, ...]
+    ordinary: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,7 +135,33 @@ def _score_points(entry: PointsEntry, rules: SheetRules, names: Sequence[str]) -
         shooter = points.index(rules.moon_points)
         jack = negative[0] if negative else None
         return ScoredDeal(entry, moon_points(rules, n, shooter, jack), shooter, jack)
+    taker = _moon_with_jack_as_taken(points, rules)
+    if taker is not None and not entry.ordinary:
+        scores = moon_points(rules, n, taker, taker)
+        params = {
+            "player": names[taker],
+            "points": points[taker],
+            "shooter_score": scores[taker],
+            "others_score": scores[(taker + 1) % n],
+            "readings": [
+                {"entry": entry_to_json(MoonEntry(taker, taker)), "points": list(scores)},
+                {"entry": entry_to_json(PointsEntry(points, ordinary=True)), "points": list(points)},
+            ],
+        }
+        raise ScoreError(AMBIGUOUS, "moon_or_ordinary", params, taker)
     return ScoredDeal(entry, points, None, negative[0] if negative else None)
+
+
+def _moon_with_jack_as_taken(points: tuple[int, ...], rules: SheetRules) -> int | None:
+    """The seat that would have shot the moon taking the J♦ too, when ``points``
+    read so: that seat has every point less 10 and the others nothing."""
+    if not (rules.has_moon and rules.jack_of_diamonds):
+        return None
+    taken = rules.moon_points + JACK_POINTS
+    seats = [seat for seat, value in enumerate(points) if value]
+    if len(seats) == 1 and points[seats[0]] == taken:
+        return seats[0]
+    return None
 
 
 def _moon_written_out(points: tuple[int, ...], rules: SheetRules) -> tuple[int, int | None] | None:
@@ -158,7 +194,8 @@ def seat_of(player: object, names: Sequence[str]) -> int:
 
 
 def entry_from_json(data: Mapping[str, Any], names: Sequence[str]) -> Entry:
-    """``{"points": [..]}`` or ``{"moon": player, "jack": player}`` (a player by position or name).
+    """``{"points": [..]}`` (with ``"ordinary": true`` to say it was no moon) or
+    ``{"moon": player, "jack": player}`` (a player by position or name).
 
     >>> entry_from_json({"moon": "bob"}, ["Ann", "Bob", "Cy"])
     MoonEntry(shooter=1, jack=None)
@@ -173,10 +210,12 @@ def entry_from_json(data: Mapping[str, Any], names: Sequence[str]) -> Entry:
         raise ScoreError(BAD_ENTRY, "entry_empty")
     if not isinstance(points, (list, tuple)):
         raise ScoreError(BAD_ENTRY, "points_count", {"players": len(names), "count": 1})
-    return PointsEntry(tuple(points))
+    return PointsEntry(tuple(points), data.get("ordinary") is True)
 
 
 def entry_to_json(entry: Entry) -> dict[str, Any]:
     if isinstance(entry, MoonEntry):
         return {"moon": entry.shooter, "jack": entry.jack}
+    if entry.ordinary:
+        return {"points": list(entry.points), "ordinary": True}
     return {"points": list(entry.points)}

@@ -21,11 +21,12 @@ from .messages import render, render_all
 # The kinds of refusal.
 BAD_SHEET = "bad_sheet"  # names or rules of a new sheet
 BAD_ENTRY = "bad_entry"  # the points or the moon of one deal
+AMBIGUOUS = "ambiguous"  # points that read as a moon and as an ordinary deal: which was it?
 NO_SUCH_DEAL = "no_such_deal"
 GAME_OVER = "game_over"
 NOTHING_TO_UNDO = "nothing_to_undo"
 NO_SUCH_SHEET = "no_such_sheet"  # raised where sheets are stored, not by a sheet
-KINDS = (BAD_SHEET, BAD_ENTRY, NO_SUCH_DEAL, GAME_OVER, NOTHING_TO_UNDO, NO_SUCH_SHEET)
+KINDS = (BAD_SHEET, BAD_ENTRY, AMBIGUOUS, NO_SUCH_DEAL, GAME_OVER, NOTHING_TO_UNDO, NO_SUCH_SHEET)
 
 
 class ScoreError(ValueError):

@@ -59,6 +59,11 @@ _EN: dict[str, Callable[[Params], str]] = {
     "target_range": lambda p: f"the target must be between 1 and {p['limit']}, not {p['target']}",
     "moon_rule": lambda p: f"the moon rule must be 'others', 'self' or 'off', not {p['value']!r}",
     "queen_points": lambda p: f"the queen of spades is worth 13 or 12, not {p['value']}",
+    "queen_points_36": lambda p: (
+        f"in the 36-card game the queen of spades is worth {p['queen']}, not {p['value']}"
+    ),
+    "deck": lambda p: f"the deck has 52 or 36 cards, not {p['value']!r}",
+    "tie_rule": lambda p: f"a tie at the end must be 'play_on' or 'share', not {p['value']!r}",
     "points_count": lambda p: f"{p['players']} players, but {p['count']} points given",
     "points_not_number": lambda p: f"{p['player']}'s points must be a whole number, not {p['value']!r}",
     "points_negative": lambda p: (
@@ -76,6 +81,10 @@ _EN: dict[str, Callable[[Params], str]] = {
     ),
     "sum_short": _short_en,
     "sum_over": _over_en,
+    "moon_or_ordinary": lambda p: (
+        f"{p['player']} has {p['points']}: a moon with the J♦ too ({p['player']} {p['shooter_score']}, "
+        f"the others {p['others_score']} each) or an ordinary deal? Choose one"
+    ),
     "moon_off": lambda p: "the moon is off on this sheet: enter each player's points",
     "unknown_player": lambda p: f"no player {p['player']!r} on this sheet",
     "jack_off": lambda p: "the J♦ is off on this sheet",
@@ -86,12 +95,15 @@ _EN: dict[str, Callable[[Params], str]] = {
         if p["count"]
         else f"there is no deal {p['number']}: no deal entered yet"
     ),
-    "game_over": lambda p: f"the game is over: {p['winner']} won. Edit or delete a deal to go on",
+    "game_over": lambda p: (
+        f"the game is over: {_names_en(p.get('winners', [p['winner']]))} won. Edit or delete a deal to go on"
+    ),
     "nothing_to_undo": lambda p: "nothing to undo",
     "no_such_sheet": lambda p: "there is no sheet at this address (check the link)",
     "bad_sheet_data": lambda p: f"the stored sheet is damaged: {p['detail']}",
     # Outcome of the game, for the pages and exports.
     "winner": lambda p: f"{p['player']} wins with {_points_en(p['total'])}",
+    "shared": lambda p: f"{_names_en(p['players'])} share the win with {_points_en(p['total'])}",
     "tie": lambda p: f"{_names_en(p['players'])} are tied with {_points_en(p['total'])}: play another deal",
     "playing": lambda p: (
         f"{_names_en(p['players'])} leads"
@@ -127,6 +139,9 @@ _FR: dict[str, Callable[[Params], str]] = {
     "target_range": lambda p: f"le score à atteindre doit être entre 1 et {p['limit']}, pas {p['target']}",
     "moon_rule": lambda p: f"la règle de la lune doit être 'others', 'self' ou 'off', pas {p['value']!r}",
     "queen_points": lambda p: f"la dame de pique vaut 13 ou 12, pas {p['value']}",
+    "queen_points_36": lambda p: f"au jeu de 36 cartes la dame de pique vaut {p['queen']}, pas {p['value']}",
+    "deck": lambda p: f"le jeu compte 52 ou 36 cartes, pas {p['value']!r}",
+    "tie_rule": lambda p: f"une égalité à la fin doit être 'play_on' ou 'share', pas {p['value']!r}",
     "points_count": lambda p: f"{p['players']} joueurs, mais {p['count']} scores donnés",
     "points_not_number": lambda p: (
         f"les points de {p['player']} doivent être un nombre entier, pas {p['value']!r}"
@@ -148,6 +163,10 @@ _FR: dict[str, Callable[[Params], str]] = {
     ),
     "sum_short": _short_fr,
     "sum_over": _over_fr,
+    "moon_or_ordinary": lambda p: (
+        f"{p['player']} a {p['points']} : une lune avec aussi le valet de carreau ({p['player']} "
+        f"{p['shooter_score']}, les autres {p['others_score']} chacun) ou une donne ordinaire ? Choisissez"
+    ),
     "moon_off": lambda p: "la lune n'est pas jouée sur cette feuille : entrez les points de chacun",
     "unknown_player": lambda p: f"pas de joueur {p['player']!r} sur cette feuille",
     "jack_off": lambda p: "le valet de carreau n'est pas joué sur cette feuille",
@@ -159,12 +178,15 @@ _FR: dict[str, Callable[[Params], str]] = {
         else f"il n'y a pas de donne {p['number']} : aucune donne entrée"
     ),
     "game_over": lambda p: (
-        f"la partie est finie : {p['winner']} a gagné. Modifiez ou supprimez une donne pour continuer"
+        f"la partie est finie : {_names_fr(p.get('winners', [p['winner']]))} "
+        f"{'ont' if len(p.get('winners', ())) > 1 else 'a'} gagné. "
+        "Modifiez ou supprimez une donne pour continuer"
     ),
     "nothing_to_undo": lambda p: "rien à annuler",
     "no_such_sheet": lambda p: "aucune feuille à cette adresse (vérifiez le lien)",
     "bad_sheet_data": lambda p: f"la feuille enregistrée est abîmée : {p['detail']}",
     "winner": lambda p: f"{p['player']} gagne avec {_points_fr(p['total'])}",
+    "shared": lambda p: f"{_names_fr(p['players'])} se partagent la victoire avec {_points_fr(p['total'])}",
     "tie": lambda p: (
         f"{_names_fr(p['players'])} sont à égalité avec {_points_fr(p['total'])} : jouez une autre donne"
     ),

@@ -3,7 +3,8 @@
 Every change (a deal added, edited or deleted) is checked first and written
 to a short history, so the last change can be undone. The game is over after
 a deal in which someone reaches the target, once one player alone has the
-lowest total; a tie for the lowest total means another deal.
+lowest total; a tie for the lowest total means another deal (with ``tie:
+"share"`` the game is over all the same, and the tied players share the win).
 
 >>> from damepique.scorer import MoonEntry, PointsEntry
 >>> sheet = Sheet(["Ann", "Bob", "Cy", "Dee"], SheetRules(target=50))
@@ -23,10 +24,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from damepique.engine import winner_of
+from damepique.engine import winners_of
 
-from .deal import Entry, ScoredDeal, entry_from_json, entry_to_json, score_entry
-from .errors import BAD_SHEET, GAME_OVER, NO_SUCH_DEAL, NOTHING_TO_UNDO, ScoreError
+from .deal import Entry, PointsEntry, ScoredDeal, entry_from_json, entry_to_json, score_entry
+from .errors import AMBIGUOUS, BAD_SHEET, GAME_OVER, NO_SUCH_DEAL, NOTHING_TO_UNDO, ScoreError
 from .messages import render_all
 from .passing import MAX_PLAYERS, MIN_PLAYERS, pass_direction
 from .rules import SheetRules
@@ -43,8 +44,9 @@ class Outcome:
     over: bool
     winner: int | None  # the seat with the single lowest total, once over
     tied: tuple[int, ...]  # the seats tied for the lowest total when a tie holds up the end
-    code: str  # "playing", "winner" or "tie": the sentence in ``messages``
+    code: str  # "playing", "winner", "shared" or "tie": the sentence in ``messages``
     params: dict[str, Any]
+    winners: tuple[int, ...] = ()  # once over: the winner, or the seats sharing the win
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,8 @@ class Sheet:
         """Check and append the next deal; refused once the game is over."""
         outcome = self.outcome
         if outcome.over:
-            assert outcome.winner is not None
-            raise ScoreError(GAME_OVER, "game_over", {"winner": self.names[outcome.winner]})
+            winners = [self.names[s] for s in outcome.winners]
+            raise ScoreError(GAME_OVER, "game_over", {"winner": winners[0], "winners": winners})
         deal = score_entry(entry, self.rules, self.names)
         self.deals.append(deal)
         self._remember(Change(ADD, len(self.deals), None))
@@ -187,10 +189,13 @@ class Sheet:
         leaders = self.leaders
         low = totals[leaders[0]]
         if self.deals:
-            over, winner = winner_of(totals, self.rules.target)
-            if over and winner is not None:
-                params = {"player": self.names[winner], "total": low}
-                return Outcome(True, winner, (), "winner", params)
+            winners = winners_of(totals, self.rules.target, self.rules.tie)
+            if len(winners) == 1:
+                params = {"player": self.names[winners[0]], "total": low}
+                return Outcome(True, winners[0], (), "winner", params, winners)
+            if winners:
+                params = {"players": [self.names[s] for s in winners], "total": low}
+                return Outcome(True, None, (), "shared", params, winners)
             if max(totals) >= self.rules.target:
                 params = {"players": [self.names[s] for s in leaders], "total": low}
                 return Outcome(False, None, tuple(leaders), "tie", params)
@@ -219,14 +224,24 @@ class Sheet:
         """A sheet from ``to_json``'s object; every entry is checked again."""
         sheet = cls(data["players"], SheetRules.from_json(data.get("rules")))
         for item in data.get("deals", []):
-            sheet.deals.append(score_entry(entry_from_json(item, sheet.names), sheet.rules, sheet.names))
+            sheet.deals.append(sheet._stored(entry_from_json(item, sheet.names)))
         for item in data.get("history", []):
             before = item.get("before")
             deal = None
             if before is not None:
-                deal = score_entry(entry_from_json(before, sheet.names), sheet.rules, sheet.names)
+                deal = sheet._stored(entry_from_json(before, sheet.names))
             sheet.history.append(Change(item["action"], int(item["number"]), deal))
         return sheet
+
+    def _stored(self, entry: Entry) -> ScoredDeal:
+        try:
+            return score_entry(entry, self.rules, self.names)
+        except ScoreError as e:
+            if e.kind != AMBIGUOUS or not isinstance(entry, PointsEntry):
+                raise
+            # Saved before the sheet asked (moon with the J♦, or not?): it was
+            # saved as an ordinary deal, and stays one.
+            return score_entry(PointsEntry(entry.points, ordinary=True), self.rules, self.names)
 
     def view(self) -> dict[str, Any]:
         """Everything a page shows: deals with pass, points and totals; leaders; the outcome."""
@@ -253,9 +268,11 @@ class Sheet:
             "totals": self.totals,
             "leaders": self.leaders,
             "leader": self.leaders[0] if len(self.leaders) == 1 else None,
-            "next_deal": {"number": len(self.deals) + 1, "pass": self.next_pass},
+            # Once the game is over there is no next deal to announce.
+            "next_deal": None if outcome.over else {"number": len(self.deals) + 1, "pass": self.next_pass},
             "over": outcome.over,
             "winner": outcome.winner,
+            "winners": list(outcome.winners),
             "tied": list(outcome.tied),
             "status": {
                 "code": outcome.code,

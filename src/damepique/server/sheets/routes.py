@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from damepique.scorer import (
+    AMBIGUOUS,
     BAD_ENTRY,
     BAD_SHEET,
     GAME_OVER,
@@ -48,6 +49,7 @@ PAGE_PREFIX = "/scorer"
 _STATUS = {
     BAD_SHEET: 422,
     BAD_ENTRY: 422,
+    AMBIGUOUS: 422,
     NO_SUCH_DEAL: 404,
     NO_SUCH_SHEET: 404,
     GAME_OVER: 409,
@@ -98,8 +100,14 @@ class RulesIn(BaseModel):
         "others", description="others: +26 to each other player; self: -26 for the shooter"
     )
     jack_of_diamonds: StrictBool = Field(False, description="The J♦ takes 10 points off")
-    queen_points: StrictInt = Field(13, description="The Q♠ is worth 13 or 12")
+    queen_points: StrictInt | None = Field(
+        None, description="The Q♠: 13 or 12 with 52 cards, 5 with 36; left out, the deck's usual"
+    )
     black_maria: StrictBool = Field(False, description="K♠ 10 and A♠ 7 score too")
+    deck: StrictInt = Field(52, description="52, or 36 (6 to ace: the Q♠ 5, each heart 1, the last trick 1)")
+    tie: Literal["play_on", "share"] = Field(
+        "play_on", description="A tie for the lowest total at the end: another deal, or a shared win"
+    )
 
 
 class SheetIn(BaseModel):
@@ -124,6 +132,10 @@ class EntryIn(BaseModel):
     jack: StrictInt | str | None = Field(
         None, description="With the J♦: who took it (the shooter if left out)"
     )
+    ordinary: StrictBool | None = Field(
+        None,
+        description="The points are an ordinary deal, not a moon with the J♦ (after an ambiguous refusal)",
+    )
 
 
 class DealOut(BaseModel):
@@ -142,7 +154,7 @@ class NextDealOut(BaseModel):
 
 
 class StatusOut(BaseModel):
-    code: Literal["playing", "winner", "tie"]
+    code: Literal["playing", "winner", "shared", "tie"]
     params: dict[str, Any]
     messages: dict[str, str]
 
@@ -160,9 +172,10 @@ class SheetOut(BaseModel):
     totals: list[int]
     leaders: list[int]
     leader: int | None = Field(description="The seat with the single lowest total, or null when tied")
-    next_deal: NextDealOut
+    next_deal: NextDealOut | None = Field(description="null once the game is over")
     over: bool
     winner: int | None
+    winners: list[int] = Field(description="Once over: the winner, or the players sharing the win")
     tied: list[int]
     status: StatusOut
     can_undo: bool

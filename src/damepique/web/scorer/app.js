@@ -3,6 +3,7 @@
 
 import { COLOURS, totalsChart } from "./chart.js";
 import { LANGS, pickLang, saveLang, translator } from "./i18n.js";
+import { RULES_PAGE, dealPoints, readingLabel, ruleLines, winnerWords } from "./rules.js";
 
 const API = "/api/sheets";
 const RECENT_KEY = "damepique.scorer.sheets";
@@ -17,12 +18,15 @@ const state = {
   editing: null, // the number of the deal being corrected
   jack: "", // with the J♦: who took it on a moon ("" = the shooter)
   error: null,
+  ambiguous: null, // an entry that reads two ways: { readings, method, path }
   notice: null,
   live: false,
   busy: false,
   newPlayers: ["", "", "", ""],
   // The new sheet's choices, kept across re-renders (a refusal, a language switch).
-  newRules: { target: "100", other: "", moon: "others", queen: "13", jack: false, black_maria: false },
+  newRules: {
+    target: "100", other: "", moon: "others", queen: "13", jack: false, black_maria: false, deck: "52", tie: false,
+  },
 };
 let t = translator(state.lang);
 const app = document.getElementById("app");
@@ -87,10 +91,36 @@ function rulesSummary(sheet) {
         ? t("summaryMoonSelf", { n })
         : t("summaryMoonOff"),
   );
+  if (r.deck === 36) parts.push(t("summaryDeck36"));
   if (r.jack_of_diamonds) parts.push(t("summaryJack"));
-  if (r.queen_points !== 13) parts.push(t("summaryQueen", { n: r.queen_points }));
+  if (r.deck !== 36 && r.queen_points !== 13) parts.push(t("summaryQueen", { n: r.queen_points }));
   if (r.black_maria) parts.push(t("summaryBM"));
+  if (r.tie === "share") parts.push(t("summaryShare"));
   return parts.join(" · ");
+}
+
+// The variant's rules in a few lines, and a link to the whole rules page.
+function rulesCard(rules, players, open) {
+  return h("details", { class: "card rules-card", open, "data-testid": "rules" },
+    h("summary", {}, h("h2", {}, t("rulesTitle"))),
+    h("ul", {}, ruleLines(rules, players, t).map((line) => h("li", {}, line))),
+    h("p", {}, h("a", { href: RULES_PAGE }, `${t("rulesAll")} →`)));
+}
+
+// The new sheet's rules as chosen in the form so far.
+function chosenRules() {
+  const r = state.newRules;
+  const target = Number(r.target === "other" ? r.other : r.target);
+  const deck = r.deck === "36" ? 36 : 52;
+  return {
+    target: Number.isSafeInteger(target) && target > 0 ? target : 100,
+    moon: r.moon,
+    jack_of_diamonds: r.jack,
+    queen_points: deck === 36 ? undefined : Number(r.queen),
+    black_maria: r.black_maria,
+    deck,
+    tie: r.tie ? "share" : "play_on",
+  };
 }
 
 function recentSheets() {
@@ -152,12 +182,19 @@ function renderHeader() {
 function renderNew() {
   const players = state.newPlayers;
   const rules = state.newRules;
+  const choose = (e) => {
+    keepChoices(e.currentTarget);
+    // The deck changes which queen values and moon amounts there are: the form
+    // drawn for the other deck is drawn again; else only the rules shown change.
+    if (state.newRules.deck !== rules.deck) render();
+    else showChosenRules();
+  };
   const form = h("form", {
     class: "card new-sheet",
     novalidate: true,
     onsubmit: createSheet,
-    onchange: (e) => keepChoices(e.currentTarget),
-    oninput: (e) => keepChoices(e.currentTarget),
+    onchange: choose,
+    oninput: choose,
   });
   const list = h("ol", { class: "names" });
   players.forEach((name, i) => {
@@ -220,25 +257,34 @@ function renderNew() {
         })),
     ),
   );
+  const moonPoints = dealPoints(chosenRules()).moon;
+  const deck = h("div", { class: "field" },
+    h("span", { class: "label", id: "deck-label" }, t("deck")),
+    h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "deck-label" },
+      [["52", t("deck52")], ["36", t("deck36")]].map(([v, text]) => h("label", { class: "choice" },
+        h("input", { type: "radio", name: "deck", value: v, checked: v === rules.deck }), ` ${text}`))),
+  );
   const moon = h("div", { class: "field" },
     h("span", { class: "label", id: "moon-label" }, t("moonRule")),
     h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "moon-label" },
-      [["others", t("moonOthers", { n: 26 })], ["self", t("moonSelf", { n: 26 })], ["off", t("moonOff")]].map(
+      [["others", t("moonOthers", { n: moonPoints })], ["self", t("moonSelf", { n: moonPoints })], ["off", t("moonOff")]].map(
         ([v, text]) => h("label", { class: "choice" },
           h("input", { type: "radio", name: "moon", value: v, checked: v === rules.moon }), ` ${text}`)),
     ),
   );
-  const queen = h("div", { class: "field" },
+  // The 36-card game has its own queen (5): no choice to make there.
+  const queen = rules.deck === "36" ? null : h("div", { class: "field" },
     h("label", { class: "label", for: "queen" }, t("queen")),
     h("select", { id: "queen", name: "queen" },
       h("option", { value: 13, selected: rules.queen === "13" }, "13"),
       h("option", { value: 12, selected: rules.queen === "12" }, "12")),
   );
   form.append(
-    h("fieldset", {}, h("legend", {}, t("rules")), target, moon, queen,
+    h("fieldset", {}, h("legend", {}, t("rules")), target, deck, moon, queen,
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "jack", checked: rules.jack }), ` ${t("jack")}`),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "black_maria", checked: rules.black_maria }),
-        ` ${t("blackMaria")}`)),
+        ` ${t("blackMaria")}`),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "tie", checked: rules.tie }), ` ${t("tieShare")}`)),
     errorBox(),
     h("button", { type: "submit", class: "primary", disabled: state.busy }, t("create")),
   );
@@ -249,7 +295,13 @@ function renderNew() {
           h("a", { href: `/scorer/?id=${encodeURIComponent(s.id)}` }, s.players.join(", ")),
           h("span", { class: "muted" }, ` · ${new Date(s.created_at).toLocaleDateString(state.lang)}`))))
       : h("p", { class: "muted" }, t("noSheets")));
-  app.replaceChildren(h("p", { class: "tagline" }, t("tagline")), form, recentBox);
+  app.replaceChildren(h("p", { class: "tagline" }, t("tagline")), form,
+    h("div", { id: "chosen-rules" }, rulesCard(chosenRules(), players.length, true)), recentBox);
+}
+
+function showChosenRules() {
+  const box = document.getElementById("chosen-rules");
+  if (box) box.replaceChildren(rulesCard(chosenRules(), state.newPlayers.length, true));
 }
 
 function keepChoices(form) {
@@ -258,9 +310,11 @@ function keepChoices(form) {
     target: String(data.get("target") || "100"),
     other: String(data.get("target-other") || ""),
     moon: String(data.get("moon") || "others"),
-    queen: String(data.get("queen") || "13"),
+    queen: String(data.get("queen") || state.newRules.queen || "13"),
     jack: data.get("jack") === "on",
     black_maria: data.get("black_maria") === "on",
+    deck: String(data.get("deck") || "52"),
+    tie: data.get("tie") === "on",
   };
 }
 
@@ -276,16 +330,20 @@ async function createSheet(event) {
     render();
     return;
   }
+  const deck = data.get("deck") === "36" ? 36 : 52;
   const body = {
     players: state.newPlayers.map((n) => n.trim()),
     rules: {
       target: number,
       moon: data.get("moon"),
       jack_of_diamonds: data.get("jack") === "on",
-      queen_points: Number(data.get("queen")),
       black_maria: data.get("black_maria") === "on",
+      deck,
+      tie: data.get("tie") === "on" ? "share" : "play_on",
     },
   };
+  // The 36-card game's queen is its own (5): left out, the server sets it.
+  if (deck === 52) body.rules.queen_points = Number(data.get("queen"));
   state.busy = true;
   const r = await call("POST", API, body);
   state.busy = false;
@@ -319,7 +377,7 @@ function statusBanner(sheet) {
   const text = sheet.status.messages[state.lang] || sheet.status.messages.en;
   if (sheet.over) {
     return h("div", { class: "banner win", role: "status", "data-testid": "status" },
-      h("strong", {}, `★ ${t("wonBanner", { name: sheet.players[sheet.winner] })}`),
+      h("strong", {}, `★ ${winnerWords(sheet, t)}`),
       h("span", {}, `${t("gameOver")} · ${text}`));
   }
   if (sheet.status.code === "tie") {
@@ -364,6 +422,10 @@ function renderEntry(sheet) {
     h("p", { class: "hint" }, t("dealGives", { n: sheet.deal_total }), " ",
       negatives ? t("jackHint") : null, " ", sum),
     errorBox(),
+    state.ambiguous ? h("div", { class: "readings", role: "group", "aria-labelledby": "entry-error" },
+      state.ambiguous.readings.map((reading) => h("button", {
+        type: "button", class: "secondary", disabled: state.busy, onclick: () => chooseReading(reading),
+      }, readingLabel(reading, sheet.players, t)))) : null,
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "primary", disabled: state.busy },
         editing ? t("saveEdit", { n: editing }) : t("save")),
@@ -429,10 +491,11 @@ function renderSheet() {
     !editable ? h("p", { class: "readonly" }, t("readOnly"), " ",
       h("span", { class: `live ${state.live ? "on" : "off"}` }, state.live ? t("live") : t("offline"))) : null));
   parts.push(statusBanner(sheet));
+  parts.push(rulesCard(sheet.rules, sheet.players.length, false));
   if (editable && !sheet.over) parts.push(renderEntry(sheet));
   else if (editable && state.editing) parts.push(renderEntry(sheet));
   const table = h("section", { class: "card", "aria-label": t("title") }, renderTable(sheet, editable));
-  if (!sheet.over) {
+  if (sheet.next_deal) {
     table.append(h("p", { class: "muted next" },
       t("nextPass", { n: sheet.next_deal.number, pass: passWords(sheet.next_deal.pass) })));
   }
@@ -483,10 +546,14 @@ async function change(method, path, body) {
   state.busy = false;
   if (r.ok) {
     state.error = null;
+    state.ambiguous = null;
     state.notice = null;
     setSheet(r.data);
     return true;
   }
+  // Points that read two ways (a moon with the J♦, or not): ask which.
+  const error = r.data && r.data.error;
+  state.ambiguous = error && error.kind === "ambiguous" ? { readings: error.params.readings, method, path } : null;
   state.error = message(r.data);
   render();
   const box = document.getElementById("entry-error");
@@ -530,9 +597,19 @@ async function saveMoon(seat) {
   }
 }
 
+async function chooseReading(reading) {
+  const { method, path } = state.ambiguous;
+  if (await change(method, path, reading.entry)) {
+    state.draft = state.sheet.players.map(() => "");
+    state.editing = null;
+    render();
+  }
+}
+
 function startEditing(deal) {
   state.editing = deal.number;
   state.error = null;
+  state.ambiguous = null;
   if (deal.entry.points) state.draft = deal.entry.points.map(String);
   else state.draft = state.sheet.players.map(() => "");
   state.jack = deal.entry.jack === null || deal.entry.jack === undefined ? "" : String(deal.entry.jack);
@@ -543,6 +620,7 @@ function startEditing(deal) {
 function stopEditing() {
   state.editing = null;
   state.error = null;
+  state.ambiguous = null;
   state.draft = state.sheet.players.map(() => "");
   render();
 }
