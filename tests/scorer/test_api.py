@@ -9,10 +9,9 @@ import sqlite3
 import threading
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from damepique.server import scorer_api
+from damepique.server.app import create_app
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -24,9 +23,7 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def client(db_path):
-    app = FastAPI()
-    scorer_api.install(app, f"sqlite+aiosqlite:///{db_path}")
-    with TestClient(app) as c:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{db_path}")) as c:
         yield c
 
 
@@ -207,26 +204,13 @@ def test_edit_delete_undo(client):
 
 def test_sheet_survives_a_restart(db_path):
     url = f"sqlite+aiosqlite:///{db_path}"
-    app = FastAPI()
-    scorer_api.install(app, url)
-    with TestClient(app) as c:
+    with TestClient(create_app(url)) as c:
         sheet = new_sheet(c)
         add(c, sheet, points=[5, 8, 13, 0])
-    app = FastAPI()
-    scorer_api.install(app, url)
-    with TestClient(app) as c:
+    with TestClient(create_app(url)) as c:
         assert c.get(f"/api/sheets/{sheet['id']}").json()["totals"] == [5, 8, 13, 0]
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-
-
-def test_works_without_the_lifespan(db_path):
-    app = FastAPI()
-    scorer_api.install(app, f"sqlite+aiosqlite:///{db_path}")
-    c = TestClient(app)  # no "with": the table is made on first use
-    sheet = new_sheet(c)
-    assert add(c, sheet, points=[5, 8, 13, 0]).status_code == 201
-    assert c.get(f"/api/sheets/{sheet['id']}").json()["totals"] == [5, 8, 13, 0]
 
 
 def test_concurrent_entries_are_all_kept(client):

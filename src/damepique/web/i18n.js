@@ -251,6 +251,7 @@ const REFUSALS_FR = {
   nickname_taken: "Ce pseudo est déjà pris.",
   no_game: "Aucune partie en cours à cette table.",
   no_table: "Aucune table avec ce code (ou elle est fermée).",
+  no_training: "Les conseils d'entraînement sont pour les parties en solo.",
   not_found: "Introuvable.",
   not_host: "Seul l'hôte lance la partie.",
   not_joined: "La connexion à la table n'est pas encore établie.",

@@ -244,7 +244,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
 
     async def change(sheet_id: str, apply: Callable[[Sheet], object]) -> StoredSheet:
         """Change a sheet, then tell its live readers (at every process)."""
-        stored = await change(sheet_id, apply)
+        stored = await store.change(sheet_id, apply)
         message = {"type": "sheet", "sheet": view(stored, editor=False)}
         await watchers.changed(stored.read_id, json.dumps(message, ensure_ascii=False))
         return stored
