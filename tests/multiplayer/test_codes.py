@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from damepique.server.codes import ALPHABET, CODE_LENGTH, display_code, new_code, new_token, normalize_code
+from damepique.server.tables.codes import (
+    ALPHABET,
+    CODE_LENGTH,
+    display_code,
+    new_code,
+    new_token,
+    normalize_code,
+)
 
 
 def test_alphabet_has_no_look_alikes() -> None:

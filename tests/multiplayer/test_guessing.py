@@ -12,12 +12,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from damepique.server.multiplayer import Client, MpSettings
-from damepique.server.ratelimit import UnknownCodes, address_key
 from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
-from damepique.server.cluster import Link
+from damepique.server.connection import Connection
+from damepique.server.settings import Settings
+from damepique.server.tables.limits import UnknownCodes, address_key
 
 from .mp_helpers import create_table, hello, recv, recv_type
 
@@ -57,7 +57,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
     app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'guess.sqlite3'}")
-    settings = app.state.multiplayer.settings
+    settings = app.state.settings
     settings.unknown_codes = LIMIT
     settings.unknown_codes_window = WINDOW
     settings.unknown_codes_clock = clock
@@ -193,7 +193,7 @@ def test_the_allowance_comes_back_with_time(client: TestClient, clock: FakeClock
 
 
 def test_the_defaults_and_the_memory_stay_bounded() -> None:
-    defaults = MpSettings()
+    defaults = Settings()
     assert (defaults.unknown_codes, defaults.unknown_codes_window) == (30, 600.0)
     clock = FakeClock()
     settings = SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0, unknown_codes_clock=clock)
@@ -218,38 +218,16 @@ def test_the_defaults_and_the_memory_stay_bounded() -> None:
     assert codes.wait("2001:db8::1") == 0
 
 
-class FakeSocket:
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def send_text(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-
-async def test_with_several_processes_the_front_refuses_before_relaying() -> None:
+async def test_with_several_processes_the_front_refuses_before_relaying(tmp_path: Path) -> None:
     """A connection's address is known where its socket is: over the limit, a hello by
-    code is refused there, not relayed to the process that runs the table."""
-    clock = FakeClock()
-    settings = SimpleNamespace(unknown_codes=1, unknown_codes_window=60.0, unknown_codes_clock=clock)
-    asked: list[str] = []
-
-    async def hello_target(msg: dict[str, Any]) -> str:
-        asked.append(msg["table"])
-        return str(msg["table"])
-
-    cluster: Any = SimpleNamespace(single=False, mp=SimpleNamespace(unknown_codes=UnknownCodes(settings)))
-    cluster.hello_target = hello_target
-    ws = FakeSocket()
-    link = Link(cluster, Client(ws, host="203.0.113.9"))
-    cluster.mp.unknown_codes.miss("203.0.113.9")
-    await link.on_text(json.dumps({"type": "hello", "table": "K7QM4XPA", "id": "h"}))
-    assert ws.sent == [
-        {
-            "v": 2,
-            "type": "error",
-            "code": "too_many_codes",
-            "reason": ws.sent[0]["reason"],
-            "ref": "h",
-        }
-    ]
-    assert asked == [] and link.owner is None and link.code is None
+    code is not routed to the process that runs the table (the session where the socket
+    is refuses it), whichever process that is."""
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'front.sqlite3'}")
+    app.state.settings.unknown_codes = 1
+    app.state.settings.unknown_codes_clock = FakeClock()
+    tables = app.state.tables
+    conn = Connection(None, host="203.0.113.9")
+    hello = {"type": "hello", "table": "K7QM4XPA", "id": "h"}
+    assert await tables._route(hello, conn) == "K7QM4XPA"  # under the limit: routed by its code
+    tables.unknown_codes.miss("203.0.113.9")
+    assert await tables._route(hello, conn) is None  # over it: answered here, never relayed

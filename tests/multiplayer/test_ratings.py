@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from damepique.server.ratings import expected_score, pair_score, update_ratings
+
+from damepique.server.accounts.ratings import expected_score, pair_score, update_ratings
 
 
 def test_two_equal_players_plain_elo() -> None:

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from itsdangerous import URLSafeTimedSerializer
 
-from damepique.server.accounts import COOKIE, SESSION_AGE
+from damepique.server.accounts.accounts import COOKIE, SESSION_AGE
 from damepique.server.app import create_app
 
 from .mp_helpers import hello, next_error, recv_type
@@ -26,7 +26,7 @@ PASSWORD = "correct horse"
 
 def make_app(path: Path) -> Any:
     app = create_app(f"sqlite+aiosqlite:///{path}")
-    app.state.multiplayer.settings.chat_interval = 0.0
+    app.state.settings.chat_interval = 0.0
     return app
 
 
@@ -119,7 +119,7 @@ def test_a_copy_of_the_cookie_signs_nobody_in_after_signing_out(client: TestClie
     assert me(client, copy) is None
     # A ranked table (which needs an account) refuses the seat, over HTTP and over the socket.
     r = seat_over_http(client, t["code"], copy)
-    assert r.status_code == 400 and r.json()["code"] == "account_needed"
+    assert r.status_code == 401 and r.json()["code"] == "account_needed"
     assert creating_a_ranked_table_is_refused(client, copy)
     refused = sits_over_socket(client, t["code"], copy)
     assert refused["type"] == "error" and refused["code"] == "account_needed"

@@ -24,7 +24,7 @@ from .mp_helpers import Patched, Player, cards_in, create_table, hello, next_err
 
 def make_app(path: Path, grace: float = 60.0) -> Any:
     app = create_app(f"sqlite+aiosqlite:///{path}")
-    settings = app.state.multiplayer.settings
+    settings = app.state.settings
     settings.grace = grace
     settings.timer_choices = (0, 1, 30, 60)
     settings.chat_interval = 0.0
@@ -547,7 +547,7 @@ def test_a_finished_table_set_aside_is_loaded_again_by_its_code(client: TestClie
         run_players([pa, pb])
         assert pa.final is not None
     deadline = time.monotonic() + 5
-    tables = client.app.state.multiplayer.tables  # type: ignore[attr-defined]
+    tables = client.app.state.tables.tables  # type: ignore[attr-defined]
     while t["code"] in tables and time.monotonic() < deadline:
         time.sleep(0.05)
     assert t["code"] not in tables

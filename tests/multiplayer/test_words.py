@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from damepique.server.multiplayer import QUICK_MESSAGES
+from damepique.server.tables.session import QUICK_MESSAGES
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "damepique" / "web"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from damepique.server.broker import Broker, broker_from_url
 from damepique.server.leases import leases_from_url
+
+from damepique.server.cluster.broker import Broker, broker_from_url
 
 
 async def _roundtrip(a: Broker, b: Broker, channel: str, message: str) -> str:
