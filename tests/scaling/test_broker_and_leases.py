@@ -1,11 +1,12 @@
-"""The broker and the table leases, in memory and on a real Redis."""
+"""The broker, in memory and on a real Redis, and the leases in memory (the
+database's are tested in ``test_store_backends``)."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
-from damepique.server.leases import leases_from_url
+from damepique.server.cluster.leases import MemoryLeases
 
 from damepique.server.cluster.broker import Broker, broker_from_url
 
@@ -57,34 +58,19 @@ async def test_redis_broker_crosses_processes_and_survives_a_restart(redis_serve
         await b.stop()
 
 
-async def test_memory_leases_expire() -> None:
-    leases = leases_from_url("memory://", "p1", ttl_ms=50)
-    assert await leases.acquire("T")
-    assert await leases.holder("T") == "p1"
-    await asyncio.sleep(0.08)
-    assert await leases.holder("T") is None
-    assert not await leases.renew("T")
-
-
-async def test_redis_lease_has_one_holder_and_passes_on_when_it_expires(redis_server) -> None:  # type: ignore[no-untyped-def]
-    p1 = leases_from_url(redis_server.url, "p1", ttl_ms=300)
-    p2 = leases_from_url(redis_server.url, "p2", ttl_ms=300)
-    try:
-        assert await p1.acquire("T")
-        assert not await p2.acquire("T")
-        assert await p1.renew("T")
-        assert not await p2.renew("T")
-        await p2.release("T")  # not the holder: nothing happens
-        assert await p1.holder("T") == "p1"
-        # p1 dies: it stops renewing, the lease runs out, p2 takes over.
-        await asyncio.sleep(0.4)
-        assert await p2.acquire("T")
-        assert not await p1.renew("T")
-        await p2.release("T")
-        assert await p1.holder("T") is None
-    finally:
-        await p1.stop()
-        await p2.stop()
+async def test_memory_leases_have_one_holder_and_expire() -> None:
+    p1, p2 = MemoryLeases("p1", ttl_ms=50), MemoryLeases("p2", ttl_ms=50)
+    p2._held = p1._held  # two processes' view of one world (what the database is to SqlLeases)
+    assert await p1.acquire("T") and await p1.acquire("proc:p1")
+    assert await p1.holder("T") == "p1" and not await p2.acquire("T")
+    assert await p1.renew_all() == {"T", "proc:p1"}
+    await p2.release("T")  # not the holder: nothing happens
+    assert await p2.holders(["T", "U"]) == {"T": "p1"}
+    await asyncio.sleep(0.08)  # p1 stopped renewing: its leases ran out
+    assert await p1.holder("T") is None and await p1.renew_all() == set()
+    assert await p2.acquire("T")
+    await p2.release_all()
+    assert await p1.holders(["T", "proc:p1"]) == {}
 
 
 async def test_throwaway_postgres_cluster_answers(postgres_server) -> None:  # type: ignore[no-untyped-def]

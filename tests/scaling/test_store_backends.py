@@ -2,7 +2,7 @@
 
 Each test gets a database of its own: a fresh SQLite file, or a ``CREATE
 DATABASE`` on the session's PostgreSQL cluster. What runs here is what the
-server runs: ``SqlStore.init`` migrates with Alembic, then the game store, the
+server runs: ``Database.open`` migrates with Alembic, then the game store, the
 multiplayer store and the score keeper's store are used through their own
 interfaces.
 """
@@ -22,23 +22,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from damepique.server.leases import SqlLeases
-from damepique.server.mpstore import MpStore
-from damepique.server.scorer_api import SheetStore
-from damepique.server.store import GameRow, SqlStore
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
 from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
 from damepique.server.app import create_app
+from damepique.server.cluster.leases import SqlLeases
 from damepique.server.storage import database
+from damepique.server.storage.accounts import AccountStore
+from damepique.server.storage.database import Database
+from damepique.server.storage.games import GameRow, GameStore
+from damepique.server.storage.sheets import SheetStore
+from damepique.server.storage.tables import TableStore
 
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
 TABLES = {
     "games",
     "leases",
-    "seat_tokens",
     "events",
     "mp_tables",
     "mp_tokens",
@@ -101,13 +102,18 @@ def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def store(db_url: str) -> AsyncIterator[SqlStore]:
-    s = SqlStore(db_url)
-    await s.init()
+async def db(db_url: str) -> AsyncIterator[Database]:
+    d = Database(db_url)
+    await d.open()
     try:
-        yield s
+        yield d
     finally:
-        await s.close()
+        await d.close()
+
+
+@pytest.fixture
+def store(db: Database) -> GameStore:
+    return GameStore(db)
 
 
 def game(game_id: str, owner: str | None = "player-0001", created: float | None = None) -> GameRow:
@@ -169,46 +175,69 @@ async def test_whole_apps_starting_together_on_a_new_database(shared_url: str) -
 
 
 async def test_a_sqlite_file_made_by_create_all_is_adopted(tmp_path: Path) -> None:
-    """Files made earlier by ``metadata.create_all`` (before migrations) keep their data."""
-    from damepique.server import store as store_module
+    """Files made earlier by ``metadata.create_all`` (before migrations: the game
+    store's own tables only) keep their data, and their solo game in progress
+    gets a table of its own, its seat token with it."""
+    from sqlalchemy import Column, Float, Integer, MetaData, String, Text
+    from sqlalchemy import Table as SqlTable
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+    old = MetaData()
+    games = SqlTable(
+        "games", old, Column("id", String(32), primary_key=True), Column("owner", String(64), index=True),
+        Column("rules", Text, nullable=False), Column("seats", Text, nullable=False),
+        Column("seed", Integer, nullable=False), Column("options", Text, nullable=False),
+        Column("created", Float, nullable=False), Column("finished", Float), Column("totals", Text),
+        Column("winner", Integer), Column("record", Text),
+    )  # fmt: skip
+    tokens = SqlTable(
+        "seat_tokens", old, Column("token", String(64), primary_key=True),
+        Column("game_id", String(32), nullable=False, index=True), Column("seat", Integer, nullable=False),
+    )  # fmt: skip
+    events = SqlTable(
+        "events", old, Column("game_id", String(32), primary_key=True),
+        Column("seq", Integer, primary_key=True), Column("body", Text, nullable=False),
+    )  # fmt: skip
+    seats = [{"name": "You", "kind": "human"}] + [
+        {"name": n, "kind": "bot", "level": "random"} for n in "WNE"
+    ]
     engine = database.create_engine(url)
-    async with engine.begin() as conn:  # what the old SqlStore.init did: its own tables only
-        await conn.run_sync(store_module.metadata.create_all)
+    async with engine.begin() as conn:  # what the old store's init did, and a game begun
+        await conn.run_sync(old.create_all)
+        await conn.execute(games.insert().values(
+            id="old-game", owner="player-0001", rules='{"players": 4}', seats=json.dumps(seats), seed=7,
+            options='{"level": "random", "speed": "fast"}', created=time.time(),
+        ))  # fmt: skip
+        await conn.execute(tokens.insert().values(token="tok-old-0000", game_id="old-game", seat=0))
+        await conn.execute(events.insert().values(game_id="old-game", seq=0, body='{"kind": "deal"}'))
     await engine.dispose()
-    old = SqlStore(url)  # its init() is not called: the tables are the old ones
-    await old.create_game(game("old-game"), {"tok-old": 0})
-    await old.append("old-game", 0, {"kind": "deal"})
-    await old.engine.dispose()
-
-    s = SqlStore(url)
-    await s.init()
+    d = Database(url)
+    await d.open()
     try:
-        assert await database.current_revision(s.engine) == database.head_revision()
-        assert await database.differences(s.engine) == []
-        loaded = await s.load_game("old-game")
-        assert loaded is not None and loaded[1] == [{"kind": "deal"}]
-        assert await s.find_seat("tok-old") == ("old-game", 0)
-        assert await MpStore(s.engine).secret()  # the new tables are there and usable
+        assert await database.current_revision(d.engine) == database.head_revision()
+        assert await database.differences(d.engine) == []
+        loaded = await GameStore(d).load_game("old-game")
+        assert loaded is not None and loaded[1] == [{"kind": "deal"}] and loaded[0].seed == 7
+        found = await TableStore(d).find_token("tok-old-0000")
+        assert found is not None and found[1] == 0
+        table = await TableStore(d).load(found[0])
+        assert table is not None and table["kind"] == "solo" and table["game"] == "old-game"
+        assert table["seats"][0]["player"] == "player-0001"
+        assert await AccountStore(d).secret()  # the new tables are there and usable
     finally:
-        await s.close()
+        await d.close()
 
 
 # -- the game store -------------------------------------------------------------------------------
 
 
-async def test_games_events_and_seat_tokens(store: SqlStore) -> None:
-    await store.create_game(game("g1"), {"tok-a": 0, "tok-b": 2})
-    assert await store.find_seat("tok-a") == ("g1", 0)
-    assert await store.find_seat("tok-b") == ("g1", 2)
-    assert await store.find_seat("nobody") is None
-
-    await store.append("g1", 0, {"kind": "deal", "hands": ["2C"]})
+async def test_games_and_their_events(store: GameStore) -> None:
+    await store.create_game(game("g1"))
+    await store.append_many("g1", 0, [{"kind": "deal", "hands": ["2C"]}])
     await store.append_many("g1", 1, [{"kind": "play", "card": f"{r}C"} for r in "3456789"])
     await store.append_many("g1", 8, [])
     # Events that arrive together are committed together and come back in order.
-    await asyncio.gather(*(store.append("g1", 8 + i, {"kind": "play", "n": i}) for i in range(20)))
+    await asyncio.gather(*(store.append_many("g1", 8 + i, [{"kind": "play", "n": i}]) for i in range(20)))
     loaded = await store.load_game("g1")
     assert loaded is not None
     row, events = loaded
@@ -220,25 +249,25 @@ async def test_games_events_and_seat_tokens(store: SqlStore) -> None:
     assert await store.load_game("missing") is None
 
 
-async def test_an_event_is_never_written_twice(store: SqlStore) -> None:
-    await store.create_game(game("g2"), {})
-    await store.append("g2", 0, {"kind": "deal"})
+async def test_an_event_is_never_written_twice(store: GameStore) -> None:
+    await store.create_game(game("g2"))
+    await store.append_many("g2", 0, [{"kind": "deal"}])
     # SQLAlchemy's IntegrityError, or sqlite3's on the SQLite file's fast path.
     with pytest.raises((IntegrityError, sqlite3.IntegrityError)) as caught:
-        await store.append("g2", 0, {"kind": "deal again"})
+        await store.append_many("g2", 0, [{"kind": "deal again"}])
     assert "unique" in str(caught.value).lower() or "duplicate" in str(caught.value).lower()
     loaded = await store.load_game("g2")
     assert loaded is not None and loaded[1] == [{"kind": "deal"}]
-    await store.append("g2", 1, {"kind": "next"})  # the store still writes after a refusal
+    await store.append_many("g2", 1, [{"kind": "next"}])  # the store still writes after a refusal
     loaded = await store.load_game("g2")
     assert loaded is not None and len(loaded[1]) == 2
 
 
-async def test_finish_and_history(store: SqlStore) -> None:
+async def test_finish_and_history(store: GameStore) -> None:
     now = time.time()
     for i in range(4):
-        await store.create_game(game(f"h{i}", created=now + i), {})
-    await store.create_game(game("someone-else", owner="player-0002"), {})
+        await store.create_game(game(f"h{i}", created=now + i))
+    await store.create_game(game("someone-else", owner="player-0002"))
     assert await store.games_of("player-0001") == []  # unfinished games are not history
     record = {"format": "damepique-game/1", "deals": [{"plays": ["2C", "3C"]}]}
     for i in (2, 0, 3):
@@ -261,16 +290,20 @@ async def test_finish_and_history(store: SqlStore) -> None:
 # -- the multiplayer store --------------------------------------------------------------------------
 
 
-async def test_multiplayer_tables_and_their_seat_tokens(store: SqlStore) -> None:
-    mp = MpStore(store.engine)
-    await mp.init()  # after the migration: nothing left to create
+async def test_tables_and_their_seat_tokens(db: Database) -> None:
+    mp = TableStore(db)
     data = {"code": "ABCD-EFGH", "seats": [None] * 4, "host": 0}
-    await mp.save_table("ABCD-EFGH", "waiting", True, data)
-    await mp.save_table("ABCD-EFGH", "playing", True, data | {"game": "g9"})
-    await mp.save_table("KLMN-PQRS", "closed", False, {"code": "KLMN-PQRS"})
-    assert await mp.load_table("ABCD-EFGH") == data | {"game": "g9"}
-    assert await mp.load_table("ZZZZ-ZZZZ") is None
-    assert [t["code"] for t in await mp.active_tables()] == ["ABCD-EFGH"]
+    await mp.save("ABCD-EFGH", "table", "waiting", True, data)
+    await mp.save("ABCD-EFGH", "table", "playing", True, data | {"game": "g9"})
+    await mp.save("KLMN-PQRS", "table", "closed", False, {"code": "KLMN-PQRS"})
+    await mp.save("SOLO-SOLO", "solo", "playing", False, {"code": "SOLO-SOLO"})
+    assert await mp.load("ABCD-EFGH") == data | {"game": "g9"}
+    assert await mp.load("ZZZZ-ZZZZ") is None
+    assert await mp.exists("SOLO-SOLO") and not await mp.exists("ZZZZ-ZZZZ")
+    async with (
+        db.read() as conn
+    ):  # the tables to run somewhere: never a solo one (run when its player is back)
+        assert [r.name for r in await conn.execute(mp.running())] == ["ABCD-EFGH"]
 
     await mp.add_token("tok-1", "ABCD-EFGH", 1)
     await mp.add_token("tok-3", "ABCD-EFGH", 3)
@@ -280,27 +313,27 @@ async def test_multiplayer_tables_and_their_seat_tokens(store: SqlStore) -> None
     assert await mp.find_token("tok-3") == ("ABCD-EFGH", 3)
 
 
-async def test_table_leases_one_holder_then_orphans_are_found(store: SqlStore) -> None:
+async def test_table_leases_one_holder_then_orphans_are_found(db: Database) -> None:
     """The leases the server uses (rows of its database): one holder at a time,
     renewed together, and a table whose lease ran out is an orphan to take over."""
-    p1 = SqlLeases(store.engine, "p1", ttl_ms=400)
-    p2 = SqlLeases(store.engine, "p2", ttl_ms=400)
-    mp = MpStore(store.engine)
+    p1 = SqlLeases(db, "p1", ttl_ms=400)
+    p2 = SqlLeases(db, "p2", ttl_ms=400)
+    mp = TableStore(db)
     for code, status in (("AAAA-AAAA", "playing"), ("BBBB-BBBB", "waiting"), ("CCCC-CCCC", "over")):
-        await mp.save_table(code, status, False, {"code": code})
-    assert sorted(await mp.orphan_codes()) == ["AAAA-AAAA", "BBBB-BBBB"]  # a finished table waits
+        await mp.save(code, "table", status, False, {"code": code})
+    assert sorted(await p1.unheld(mp.running())) == ["AAAA-AAAA", "BBBB-BBBB"]  # a finished table waits
     assert await p1.acquire("AAAA-AAAA") and await p1.acquire("proc:p1")
     assert not await p2.acquire("AAAA-AAAA")
     assert await p2.acquire("BBBB-BBBB")
-    assert await mp.orphan_codes() == []
+    assert await p1.unheld(mp.running()) == []
     assert await p1.renew_all() == {"AAAA-AAAA", "proc:p1"}
     assert await p2.holders(["AAAA-AAAA", "BBBB-BBBB", "ZZZZ-ZZZZ"]) == {"AAAA-AAAA": "p1", "BBBB-BBBB": "p2"}
     await p2.release("AAAA-AAAA")  # not the holder: nothing happens
     assert await p2.holder("AAAA-AAAA") == "p1"
     # p1 dies: its leases run out, its table is an orphan, p2 takes it.
     await asyncio.sleep(0.5)
-    assert await p2.renew("BBBB-BBBB")
-    assert await mp.orphan_codes() == ["AAAA-AAAA"]
+    assert await p2.renew_all() == {"BBBB-BBBB"}
+    assert await p2.unheld(mp.running()) == ["AAAA-AAAA"]
     assert await p1.holder("proc:p1") is None
     assert await p2.acquire("AAAA-AAAA")
     assert await p1.renew_all() == {"proc:p1"}  # p1 comes back: the table is no longer its own
@@ -308,8 +341,8 @@ async def test_table_leases_one_holder_then_orphans_are_found(store: SqlStore) -
     assert await p1.holders(["AAAA-AAAA", "BBBB-BBBB"]) == {}
 
 
-async def test_accounts_ratings_and_results(store: SqlStore) -> None:
-    mp = MpStore(store.engine)
+async def test_accounts_ratings_and_results(db: Database) -> None:
+    mp = AccountStore(db)
     assert await mp.create_account("lea", "Léa", "hash-1", 1500.0)
     assert not await mp.create_account("lea", "LEA", "hash-2", 1500.0)  # nickname taken
     assert await mp.create_account("bob", "Bob", "hash-b", 1500.0)
@@ -350,16 +383,16 @@ async def test_accounts_ratings_and_results(store: SqlStore) -> None:
     assert [h["game"] for h in await mp.history("bob")] == ["game-1", "game-2"]
 
     secret = await mp.secret()
-    assert secret == await mp.secret() == await MpStore(store.engine).secret()
+    assert secret == await mp.secret() == await AccountStore(db).secret()
 
 
 # -- the score keeper's store -------------------------------------------------------------------------
 
 
 async def test_score_sheets(shared_url: str) -> None:
-    app_store = SqlStore(shared_url)
-    await app_store.init()  # the server migrates first; the score keeper finds its table made
-    sheets = SheetStore(database.async_url(shared_url))
+    d = Database(shared_url)
+    await d.open()
+    sheets = SheetStore(d)
     try:
         sheet = Sheet(["Ana", "Ben", "Cy", "Di"], SheetRules())
         stored = await sheets.create(sheet)
@@ -375,8 +408,7 @@ async def test_score_sheets(shared_url: str) -> None:
             await sheets.get("no-such-sheet")
         assert caught.value.kind == NO_SUCH_SHEET
     finally:
-        await sheets.close()
-        await app_store.close()
+        await d.close()
 
 
 # -- the whole app on each backend ---------------------------------------------------------------------

@@ -96,7 +96,8 @@ class MemoryLeases(Leases):
             del self._held[name]
 
     async def release_all(self) -> None:
-        self._held = {n: e for n, e in self._held.items() if e[0] != self.owner}
+        for name in [n for n, e in self._held.items() if e[0] == self.owner]:
+            del self._held[name]
 
     async def holders(self, names: list[str]) -> dict[str, str]:
         return {n: h for n in names if (h := self._current(n)) is not None}
