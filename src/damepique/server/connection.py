@@ -95,7 +95,7 @@ class Connection:
     """The signed-in account when the socket opened (from its session cookie)."""
     host: str | None = None
     """The client's address (``scope["client"]``): where unknown codes and creations are counted."""
-    limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=100.0))
+    limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=200.0))
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
     mutes: set[int] = field(default_factory=set)
