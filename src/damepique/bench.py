@@ -76,7 +76,7 @@ def ours_checked(deals: int, seed: int, rules: Rules | None = None) -> float:
 def openspiel_runner() -> Callable[[int, int], float] | None:
     """OpenSpiel's Hearts doing the same work, or None where pyspiel is missing."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("hearts", {"qs_breaks_hearts": False})

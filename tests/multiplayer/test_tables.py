@@ -218,10 +218,10 @@ def test_bad_and_hostile_input_gets_a_reason_and_changes_nothing(client: TestCli
         again = recv_type(a, "state")
         assert again["view"]["hand"] == hand and again["view"]["passed"] is None
         # A flood is refused with a reason; the others are unaffected.
-        for _ in range(150):
+        for _ in range(250):
             c.send_text(json.dumps({"type": "ping"}))
         codes = set()
-        for _ in range(150):
+        for _ in range(250):
             m = recv(c)
             while m["type"] not in ("pong", "error"):
                 m = recv(c)

@@ -220,7 +220,7 @@ def playout(
     while deal.phase is PLAY:
         legal = deal.legal_mask()
         if legal & (legal - 1):
-            if explore and rng.random() < explore:
+            if rng is not None and explore and rng.random() < explore:
                 k = rng.randrange(legal.bit_count())
                 for _ in range(k):
                     legal &= legal - 1

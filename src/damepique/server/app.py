@@ -13,7 +13,6 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -29,7 +28,7 @@ from .cluster.node import Node
 from .play.hub import Hub
 from .play.runner import SPEEDS, Pace
 from .play.thinking import LEVELS, Thinker, resolve_level
-from .protocol import VERSION
+from .protocol import VERSION, Json
 from .settings import Settings
 from .settings import database_url as make_url
 from .sheets import routes as sheet_routes
@@ -102,11 +101,11 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, Any]:
+    async def healthz() -> Json:
         return {"ok": True, "protocol": VERSION, "process": node.pid}
 
     @app.get("/api/options")
-    async def options() -> dict[str, Any]:
+    async def options() -> Json:
         return {
             "presets": {name: r.to_json() for name, r in PRESETS.items()},
             "defaults": Rules().to_json() | {"deck": 52, "pass_count": 3},

@@ -31,6 +31,8 @@ from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
+from .protocol import Json
+
 Handler = Callable[["RawWebSocket"], Awaitable[None]]
 
 
@@ -86,7 +88,7 @@ class RawWebSocket:
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self._put({"type": "websocket.close", "code": code, "reason": reason or ""}, closing=True)
 
-    async def _put(self, message: dict[str, Any], closing: bool = False) -> None:
+    async def _put(self, message: Json, closing: bool = False) -> None:
         if self.closed:
             raise WebSocketDisconnected('Cannot call "send" once a close message has been sent.')
         if closing:

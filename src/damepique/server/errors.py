@@ -17,8 +17,6 @@ connection stays open. Nothing changed when one is raised.
 
 from __future__ import annotations
 
-from typing import Any
-
 from damepique.engine import CARD_NAMES
 from damepique.engine.errors import CardError, DealError, HeartsError, IllegalAction, RulesError
 
@@ -56,7 +54,7 @@ class Refusal(Exception):
         code: str,
         reason: str,
         *,
-        params: dict[str, Any] | None = None,
+        params: dict[str, object] | None = None,
         seat: int | None = None,
         card: str | None = None,
         retry_after: int | None = None,
@@ -88,9 +86,9 @@ class Refusal(Exception):
             code = "bad_rules"
         return cls(code, error.reason, seat=seat, card=card)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The refusal's fields as every answer writes them (HTTP and WebSocket alike)."""
-        out: dict[str, Any] = {"code": self.code, "reason": self.reason}
+        out: dict[str, object] = {"code": self.code, "reason": self.reason}
         if self.params:
             out["params"] = self.params
         if self.seat is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -13,13 +12,14 @@ from fastapi.responses import JSONResponse
 from damepique.engine import PRESETS, Rules, RulesError
 
 from .errors import Refusal
+from .protocol import Json
 
 
-def rules_from_body(body: dict[str, Any]) -> Rules:
+def rules_from_body(body: Json) -> Rules:
     """Rules from ``{"preset": name, "rules": {...}}``: the preset, then the
     options that change it. Raises ``Refusal`` (``bad_rules``) naming what is wrong."""
     preset = body.get("preset")
-    base: dict[str, Any] = {}
+    base: Json = {}
     if preset is not None:
         if not isinstance(preset, str) or preset not in PRESETS:
             raise Refusal("bad_rules", f"unknown preset {str(preset)[:40]!r}")
@@ -48,7 +48,7 @@ def error_response(code: str, reason: str) -> JSONResponse:
     return refused(Refusal(code, reason))
 
 
-async def json_body(request: Request, limit: int) -> dict[str, Any]:
+async def json_body(request: Request, limit: int) -> Json:
     """The request's JSON object (an empty body is ``{}``); ``Refusal`` when the
     body is over ``limit`` bytes, not JSON, or not an object."""
     raw = await request.body()

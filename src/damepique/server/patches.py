@@ -20,21 +20,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, cards_of, direction_name, event_for
 from damepique.engine.cards import SUIT_MASKS
 
-from .protocol import VERSION, dumps
+from .protocol import VERSION, Json, Ref, dumps
 
 
 def _names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
-def public_json(
-    deal: Deal, totals: Sequence[int] = (), before: dict[str, Any] | None = None
-) -> dict[str, Any]:
+def public_json(deal: Deal, totals: Sequence[int] = (), before: Json | None = None) -> Json:
     """``view_of(deal, seat, totals).to_json()`` without anything private: what a
     spectator may see (no seat, no hand, no legal cards, no passed or received
     cards; ``to_act`` only in the play phase). The same for every seat, so a
@@ -84,7 +81,7 @@ def public_json(
     }
 
 
-def _play_json(deal: Deal, written: list[dict[str, Any]]) -> dict[str, Any]:
+def _play_json(deal: Deal, written: list[Json]) -> Json:
     """The public fields that change as cards are played. ``written``: the
     deal's first tricks as written before (a prefix of its tricks), kept as
     they are when no trick was finished since."""
@@ -170,7 +167,7 @@ def seat_fields(deal: Deal, seat: int) -> SeatFields:
     return (to_act, hand, legal, (seat + offset) % n if offset else None, passed, received)
 
 
-def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> dict[str, Any]:
+def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> Json:
     """The fields of ``view_of(deal, seat).to_json()`` that only ``seat`` may see
     (and ``to_act``, which differs by seat while passing); laid over
     ``public_json(deal)`` they give the seat's whole view. ``names`` writes a
@@ -179,9 +176,7 @@ def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names)
     return seat_fields_json(seat, seat_fields(deal, seat), names)
 
 
-def seat_fields_json(
-    seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names
-) -> dict[str, Any]:
+def seat_fields_json(seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names) -> Json:
     """``seat_json`` from ``seat_fields``."""
     to_act, hand, legal, pass_to, passed, received = fields
     return {
@@ -256,7 +251,7 @@ def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
     return ",".join(parts)
 
 
-def _changed(new: dict[str, Any], old: dict[str, Any], keys: Iterable[str] | None = None) -> dict[str, Any]:
+def _changed(new: Json, old: Json, keys: Iterable[str] | None = None) -> Json:
     """The keys of ``new`` (or only ``keys`` of them) whose value is not
     ``old``'s; a value that is the very same object is not even compared."""
     if keys is None:
@@ -267,7 +262,7 @@ def _changed(new: dict[str, Any], old: dict[str, Any], keys: Iterable[str] | Non
 _PLAY_PUBLIC = tuple(sorted(PLAY_FIELDS - SEAT_FIELDS))
 
 
-def _play_changes(view: dict[str, Any], old: dict[str, Any]) -> Iterable[str]:
+def _play_changes(view: Json, old: Json) -> Iterable[str]:
     """The public view's keys worth comparing with ``old``'s: while the same deal
     is played only those that cards change (``PLAY_FIELDS``), else all of them."""
     if view["deal"] == old["deal"] and view["phase"] == old["phase"] == PLAY:
@@ -294,13 +289,13 @@ class Update:
 
     def __init__(
         self,
-        common: dict[str, Any],
+        common: Json,
         deal: Deal | None,
-        events: Sequence[dict[str, Any]],
+        events: Sequence[Json],
         names: CardNames,
         prev: Update | None = None,
         ack_seat: int | None = None,
-        ack: Any = None,
+        ack: Ref | bool = None,
     ) -> None:
         self.common = common
         self.deal = deal
@@ -322,7 +317,7 @@ class Update:
         """The top-level and public view changes as text (False: no patch)."""
         self._public_events: str | None = None
 
-    def message(self, seat: int) -> dict[str, Any]:
+    def message(self, seat: int) -> Json:
         """``seat``'s whole state as a dict (the text's content; -1: a spectator's)."""
         msg = dict(self.common)
         view = msg["view"]

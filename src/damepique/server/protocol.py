@@ -40,6 +40,8 @@ MAX_MESSAGE = 4096
 
 Ref = str | int | None
 """A client's ``id`` for a message, echoed as ``ack`` or ``ref``."""
+Json = dict[str, Any]
+"""A JSON object as it goes over the wire or into the store: its values are arbitrary JSON."""
 
 
 # -- what a client sends ---------------------------------------------------------------
@@ -227,7 +229,7 @@ class ErrorMessage(TypedDict, total=False):
     type: Literal["error"]
     code: str
     reason: str
-    params: dict[str, Any]
+    params: Json
     seat: int
     card: str
     ref: str | int
@@ -239,7 +241,7 @@ class TableMessage(TypedDict):
     v: int
     type: Literal["table"]
     you: int | None
-    table: dict[str, Any]
+    table: Json
 
 
 class SeatedMessage(TypedDict):
@@ -276,21 +278,21 @@ class StateMessage(TypedDict, total=False):
     game: str
     seat: int | None
     spectator: bool
-    seats: list[dict[str, Any]]
-    rules: dict[str, Any]
+    seats: list[Json]
+    rules: Json
     speed: str
     level: str | None
-    view: dict[str, Any] | None
-    results: list[dict[str, Any]]
+    view: Json | None
+    results: list[Json]
     totals: list[int]
     over: bool
     winner: int | None
     fairness: dict[str, str] | None
-    table: dict[str, Any]
-    timer: dict[str, Any] | None
-    summary: dict[str, Any] | None
-    event: dict[str, Any] | None
-    events: list[dict[str, Any]]
+    table: Json
+    timer: Json | None
+    summary: Json | None
+    event: Json | None
+    events: list[Json]
     ack: Ref
 
 
@@ -302,11 +304,11 @@ def error(refusal: Refusal, ref: Ref = None) -> ErrorMessage:
     return out
 
 
-def pong(ref: Ref) -> dict[str, Any]:
+def pong(ref: Ref) -> Json:
     return {"v": VERSION, "type": "pong", "ref": ref}
 
 
-def apply_patch(state: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, Any]:
+def apply_patch(state: Json | None, patch: Json) -> Json:
     """The whole ``state`` message a patch gives (a ``state`` with ``base``,
     ``docs/protocol.md``), laid over ``state``, the last whole state a client
     holds: the patch's keys over the state's, its ``view`` over the state's
@@ -361,6 +363,7 @@ __all__ = [
     "Chat",
     "Continue",
     "Hello",
+    "Json",
     "Leave",
     "Message",
     "Mute",

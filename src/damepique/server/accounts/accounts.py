@@ -24,7 +24,7 @@ import os
 import re
 import secrets
 import time
-from typing import Any
+from collections.abc import Mapping
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -116,7 +116,7 @@ class Accounts:
         await self.store.create_session(sid, key, SESSION_AGE)
         return self.sessions.make(key, sid)
 
-    async def account_of(self, cookies: Any) -> str | None:
+    async def account_of(self, cookies: Mapping[str, str]) -> str | None:
         """The account signed in by these cookies: a good signature, younger than
         30 days, and a session the player has not signed out of."""
         found = self.sessions.read(cookies.get(COOKIE)) if self.sessions is not None else None
@@ -125,7 +125,7 @@ class Accounts:
         key, sid = found
         return key if await self.store.session_alive(sid, key, SESSION_AGE) else None
 
-    async def close_session(self, cookies: Any) -> None:
+    async def close_session(self, cookies: Mapping[str, str]) -> None:
         """Sign out: the session of these cookies is over, wherever a copy of them went."""
         found = self.sessions.read(cookies.get(COOKIE)) if self.sessions is not None else None
         if found is not None:

@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from ..errors import Refusal
+from ..protocol import Json
 from ..storage.database import Database, create_engine
 from .broker import MemoryBroker, broker_from_url
 from .leases import Leases, MemoryLeases, SqlLeases
@@ -42,7 +43,7 @@ TICK_S = 1.0
 SEND_TIMEOUT_S = 5.0
 CALL_TIMEOUT_S = 10.0
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handler = Callable[[Json], Awaitable[None]]
 
 
 def process_id() -> str:
@@ -68,11 +69,11 @@ class Mailbox:
     def __init__(self, node: Node, pid: str) -> None:
         self.node = node
         self.pid = pid
-        self.waiting: list[tuple[dict[str, Any], str]] = []
+        self.waiting: list[tuple[Json, str]] = []
         self._wake = asyncio.Event()
         node.spawn(self._run())
 
-    def post(self, message: dict[str, Any], text: str) -> None:
+    def post(self, message: Json, text: str) -> None:
         if len(self.waiting) >= self.MAX_WAITING:
             # Not taken for a long while (the broker is away): those connections
             # are started again when it is back, so the oldest can go.
@@ -303,14 +304,14 @@ class Node:
 
     # -- messages between processes ----------------------------------------------------------
 
-    def send(self, pid: str, message: dict[str, Any], text: str = "") -> None:
+    def send(self, pid: str, message: Json, text: str = "") -> None:
         """To one process, after everything sent there before (see ``Mailbox``)."""
         box = self.mailboxes.get(pid)
         if box is None:
             box = self.mailboxes[pid] = Mailbox(self, pid)
         box.post(message, text)
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: Json) -> None:
         """To every process listening on a shared channel (this one too)."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.broker.publish(channel, json.dumps(message)), SEND_TIMEOUT_S)
@@ -348,7 +349,7 @@ class Node:
         for handler in self._reconnected:
             handler()
 
-    async def _inbox(self, m: dict[str, Any]) -> None:
+    async def _inbox(self, m: Json) -> None:
         handler = self._ops.get(str(m.get("op")))
         if handler is not None:
             await handler(m)
@@ -369,11 +370,11 @@ class Node:
             raise Refusal(reply["error"]["code"], reply["error"]["reason"])
         return reply["result"]
 
-    async def _answer(self, m: dict[str, Any]) -> None:
+    async def _answer(self, m: Json) -> None:
         self.spawn(self._answer_call(m))
 
-    async def _answer_call(self, m: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"op": "reply", "id": m["id"]}
+    async def _answer_call(self, m: Json) -> None:
+        reply: Json = {"op": "reply", "id": m["id"]}
         try:
             callee = self._callees.get(m["name"])
             if callee is None:
@@ -386,7 +387,7 @@ class Node:
             reply["error"] = {"code": "server_error", "reason": type(e).__name__}
         self.send(m["from"], reply)
 
-    async def _reply(self, m: dict[str, Any]) -> None:
+    async def _reply(self, m: Json) -> None:
         pending = self._calls.pop(m["id"], None)
         if pending is not None and not pending[1].done():
             pending[1].set_result(m)

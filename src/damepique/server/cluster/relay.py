@@ -22,11 +22,11 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..connection import Connection
 from ..errors import Refusal
-from ..protocol import MAX_MESSAGE, dumps, error
+from ..protocol import MAX_MESSAGE, Json, dumps, error
 from .node import Node
 
 log = logging.getLogger("damepique.server")
@@ -42,11 +42,11 @@ class Session(Protocol):
     def close(self) -> None: ...
 
 
-Route = Callable[[dict[str, Any], Connection], Awaitable[str | None]]
+Route = Callable[[Json, Connection], Awaitable[str | None]]
 Open = Callable[[Connection, bool], Session]
 
 
-def hello_of(text: str) -> dict[str, Any] | None:
+def hello_of(text: str) -> Json | None:
     """The message when this frame is a ``hello``, else None."""
     if '"hello"' not in text:
         return None
@@ -200,7 +200,7 @@ class Relay:
 
     # -- at the owner ------------------------------------------------------------------------
 
-    async def _open(self, m: dict[str, Any]) -> None:
+    async def _open(self, m: Json) -> None:
         key = (m["from"], m["conn"])
         old = self.relayed.pop(key, None)
         if old is not None:
@@ -208,21 +208,21 @@ class Relay:
         conn = RemoteConnection(self.node, m["from"], m["conn"], m.get("account"))
         self.relayed[key] = Relayed(self.open(conn, True), conn)
 
-    async def _frame(self, m: dict[str, Any]) -> None:
+    async def _frame(self, m: Json) -> None:
         relayed = self.relayed.get((m["from"], m["conn"]))
         if relayed is None:  # this process restarted, or dropped it: start again
             self.node.send(m["from"], {"op": "end", "conn": m["conn"], "code": MOVED, "reason": "reconnect"})
         else:
             relayed.queue.put_nowait(m["text"])
 
-    async def _close(self, m: dict[str, Any]) -> None:
+    async def _close(self, m: Json) -> None:
         relayed = self.relayed.pop((m["from"], m["conn"]), None)
         if relayed is not None:
             relayed.queue.put_nowait(None)
 
     # -- at the front ---------------------------------------------------------------------------
 
-    async def _out(self, m: dict[str, Any]) -> None:
+    async def _out(self, m: Json) -> None:
         link = self.links.get(m["conn"])
         if link is None:
             return

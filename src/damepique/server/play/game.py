@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from damepique.engine import (
     DONE,
@@ -41,6 +40,7 @@ from damepique.engine.fairness import derived_seed, fairness_json, sealed_deal
 from damepique.engine.record import dump_match
 
 from ..errors import Refusal
+from ..protocol import Json
 
 
 @dataclass(frozen=True)
@@ -53,11 +53,11 @@ class Seat:
     player: str | None = None
     """The browser id of the person in this seat, if known (a solo game's history)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Json:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Seat:
+    def from_json(cls, data: Json) -> Seat:
         return cls(data["kind"], data["name"], data.get("level"), data.get("player"))
 
 
@@ -76,7 +76,7 @@ class Game:
         self.secret = secret
         self.sealed = sealed
         self.match = Match(rules)
-        self.log: list[dict[str, Any]] = []
+        self.log: list[Json] = []
 
     # -- state ---------------------------------------------------------------------
 
@@ -127,7 +127,7 @@ class Game:
         """The seed of a bot's decision now: from the secret, apart from the deals' streams."""
         return derived_seed(self.secret, f"bot:{len(self.log)}:{seat}") & 0xFFFFFFFF
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Json:
         """The ``damepique-game/1`` record (every hand: only once the game is over)."""
         record = dump_match(self.match, [s.name for s in self.seats])
         fairness = self.fairness()
@@ -135,7 +135,7 @@ class Game:
             record["fairness"] = fairness
         return record
 
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[Json]:
         """Finished deals: points per seat and the moon shooter, for the score sheet."""
         out = []
         for d in self.match.deals:
@@ -146,7 +146,7 @@ class Game:
 
     # -- commands ------------------------------------------------------------------
 
-    def deal_next(self) -> list[dict[str, Any]]:
+    def deal_next(self) -> list[Json]:
         """Deal the next hands if the previous deal is finished and the game goes on."""
         if not self.needs_deal():
             return []
@@ -159,7 +159,7 @@ class Game:
         self.log.append(event)
         return [event]
 
-    def pass_cards(self, seat: int, cards: Sequence[int]) -> dict[str, Any]:
+    def pass_cards(self, seat: int, cards: Sequence[int]) -> Json:
         deal = self._deal_in_progress()
         if deal.phase != PASS:
             raise Refusal("not_passing", "there is no passing now")
@@ -172,7 +172,7 @@ class Game:
         self.log.append(event)
         return event
 
-    def play(self, seat: int, card: int) -> dict[str, Any]:
+    def play(self, seat: int, card: int) -> Json:
         deal = self._deal_in_progress()
         if deal.phase == PASS:
             raise Refusal("not_playing", "cards are still being passed")
@@ -198,7 +198,7 @@ class Game:
 
     # -- rebuilding ------------------------------------------------------------------
 
-    def apply_stored(self, event: dict[str, Any]) -> None:
+    def apply_stored(self, event: Json) -> None:
         """Apply one stored event (after a restart); raises if it does not fit."""
         kind = event["type"]
         if kind == "deal":
@@ -219,7 +219,7 @@ class Game:
         rules: Rules,
         seats: Sequence[Seat],
         secret: bytes,
-        events: Sequence[dict[str, Any]],
+        events: Sequence[Json],
         sealed: bool = True,
     ) -> Game:
         game = cls(rules, seats, secret, sealed)

@@ -17,19 +17,18 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from damepique.engine import PASS, Deal
 
 from ..errors import Refusal
 from ..patches import CardNames, Update, public_json
-from ..protocol import Pass, Play
+from ..protocol import Json, Pass, Play, Ref
 from ..storage.games import GameRow, GameStore
 from . import training
-from .game import Game
+from .game import Game, Seat
 from .hub import Hub
 from .seating import Seating
-from .thinking import Thinker
+from .thinking import Decision, Thinker
 from .timer import Position, TurnTimer, position_of
 
 log = logging.getLogger("damepique.server")
@@ -48,7 +47,7 @@ class Pace:
     pass_: float = 0.4
 
 
-def stamp(events: list[dict[str, Any]]) -> None:
+def stamp(events: list[Json]) -> None:
     """Write down when each event happened (``at``, seconds since the epoch), in
     the stored log only: a restarted table gives a turn timer the time it had
     left. The game itself keeps no clock; replays ignore the field."""
@@ -93,10 +92,10 @@ class Runner:
         # unchanged part is the same object from one update to the next (a patch
         # compares it at no cost).
         self._history_key: tuple[int, int, str | None] | None = None
-        self._history: tuple[list[dict[str, Any]], list[int] | None] = ([], None)
-        self._seats_key: tuple[Any, ...] = ()
-        self._seats_json: list[dict[str, Any]] = []
-        self._view: tuple[Deal | None, dict[str, Any] | None] = (None, None)
+        self._history: tuple[list[Json], list[int] | None] = ([], None)
+        self._seats_key: tuple[Seat, ...] = ()
+        self._seats_json: list[Json] = []
+        self._view: tuple[Deal | None, Json | None] = (None, None)
         self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
 
     @property
@@ -106,7 +105,7 @@ class Runner:
 
     # -- messages --------------------------------------------------------------------
 
-    def _common(self) -> dict[str, Any]:
+    def _common(self) -> Json:
         """Everything in a state message that is the same for every seat."""
         g = self.game
         match = g.match
@@ -132,7 +131,7 @@ class Runner:
         over = match.over
         if self._fairness[0] is not over:
             self._fairness = (over, g.fairness())
-        common: dict[str, Any] = {
+        common: Json = {
             "game": self.id,
             "seats": self._seats_json,
             "rules": self._rules_json,
@@ -149,7 +148,7 @@ class Runner:
         common.update(self.seating.shared())
         return common
 
-    def state(self, seat: int | None, ack: Any = None) -> dict[str, Any]:
+    def state(self, seat: int | None, ack: Ref = None) -> Json:
         """The whole picture for ``seat`` (None: a spectator), outside the updates:
         it carries no number (a patch never builds on it)."""
         self._arm()
@@ -159,7 +158,7 @@ class Runner:
             msg["ack"] = ack
         return msg
 
-    def _broadcast(self, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+    def _broadcast(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
         """Send every connection its state after ``events`` (the timer armed
         first: the messages carry its deadline)."""
         self._arm()
@@ -193,7 +192,7 @@ class Runner:
             await self._commit(events, ack_seat=seat, ack=True if msg.ref is None else msg.ref)
         self.kick()
 
-    async def _commit(self, new: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None) -> None:
+    async def _commit(self, new: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
         """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
         try:
             stamp(new)
@@ -244,9 +243,9 @@ class Runner:
     def _seed(self, seat: int) -> int:
         return self.game.bot_seed(seat)
 
-    def _bots_now(self, limit: int = 64) -> list[dict[str, Any]]:
+    def _bots_now(self, limit: int = 64) -> list[Json]:
         """Apply the moves of the table's own bots whose level decides on the loop, while bots must act."""
-        out: list[dict[str, Any]] = []
+        out: list[Json] = []
         while len(out) < limit:
             seats = self._bot_seats()
             if not seats:
@@ -255,14 +254,14 @@ class Runner:
             level, auto = self.seating.player_for(seat)
             if auto is not None or not self.thinker.inline(level):
                 break
-            kind, choice = self.thinker.decide_now(level, self.game.view(seat), self._seed(seat))
-            out.append(self._apply_bot(seat, kind, choice))
+            decision = self.thinker.decide_now(level, self.game.view(seat), self._seed(seat))
+            out.append(self._apply_bot(seat, decision))
         return out
 
-    def _apply_bot(self, seat: int, kind: str, choice: Any) -> dict[str, Any]:
-        if kind == "pass":
-            return self.game.pass_cards(seat, tuple(choice))
-        return self.game.play(seat, int(choice))
+    def _apply_bot(self, seat: int, decision: Decision) -> Json:
+        if decision[0] == "pass":
+            return self.game.pass_cards(seat, decision[1])
+        return self.game.play(seat, decision[1])
 
     async def _pause(self) -> None:
         """At "normal" speed, wait as a person would before the next bot acts
@@ -318,7 +317,7 @@ class Runner:
         view = self.game.view(seat)
         mark = len(self.game.log)
         try:
-            kind, choice = await self.thinker.decide(level, view, self._seed(seat))
+            decision = await self.thinker.decide(level, view, self._seed(seat))
         except Exception:
             log.exception("bot %s failed in game %s", level, self.id)
             return False
@@ -328,7 +327,7 @@ class Runner:
             if len(self.game.log) != mark or not check():
                 return True  # the position changed while it thought: think again
             try:
-                event = self._apply_bot(seat, kind, choice)
+                event = self._apply_bot(seat, decision)
             except Refusal:
                 return True
             if auto:
@@ -355,7 +354,7 @@ class Runner:
         """After a seat changed hands (away, back, left): the timer follows."""
         self._arm()
 
-    def resume_from(self, events: list[dict[str, Any]]) -> None:
+    def resume_from(self, events: list[Json]) -> None:
         self.timer.resume_from(self.game.deal, events)
 
     async def _out_of_time(self, key: Position) -> None:
@@ -385,10 +384,10 @@ class Runner:
 
     # -- training ------------------------------------------------------------------------
 
-    async def advice(self, seat: int) -> dict[str, Any]:
+    async def advice(self, seat: int) -> Json:
         return await training.advice(self.game, seat, self.thinker)
 
-    async def review(self, seat: int, number: int) -> dict[str, Any]:
+    async def review(self, seat: int, number: int) -> Json:
         return await training.review(self.game, seat, number, self.thinker)
 
     async def stop(self) -> None:

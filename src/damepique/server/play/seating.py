@@ -10,8 +10,9 @@ round.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from ..protocol import Json
 from .game import Game
 
 
@@ -31,7 +32,7 @@ class Seating(Protocol):
         """The bot level that plays ``seat`` now, and the mark (``auto``) its moves
         carry: None for the seat's own bot, ``stand_in`` for a person's seat."""
 
-    def shared(self) -> dict[str, Any]:
+    def shared(self) -> Json:
         """The keys every state message of this table carries besides the game's
         (``mode``, ``table``): the same object as long as nothing in it changed."""
 

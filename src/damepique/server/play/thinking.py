@@ -16,10 +16,13 @@ import os
 import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Literal
 
 from damepique.bots import get_bot
+from damepique.bots.base import Bot
 from damepique.engine import View
+
+from ..protocol import Json
 
 LEVELS = ("beginner", "intermediate", "expert")
 """The levels people choose for the computer players."""
@@ -47,17 +50,20 @@ def resolve_level(level: str) -> str:
             name = FALLBACK[name]
 
 
-_BOTS: dict[str, Any] = {}
+_BOTS: dict[str, Bot] = {}
+
+Decision = tuple[Literal["pass"], tuple[int, ...]] | tuple[Literal["play"], int]
+"""A bot's choice: the cards it passes, or the card it plays."""
 
 
-def _bot(level: str) -> Any:
+def _bot(level: str) -> Bot:
     bot = _BOTS.get(level)
     if bot is None:
         bot = _BOTS[level] = get_bot(resolve_level(level))
     return bot
 
 
-def decide(level: str, view: View, seed: int) -> tuple[str, Any]:
+def decide(level: str, view: View, seed: int) -> Decision:
     """``("pass", cards)`` or ``("play", card)`` for ``view``; runs in a worker."""
     bot = _bot(level)
     rng = random.Random(seed)
@@ -66,7 +72,7 @@ def decide(level: str, view: View, seed: int) -> tuple[str, Any]:
     return "play", bot.choose_play(view, rng)
 
 
-def advise(view: View) -> list[dict[str, Any]]:
+def advise(view: View) -> list[Json]:
     """Advice for every legal option (``damepique.bots.advice.advise``), as
     JSON-ready dicts; runs in a worker."""
     from damepique.bots.advice import advise as bot_advise
@@ -109,7 +115,7 @@ class Thinker:
         actual = resolve_level(level)
         return actual in CHEAP and actual not in self.slow
 
-    def decide_now(self, level: str, view: View, seed: int) -> tuple[str, Any]:
+    def decide_now(self, level: str, view: View, seed: int) -> Decision:
         # This thread's CPU time: a busy machine does not make a cheap bot look slow.
         start = time.thread_time()
         choice = decide(level, view, seed)
@@ -117,13 +123,13 @@ class Thinker:
             self.slow.add(resolve_level(level))
         return choice
 
-    async def decide(self, level: str, view: View, seed: int) -> tuple[str, Any]:
+    async def decide(self, level: str, view: View, seed: int) -> Decision:
         actual = resolve_level(level)
         loop = asyncio.get_running_loop()
         pool = self._heavy() if actual in HEAVY else self.threads
         return await loop.run_in_executor(pool, decide, level, view, seed)
 
-    async def advise(self, view: View) -> list[dict[str, Any]]:
+    async def advise(self, view: View) -> list[Json]:
         loop = asyncio.get_running_loop()
         pool = self._heavy() if resolve_level("expert") in HEAVY else self.threads
         return await loop.run_in_executor(pool, advise, view)

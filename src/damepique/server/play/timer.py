@@ -13,9 +13,10 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from damepique.engine import PASS, Deal
+
+from ..protocol import Json
 
 RESUME_FLOOR_S = 5.0
 
@@ -38,7 +39,7 @@ class TurnTimer:
         self._resume_at: float | None = None
         """When the position waiting at a restart began (from the stored log)."""
 
-    def info(self) -> dict[str, Any] | None:
+    def info(self) -> Json | None:
         """The state messages' ``timer`` (None: the table has none)."""
         if not self.seconds:
             return None
@@ -82,7 +83,7 @@ class TurnTimer:
         self.deadline = None
         self.seats = []
 
-    def resume_from(self, deal: Deal | None, events: Sequence[dict[str, Any]]) -> None:
+    def resume_from(self, deal: Deal | None, events: Sequence[Json]) -> None:
         """Remember when the waiting position began, from the stored events: the
         deal that opened the passing, else the last event."""
         if not events or deal is None:

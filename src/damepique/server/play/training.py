@@ -4,17 +4,15 @@ its review of a finished deal. Both run the expert's search off the loop
 
 from __future__ import annotations
 
-from typing import Any
-
 from damepique.engine import CARD_NAMES, DONE, PASS, Deal, view_of
 
 from ..errors import Refusal
-from ..protocol import VERSION
+from ..protocol import VERSION, Json
 from .game import Game
 from .thinking import Thinker, resolve_level
 
 
-async def advice(game: Game, seat: int, thinker: Thinker) -> dict[str, Any]:
+async def advice(game: Game, seat: int, thinker: Thinker) -> Json:
     if seat not in game.waiting_on():
         raise Refusal("not_your_turn", "advice is given when it is your turn")
     deal = game.deal
@@ -30,7 +28,7 @@ async def advice(game: Game, seat: int, thinker: Thinker) -> dict[str, Any]:
     }
 
 
-async def review(game: Game, seat: int, number: int, thinker: Thinker) -> dict[str, Any]:
+async def review(game: Game, seat: int, number: int, thinker: Thinker) -> Json:
     """The plays of ``seat`` in deal ``number`` that differ from the expert's choice."""
     deals = game.match.deals
     if not 0 <= number < len(deals):

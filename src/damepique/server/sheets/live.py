@@ -8,9 +8,9 @@ process hands it to its own readers.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from ..cluster.node import Node
+from ..protocol import Json
 
 CHANNEL = "damepique:sheets"
 
@@ -42,7 +42,7 @@ class Watchers:
         """A sheet changed: its readers everywhere get ``text``."""
         await self.node.publish(CHANNEL, {"read": read_id, "text": text})
 
-    async def _news(self, m: dict[str, Any]) -> None:
+    async def _news(self, m: Json) -> None:
         for queue in list(self._queues.get(str(m["read"]), ())):
             # A reader too slow to keep up only needs the newest sheet.
             while queue.full():

@@ -15,7 +15,7 @@ import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
@@ -31,6 +31,7 @@ from damepique.scorer import (
     NO_SUCH_DEAL,
     NO_SUCH_SHEET,
     NOTHING_TO_UNDO,
+    Entry,
     ScoreError,
     Sheet,
     SheetRules,
@@ -39,6 +40,7 @@ from damepique.scorer import (
     to_export_json,
 )
 
+from ..protocol import Json
 from ..storage.sheets import SheetStore, StoredSheet
 from .live import Watchers
 
@@ -57,9 +59,9 @@ _STATUS = {
 }
 
 
-def view(stored: StoredSheet, editor: bool) -> dict[str, Any]:
+def view(stored: StoredSheet, editor: bool) -> Json:
     """The sheet as the API sends it; only an editor gets the id that changes it."""
-    out: dict[str, Any] = {"id": stored.id if editor else None, "read_id": stored.read_id}
+    out: Json = {"id": stored.id if editor else None, "read_id": stored.read_id}
     out |= stored.sheet.view()
     if not editor:
         out["can_undo"] = False
@@ -141,7 +143,7 @@ class EntryIn(BaseModel):
 class DealOut(BaseModel):
     number: int
     pass_: str = Field(alias="pass")
-    entry: dict[str, Any]
+    entry: Json
     points: list[int]
     moon: int | None
     jack: int | None
@@ -155,7 +157,7 @@ class NextDealOut(BaseModel):
 
 class StatusOut(BaseModel):
     code: Literal["playing", "winner", "shared", "tie"]
-    params: dict[str, Any]
+    params: Json
     messages: dict[str, str]
 
 
@@ -191,7 +193,7 @@ class ErrorBody(BaseModel):
     code: str
     player: int | None
     reason: str
-    params: dict[str, Any]
+    params: Json
     messages: dict[str, str]
 
 
@@ -200,7 +202,7 @@ class ErrorOut(BaseModel):
     error: ErrorBody
 
 
-_ERRORS: dict[int | str, dict[str, Any]] = {
+_ERRORS: dict[int | str, Json] = {
     404: {"model": ErrorOut, "description": "No such sheet or deal"},
     409: {"model": ErrorOut, "description": "The game is over, or nothing to undo"},
     422: {"description": "A refused sheet or entry (ErrorOut), or a body of the wrong shape"},
@@ -213,7 +215,7 @@ def _refusal(err: ScoreError) -> JSONResponse:
     )
 
 
-def _entry(sheet: Sheet, body: EntryIn) -> Any:
+def _entry(sheet: Sheet, body: EntryIn) -> Entry:
     return entry_from_json(body.model_dump(), sheet.names)
 
 
@@ -252,7 +254,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
     # The shared routes come first: "shared" is never a sheet id.
 
     @router.get("/shared/{read_id}", response_model=SheetOut, summary="A sheet, read-only")
-    async def get_shared(read_id: ReadId) -> Any:
+    async def get_shared(read_id: ReadId) -> Json | Response:
         try:
             return view(await store.get(read_id, shared=True), editor=False)
         except ScoreError as e:
@@ -300,7 +302,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
     @router.post(
         "", response_model=SheetOut, status_code=201, summary="Start a sheet: 3 to 6 players and the rules"
     )
-    async def create_sheet(body: SheetIn) -> Any:
+    async def create_sheet(body: SheetIn) -> Json | Response:
         try:
             sheet = Sheet(body.players, SheetRules.from_json(body.rules.model_dump() if body.rules else None))
             stored = await store.create(sheet)
@@ -309,7 +311,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         return JSONResponse(view(stored, editor=True), status_code=201)
 
     @router.get("/{sheet_id}", response_model=SheetOut, summary="A sheet, with its totals and outcome")
-    async def get_sheet(sheet_id: SheetId) -> Any:
+    async def get_sheet(sheet_id: SheetId) -> Json | Response:
         try:
             return view(await store.get(sheet_id), editor=True)
         except ScoreError as e:
@@ -321,7 +323,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         status_code=201,
         summary="Enter the next deal: each player's points, or who shot the moon",
     )
-    async def add_deal(sheet_id: SheetId, body: EntryIn) -> Any:
+    async def add_deal(sheet_id: SheetId, body: EntryIn) -> Json | Response:
         try:
             stored = await change(sheet_id, lambda sheet: sheet.add(_entry(sheet, body)))
         except ScoreError as e:
@@ -329,7 +331,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         return JSONResponse(view(stored, editor=True), status_code=201)
 
     @router.put("/{sheet_id}/deals/{number}", response_model=SheetOut, summary="Correct a past deal")
-    async def edit_deal(sheet_id: SheetId, number: DealNumber, body: EntryIn) -> Any:
+    async def edit_deal(sheet_id: SheetId, number: DealNumber, body: EntryIn) -> Json | Response:
         try:
             stored = await change(sheet_id, lambda sheet: sheet.edit(number, _entry(sheet, body)))
         except ScoreError as e:
@@ -337,7 +339,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         return view(stored, editor=True)
 
     @router.delete("/{sheet_id}/deals/{number}", response_model=SheetOut, summary="Delete a past deal")
-    async def delete_deal(sheet_id: SheetId, number: DealNumber) -> Any:
+    async def delete_deal(sheet_id: SheetId, number: DealNumber) -> Json | Response:
         try:
             stored = await change(sheet_id, lambda sheet: sheet.delete(number))
         except ScoreError as e:
@@ -345,7 +347,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         return view(stored, editor=True)
 
     @router.post("/{sheet_id}/undo", response_model=SheetOut, summary="Undo the last change")
-    async def undo(sheet_id: SheetId) -> Any:
+    async def undo(sheet_id: SheetId) -> Json | Response:
         try:
             stored = await change(sheet_id, lambda sheet: sheet.undo())
         except ScoreError as e:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from damepique.engine import CARD_NAMES, DONE, Match, cards_of, direction_name
 
+from ..protocol import Json
 
-def replay_data(match: Match, players: list[str] | None = None) -> dict[str, Any]:
+
+def replay_data(match: Match, players: list[str] | None = None) -> Json:
     """Every deal's hands, passes, tricks (who played what) and scores, with running totals."""
     n = match.rules.players
     totals = [0] * n

@@ -7,7 +7,6 @@ it is then played over the one WebSocket like any table.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -20,9 +19,10 @@ from ..errors import Refusal
 from ..http import json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import LEVELS
+from ..protocol import Json
 from ..storage.games import GameStore
 from ..tables.registry import Tables
-from ..tables.table import TableSeat, clean_name
+from ..tables.seats import TableSeat, clean_name
 from .replays import replay_data
 
 MAX_BODY = 65_536
@@ -43,7 +43,7 @@ def solo_seats(players: int, name: object, level: str, player: str | None) -> li
     return seats + [TableSeat("bot", n, level) for n in BOT_NAMES[players]]
 
 
-def player_of(request: Request, body: dict[str, Any]) -> str | None:
+def player_of(request: Request, body: Json) -> str | None:
     """The browser's id (``X-Player``, or ``player`` in the body): its history."""
     p = request.headers.get("x-player") or body.get("player")
     return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
@@ -68,7 +68,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
         return JSONResponse({"game": table.game_id, "code": table.code, "token": token, "seat": 0})
 
     @app.get("/api/history")
-    async def history(request: Request) -> dict[str, Any]:
+    async def history(request: Request) -> Json:
         owner = player_of(request, {})
         rows = await games.games_of(owner) if owner else []
         return {

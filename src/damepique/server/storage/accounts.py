@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..protocol import Json
 from . import schema
 from .database import Database
 
@@ -37,7 +37,7 @@ class AccountStore:
             return False
         return True
 
-    async def get_account(self, key: str) -> dict[str, Any] | None:
+    async def get_account(self, key: str) -> Json | None:
         async with self.db.read() as conn:
             r = (await conn.execute(select(schema.accounts).where(schema.accounts.c.key == key))).first()
             if r is None:
@@ -57,7 +57,7 @@ class AccountStore:
                 update(schema.accounts).where(schema.accounts.c.key == key).values(password=password_hash)
             )
 
-    async def leaderboard(self, limit: int = 100) -> list[dict[str, Any]]:
+    async def leaderboard(self, limit: int = 100) -> list[Json]:
         async with self.db.read() as conn:
             rows = await conn.execute(
                 select(schema.accounts.c.nickname, schema.accounts.c.rating, schema.accounts.c.stats)
@@ -71,7 +71,7 @@ class AccountStore:
                     out.append({"nickname": r.nickname, "rating": round(r.rating), "stats": stats})
             return out[:limit]
 
-    async def history(self, key: str, limit: int = 500) -> list[dict[str, Any]]:
+    async def history(self, key: str, limit: int = 500) -> list[Json]:
         async with self.db.read() as conn:
             rows = await conn.execute(
                 select(schema.rating_history)
@@ -84,7 +84,7 @@ class AccountStore:
     async def record_result(
         self,
         game_id: str,
-        data: dict[str, Any],
+        data: Json,
         ratings: dict[str, float],
         stats: dict[str, dict[str, int]],
     ) -> bool:
@@ -106,7 +106,7 @@ class AccountStore:
                     cur = {**EMPTY_STATS, **json.loads(r.stats)}
                     for k, v in add.items():
                         cur[k] = cur.get(k, 0) + v
-                    values: dict[str, Any] = {"stats": json.dumps(cur)}
+                    values: Json = {"stats": json.dumps(cur)}
                     if key in ratings:
                         values["rating"] = ratings[key]
                     await conn.execute(
@@ -122,7 +122,7 @@ class AccountStore:
             return False
         return True
 
-    async def result_of(self, game_id: str) -> dict[str, Any] | None:
+    async def result_of(self, game_id: str) -> Json | None:
         async with self.db.read() as conn:
             r = (
                 await conn.execute(select(schema.results.c.data).where(schema.results.c.game_id == game_id))

@@ -50,6 +50,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from ..protocol import Json
 from ..settings import async_url
 from . import schema as tables
 
@@ -251,7 +252,7 @@ class Database:
         async with self.engine.connect() as conn:
             yield conn
 
-    async def append_events(self, rows: Sequence[dict[str, Any]]) -> None:
+    async def append_events(self, rows: Sequence[Json]) -> None:
         """Rows of the event log (``game_id``, ``seq``, ``body``) in one transaction,
         under the write lock: on a SQLite file with the standard library's driver
         on this thread (committed, or rolled back on error), elsewhere through

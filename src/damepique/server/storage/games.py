@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from ..protocol import dumps
+from ..protocol import Json, dumps
 from . import schema
 from .database import Database
 
@@ -28,16 +28,16 @@ class GameRow:
 
     id: str
     owner: str | None
-    rules: dict[str, Any]
-    seats: list[dict[str, Any]]
+    rules: Json
+    seats: list[Json]
     secret: str
     """The game's deal secret in hex (``engine.fairness``): never sent before the game ends."""
-    options: dict[str, Any]
+    options: Json
     created: float = field(default_factory=time.time)
     finished: float | None = None
     totals: list[int] | None = None
     winner: int | None = None
-    record: dict[str, Any] | None = None
+    record: Json | None = None
     seed: int | None = None
     """Set only for a game begun before deals were sealed (its early deals came
     from this seed, its later ones from ``secret``): such a game has nothing to prove."""
@@ -68,7 +68,7 @@ def _row(r: Any) -> GameRow:
     )
 
 
-Batch = list[tuple[list[dict[str, Any]], asyncio.Future[None]]]
+Batch = list[tuple[list[Json], asyncio.Future[None]]]
 
 
 class GameStore:
@@ -94,7 +94,7 @@ class GameStore:
                 )
             )
 
-    async def append_many(self, game_id: str, first_seq: int, bodies: list[dict[str, Any]]) -> None:
+    async def append_many(self, game_id: str, first_seq: int, bodies: list[Json]) -> None:
         """Events ``first_seq, first_seq + 1, ...``, committed together; returns once they are."""
         if not bodies:
             return
@@ -127,7 +127,7 @@ class GameStore:
                     if not future.done():
                         future.set_result(None)
 
-    async def load_game(self, game_id: str) -> tuple[GameRow, list[dict[str, Any]]] | None:
+    async def load_game(self, game_id: str) -> tuple[GameRow, list[Json]] | None:
         async with self.db.read() as conn:
             r = (await conn.execute(select(schema.games).where(schema.games.c.id == game_id))).first()
             if r is None:
@@ -139,9 +139,7 @@ class GameStore:
             )
             return _row(r), [json.loads(b) for (b,) in rows]
 
-    async def finish(
-        self, game_id: str, totals: list[int], winner: int | None, record: dict[str, Any]
-    ) -> None:
+    async def finish(self, game_id: str, totals: list[int], winner: int | None, record: Json) -> None:
         async with self.db.write() as conn:
             await conn.execute(
                 update(schema.games)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 from sqlalchemy import Select, delete, insert, select, update
 
+from ..protocol import Json
 from . import schema
 from .database import Database
 
@@ -24,7 +24,7 @@ class TableStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def save(self, code: str, kind: str, status: str, public: bool, data: dict[str, Any]) -> None:
+    async def save(self, code: str, kind: str, status: str, public: bool, data: Json) -> None:
         now = time.time()
         body = json.dumps(data)
         t = schema.tables
@@ -45,7 +45,7 @@ class TableStore:
                     )
                 )
 
-    async def load(self, code: str) -> dict[str, Any] | None:
+    async def load(self, code: str) -> Json | None:
         t = schema.tables
         async with self.db.read() as conn:
             r = (await conn.execute(select(t.c.data).where(t.c.code == code))).first()

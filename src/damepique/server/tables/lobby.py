@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..cluster.node import Node
 from ..connection import Connection
-from ..protocol import VERSION, dumps
+from ..protocol import VERSION, Json, dumps
 
 CHANNEL = "damepique:lobby"
 EVERY_S = 5.0
@@ -24,11 +23,11 @@ LIMIT = 200
 
 
 class Lobby:
-    def __init__(self, node: Node, local: Callable[[], list[dict[str, Any]]]) -> None:
+    def __init__(self, node: Node, local: Callable[[], list[Json]]) -> None:
         self.node = node
         self.local = local
         self.watchers: set[Connection] = set()
-        self._remote: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        self._remote: dict[str, tuple[float, list[Json]]] = {}
         self._push: asyncio.Task[None] | None = None
         self._everywhere = False
         self._published = 0.0
@@ -36,7 +35,7 @@ class Lobby:
         node.every_tick(self._tick)
         node.on_reconnected(self._forget_published)
 
-    def tables(self) -> list[dict[str, Any]]:
+    def tables(self) -> list[Json]:
         """Every public table, including those other processes run; open ones first."""
         rows = self.local()
         here = {r["code"] for r in rows}
@@ -76,7 +75,7 @@ class Lobby:
         self._published = time.monotonic()
         await self.node.publish(CHANNEL, {"from": self.node.pid, "tables": self.local()})
 
-    async def _news(self, m: dict[str, Any]) -> None:
+    async def _news(self, m: Json) -> None:
         if m.get("from") == self.node.pid:
             return
         self._remote[str(m["from"])] = (time.monotonic(), list(m.get("tables") or []))

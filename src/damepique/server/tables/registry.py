@@ -13,20 +13,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
 
 from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
 
 from ..accounts.results import record_result
 from ..cluster.node import Node
-from ..cluster.relay import MOVED, Relay
+from ..cluster.relay import MOVED, Link, Relay
 from ..connection import Connection
 from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub
 from ..play.runner import Pace, Runner
 from ..play.thinking import Thinker
+from ..protocol import Json
 from ..settings import Settings
 from ..storage.accounts import AccountStore
 from ..storage.games import GameRow, GameStore
@@ -35,8 +35,9 @@ from .codes import new_code, new_token, normalize_code
 from .limits import UnknownCodes
 from .lobby import Lobby
 from .seating import SoloSeating, TableSeating
+from .seats import STAND_IN_LEVEL, TableOptions, TableSeat
 from .session import Session, TableMoved
-from .table import STAND_IN_LEVEL, Table, TableOptions, TableSeat
+from .table import Table
 
 log = logging.getLogger("damepique.server")
 
@@ -80,7 +81,7 @@ class Tables:
     def chat_interval(self) -> float:
         return self.settings.chat_interval
 
-    def link(self, conn: Connection) -> Any:
+    def link(self, conn: Connection) -> Link:
         """A socket's frames go to ``link(conn).on_text``: a session here, or at the table's process."""
         return self.relay.link(conn)
 
@@ -235,7 +236,7 @@ class Tables:
         acc = await self.accounts.get_account(account)
         return None if acc is None else str(acc["nickname"])
 
-    def local_lobby(self) -> list[dict[str, Any]]:
+    def local_lobby(self) -> list[Json]:
         """The public tables this process runs."""
         return [
             t.lobby_entry()
@@ -245,7 +246,7 @@ class Tables:
 
     # -- several processes ------------------------------------------------------------------------
 
-    async def _route(self, hello: dict[str, Any], conn: Connection) -> str | None:
+    async def _route(self, hello: Json, conn: Connection) -> str | None:
         """The table a hello is for (from its token or its code), or None to answer it here."""
         token = hello.get("token")
         if token is not None:
@@ -287,9 +288,7 @@ class Tables:
             except Exception:
                 log.exception("could not take over table %s", code)
 
-    async def _call_sit(
-        self, code: str, name: object, account: str | None, nickname: str | None
-    ) -> dict[str, Any]:
+    async def _call_sit(self, code: str, name: object, account: str | None, nickname: str | None) -> Json:
         """Another process took a seat for a page (``POST /api/tables/{code}/seats``)."""
         table = await self.get(code)
         if table is None:

@@ -10,7 +10,6 @@ card of every game.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
@@ -24,12 +23,13 @@ from ..errors import Refusal
 from ..http import client_host, frames, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import LEVELS
-from ..protocol import dumps, error
+from ..protocol import Json, dumps, error
 from .codes import display_code, normalize_code
 from .limits import TOO_MANY_CODES, retry_after, too_many_codes
 from .registry import Tables
+from .seats import TableOptions, TableSeat
 from .session import QUICK_MESSAGES, TableMoved
-from .table import Table, TableOptions, TableSeat
+from .table import Table
 
 MAX_BODY = 65_536
 """Bytes of a table route's JSON body (a table's options fit in a few hundred)."""
@@ -50,14 +50,14 @@ TABLE_OPTIONS = (
 ``rules``, would otherwise make a table the creator did not ask for)."""
 
 
-def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
+def _flag(body: Json, key: str, default: bool) -> bool:
     v = body.get(key, default)
     if not isinstance(v, bool):
         raise Refusal("bad_option", f"{key} must be true or false")
     return v
 
 
-def table_options(body: dict[str, Any], timers: tuple[int, ...]) -> TableOptions:
+def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
     """A new table's options from ``POST /api/tables``'s body; ``Refusal`` names what is wrong."""
     unknown = [k for k in body if k not in TABLE_OPTIONS]
     if unknown:
@@ -94,7 +94,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
     settings = tables.settings
 
     @app.get("/api/multiplayer")
-    async def mp_options() -> dict[str, Any]:
+    async def mp_options() -> Json:
         return {
             "timers": list(settings.timer_choices),
             "levels": list(LEVELS),
@@ -192,7 +192,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
         return JSONResponse({"code": norm, "token": token, "seat": seat}, status_code=201)
 
     @app.get("/api/lobby")
-    async def lobby() -> dict[str, Any]:
+    async def lobby() -> Json:
         return {"tables": tables.lobby.tables()}
 
     @app.websocket("/ws/lobby")

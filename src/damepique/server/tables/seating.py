@@ -9,10 +9,10 @@ table says, and a finished game's results and ratings are recorded.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..play.game import Game
-from .table import STAND_IN_LEVEL, Table
+from ..protocol import Json
+from .seats import STAND_IN_LEVEL
+from .table import Table
 
 
 class SoloSeating:
@@ -33,7 +33,7 @@ class SoloSeating:
     def player_for(self, seat: int) -> tuple[str, str | None]:
         return self.table.seats[seat].level or "random", None
 
-    def shared(self) -> dict[str, Any]:
+    def shared(self) -> Json:
         return {"mode": "solo", "table": self.table.info()}
 
     async def game_over(self, game_id: str, game: Game) -> None:
@@ -67,7 +67,7 @@ class TableSeating(SoloSeating):
             return own.level or "random", None
         return STAND_IN_LEVEL, "stand_in"  # a person who is away
 
-    def shared(self) -> dict[str, Any]:
+    def shared(self) -> Json:
         return {"mode": "table", "table": self.table.info()}
 
     async def after_update(self, game: Game) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
-from typing import Any, Protocol
+from collections.abc import Awaitable
+from typing import Protocol
 
 from ..cluster.relay import MOVED
 from ..connection import Connection
@@ -23,12 +23,14 @@ from ..protocol import (
     Chat,
     Continue,
     Hello,
+    Json,
     Leave,
     Message,
     Mute,
     Pass,
     Ping,
     Play,
+    Ref,
     Rematch,
     Review,
     Sit,
@@ -207,7 +209,7 @@ class Session:
         else:
             self.conn.background("review", self._answer("review", runner.review(seat, msg.deal), msg.ref))
 
-    async def _answer(self, what: str, work: Coroutine[Any, Any, dict[str, Any]], ref: Any) -> None:
+    async def _answer(self, what: str, work: Awaitable[Json], ref: Ref) -> None:
         try:
             answer = await work
         except Refusal as e:

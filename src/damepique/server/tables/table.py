@@ -18,9 +18,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from collections.abc import Awaitable
+from typing import Protocol
 
 from damepique.engine import Rules
 
@@ -29,53 +28,11 @@ from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub
 from ..play.runner import Runner
-from ..protocol import VERSION, dumps
+from ..protocol import VERSION, Json, Ref, dumps
 from .codes import display_code
+from .seats import BOT_NAMES, STAND_IN_LEVEL, TableOptions, TableSeat, clean_name
 
 log = logging.getLogger("damepique.server")
-
-STAND_IN_LEVEL = "intermediate"
-"""The level that plays for a person away or gone."""
-
-
-@dataclass
-class TableSeat:
-    """A chair at a table. ``kind`` is ``empty``, ``human`` or ``bot``."""
-
-    kind: str = "empty"
-    name: str = ""
-    level: str | None = None
-    account: str | None = None
-    """The account key of a signed-in player (ranked games), never sent."""
-    nickname: str | None = None
-    player: str | None = None
-    """The browser's player id (a solo game's history), never sent."""
-    left: bool = False
-    """Left for good during the game: a bot plays the seat until the game ends."""
-    away: bool = False
-    """Gone longer than the grace period: a bot plays until the player is back."""
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> TableSeat:
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
-
-
-@dataclass
-class TableOptions:
-    rules: dict[str, Any]
-    timer: int = 0
-    fill: bool = True
-    level: str = "intermediate"
-    public: bool = False
-    ranked: bool = False
-    spectators: bool = True
-    speed: str = "normal"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class Services(Protocol):
@@ -119,8 +76,8 @@ class Table:
         self.moved = False
         """Another process runs this table now (this one lost its lease)."""
         self._grace: dict[int, asyncio.Task[None]] = {}
-        self._info_key: Any = None
-        self._info: dict[str, Any] = {}
+        self._info_key: tuple[object, ...] | None = None
+        self._info: Json = {}
         self._background: set[asyncio.Task[None]] = set()
         self.hub.allow_spectators(code, options.spectators)
 
@@ -130,7 +87,7 @@ class Table:
 
     # -- persistence ----------------------------------------------------------------
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> Json:
         return {
             "code": self.code,
             "kind": self.kind,
@@ -144,7 +101,7 @@ class Table:
         }
 
     @classmethod
-    def from_data(cls, services: Services, data: dict[str, Any]) -> Table:
+    def from_data(cls, services: Services, data: Json) -> Table:
         table = cls(
             services,
             data["code"],
@@ -164,7 +121,7 @@ class Table:
     def connected(self, seat: int) -> bool:
         return seat in self.hub.seats(self.code)
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> Json:
         """The table as everybody may see it. Built again only when something it
         shows changed (the options and rules never do): every state message
         carries it, and an unchanged one is then the same object, which a
@@ -182,7 +139,7 @@ class Table:
             self._info_key = key
         return self._info
 
-    def _build_info(self, present: set[int | None], spectators: int) -> dict[str, Any]:
+    def _build_info(self, present: set[int | None], spectators: int) -> Json:
         o = self.options
         return {
             "code": self.code,
@@ -217,7 +174,7 @@ class Table:
             "can_start": self.can_start()[0],
         }
 
-    def lobby_entry(self) -> dict[str, Any]:
+    def lobby_entry(self) -> Json:
         info = self.info()
         humans = [s for s in self.seats if s.kind == "human" and not s.left]
         return {
@@ -232,7 +189,7 @@ class Table:
             "options": info["options"],
         }
 
-    def table_message(self, seat: int | None) -> dict[str, Any]:
+    def table_message(self, seat: int | None) -> Json:
         return {"v": VERSION, "type": "table", "you": seat, "table": self.info()}
 
     def announce(self, skip: Connection | None = None) -> None:
@@ -248,7 +205,7 @@ class Table:
         text = dumps({"v": VERSION, "type": "notice", "kind": kind, "seat": seat})
         self.hub.tell(self.code, lambda _: text)
 
-    def send_state(self, conn: Connection, seat: int | None, ref: Any = None) -> None:
+    def send_state(self, conn: Connection, seat: int | None, ref: Ref = None) -> None:
         if self.runner is None or (seat is None and not self.options.spectators):
             return
         self.hub.send(conn, self.runner.state(seat, ack=ref), key=self.code)
@@ -494,8 +451,8 @@ class Table:
             self._grace.clear()
             await self.services.save(self)
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+    def spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
@@ -511,14 +468,4 @@ class Table:
                 await task
 
 
-BOT_NAMES = ("Bot Ada", "Bot Bea", "Bot Cy", "Bot Dom", "Bot Eve")
-
-
-def clean_name(name: object, default: str) -> str:
-    """A name a person typed, as shown: printable, trimmed, at most 24 characters."""
-    text = name.strip() if isinstance(name, str) else ""
-    text = "".join(ch for ch in text if ch.isprintable())[:24]
-    return text or default
-
-
-__all__ = ["BOT_NAMES", "STAND_IN_LEVEL", "Services", "Table", "TableOptions", "TableSeat", "clean_name"]
+__all__ = ["Services", "Table"]

@@ -1,0 +1,63 @@
+"""What a table is made of: its seats and its options, as stored and shown."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..protocol import Json
+
+STAND_IN_LEVEL = "intermediate"
+"""The level that plays for a person away or gone."""
+
+
+@dataclass
+class TableSeat:
+    """A chair at a table. ``kind`` is ``empty``, ``human`` or ``bot``."""
+
+    kind: str = "empty"
+    name: str = ""
+    level: str | None = None
+    account: str | None = None
+    """The account key of a signed-in player (ranked games), never sent."""
+    nickname: str | None = None
+    player: str | None = None
+    """The browser's player id (a solo game's history), never sent."""
+    left: bool = False
+    """Left for good during the game: a bot plays the seat until the game ends."""
+    away: bool = False
+    """Gone longer than the grace period: a bot plays until the player is back."""
+
+    def to_json(self) -> Json:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: Json) -> TableSeat:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass
+class TableOptions:
+    rules: Json
+    timer: int = 0
+    fill: bool = True
+    level: str = "intermediate"
+    public: bool = False
+    ranked: bool = False
+    spectators: bool = True
+    speed: str = "normal"
+
+    def to_json(self) -> Json:
+        return asdict(self)
+
+
+BOT_NAMES = ("Bot Ada", "Bot Bea", "Bot Cy", "Bot Dom", "Bot Eve")
+
+
+def clean_name(name: object, default: str) -> str:
+    """A name a person typed, as shown: printable, trimmed, at most 24 characters."""
+    text = name.strip() if isinstance(name, str) else ""
+    text = "".join(ch for ch in text if ch.isprintable())[:24]
+    return text or default
+
+
+__all__ = ["BOT_NAMES", "STAND_IN_LEVEL", "TableOptions", "TableSeat", "clean_name"]
