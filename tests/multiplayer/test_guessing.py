@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
-from damepique.server.connection import Connection
+from damepique.server.asgi import Connection
 from damepique.server.settings import Settings
 from damepique.server.tables.limits import UnknownCodes, address_key
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from damepique.server.cluster.leases import MemoryLeases
 
 from damepique.server.cluster.broker import Broker, broker_from_url
+from damepique.server.cluster.leases import MemoryLeases
 
 
 async def _roundtrip(a: Broker, b: Broker, channel: str, message: str) -> str:

@@ -1,4 +1,4 @@
-"""WebSockets answered straight on ASGI, in front of FastAPI's routes.
+"""The WebSocket as the server holds it: answered on raw ASGI, with an outbox that never waits.
 
 A table's WebSocket carries every card of every game, and each of its frames
 through FastAPI costs more than the table's own work on it: the middleware
@@ -18,12 +18,41 @@ after a close or a lost peer.
         await ws.accept()
         async for frame in ws.frames():
             await ws.send_text(str(frame))
+
+A ``Connection`` is what the rest of the server holds of one client's socket.
+Every message to it goes through ``Connection.post``, which never waits: a send
+to a socket with room in its buffer completes on the spot (in the caller's own
+step, at no cost of a task or a timer), and one that would wait goes on in the
+connection's own writer task, the messages after it queued behind in order.
+So a reader that does not read never holds up a table, nor the other
+connections of the table: its queue grows, and once it passes ``MAX_QUEUE``
+messages, or a send waits longer than ``SEND_TIMEOUT``, the connection is
+closed (its page, if it is alive at all, reconnects and gets the whole state).
+
+>>> import asyncio
+>>> class Socket:
+...     def __init__(self): self.got = []
+...     async def send_text(self, text): self.got.append(text)
+...     async def close(self, code=1000, reason=None): self.got.append(f"closed {code}")
+>>> async def demo():
+...     socket = Socket()
+...     conn = Connection(socket)
+...     conn.post("a"); conn.post("b")
+...     return socket.got
+>>> asyncio.run(demo())
+['a', 'b']
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from fastapi import FastAPI
 from starlette._utils import get_route_path
@@ -128,4 +157,184 @@ class App(FastAPI):
         await super().__call__(scope, receive, send)
 
 
-__all__ = ["App", "RawWebSocket"]
+log = logging.getLogger("damepique.server")
+
+MAX_QUEUE = 256
+"""Messages waiting for a connection that does not read; past this it is closed."""
+SEND_TIMEOUT = 10.0
+"""Seconds one send may wait for room in the socket's buffer."""
+TOO_SLOW = 1008
+"""Close code for a connection that does not read what it is sent (policy violation)."""
+
+
+class Socket(Protocol):
+    """What a connection needs of its WebSocket (``asgi.RawWebSocket`` has it)."""
+
+    async def send_text(self, data: str) -> None:
+        """Send one text frame. It is run up to its first wait in the caller's
+        task and finished, if it waits, in another: it must not enter anything
+        bound to the current task (``asyncio.timeout``, a ``TaskGroup``) before
+        that first wait."""
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class RateLimit:
+    """``rate`` messages a second on average, up to ``burst`` at once.
+
+    >>> limit = RateLimit(rate=0.0, burst=2)
+    >>> limit.allow(), limit.allow(), limit.allow()
+    (True, True, False)
+    """
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one message from the bucket; False when it is empty (the message is refused)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client connection. Equal only to itself and hashed by identity
+    (``eq=False``: object's own, in C; a connection is a key of its table's
+    connections, looked up for every card)."""
+
+    socket: Socket | None
+    account: str | None = None
+    """The signed-in account when the socket opened (from its session cookie)."""
+    host: str | None = None
+    """The client's address (``scope["client"]``): where unknown codes and creations are counted."""
+    limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=200.0))
+    patches: bool = False
+    """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
+    mutes: set[int] = field(default_factory=set)
+    last_chat: float = 0.0
+    reader: asyncio.Task[Any] | None = None
+    """The task reading this socket's frames: cancelled when the connection is closed for being slow."""
+    closed: bool = False
+    _queue: deque[str] = field(default_factory=deque, repr=False)
+    _writer: asyncio.Task[None] | None = field(default=None, repr=False)
+    _work: dict[str, asyncio.Task[None]] = field(default_factory=dict, repr=False)
+
+    def allow(self) -> bool:
+        return self.limit.allow()
+
+    def post(self, text: str) -> None:
+        """Send ``text`` after everything posted before, without ever waiting."""
+        if self.closed or self.socket is None:
+            return
+        if self._writer is not None:
+            if len(self._queue) >= MAX_QUEUE:
+                self._too_slow("too many messages waiting")
+                return
+            self._queue.append(text)
+            return
+        coro = self.socket.send_text(text)
+        try:
+            first = coro.send(None)
+        except StopIteration:
+            return  # sent: the usual case
+        except Exception:
+            self.closed = True  # the peer is gone: its reader sees it and detaches
+            return
+        self._writer = asyncio.get_running_loop().create_task(self._drain(coro, first))
+
+    async def _drain(self, coro: Coroutine[Any, Any, None], first: Any) -> None:
+        assert self.socket is not None
+        try:
+            await asyncio.wait_for(_Resumed(coro, first), SEND_TIMEOUT)
+            while self._queue and not self.closed:
+                await asyncio.wait_for(self.socket.send_text(self._queue.popleft()), SEND_TIMEOUT)
+        except TimeoutError:
+            self._too_slow(f"a send waited {SEND_TIMEOUT:.0f} s")
+        except Exception:
+            self.closed = True
+        finally:
+            self._writer = None
+
+    def _too_slow(self, why: str) -> None:
+        log.info("closing a connection that does not read: %s", why)
+        self.closed = True
+        self._queue.clear()
+        if self.reader is not None and self.reader is not asyncio.current_task():
+            self.reader.cancel()
+        asyncio.get_running_loop().create_task(self._close(TOO_SLOW, "this connection does not read"))
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.socket is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.socket.close(code, reason), 2.0)
+
+    async def end(self, code: int, reason: str) -> None:
+        """Close the connection once what was posted before has gone (the page reconnects)."""
+        writer = self._writer
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), 2.0)
+        self.closed = True
+        await self._close(code, reason)
+
+    def background(self, name: str, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` beside the connection's frames (training advice): a newer
+        piece of work of the same ``name`` replaces an unfinished one."""
+        old = self._work.get(name)
+        if old is not None and not old.done():
+            old.cancel()
+        self._work[name] = asyncio.get_running_loop().create_task(work)
+
+    def cancel_work(self) -> None:
+        for task in self._work.values():
+            task.cancel()
+        self._work.clear()
+
+
+class _Resumed:
+    """An awaitable that carries on a coroutine stopped at its first wait, which
+    yielded ``first``: what ``await coro`` would have done from there on (each
+    value the task sends or throws in is passed through, so a timeout's
+    cancellation reaches the send and releases what it holds)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], first: Any) -> None:
+        self.coro = coro
+        self.first = first
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, value = self.coro, self.first
+        while True:
+            try:
+                sent = yield value
+            except BaseException as e:
+                try:
+                    value = coro.throw(e)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    value = coro.send(sent)
+                except StopIteration:
+                    return
+
+
+__all__ = [
+    "MAX_QUEUE",
+    "SEND_TIMEOUT",
+    "TOO_SLOW",
+    "App",
+    "Connection",
+    "RateLimit",
+    "RawWebSocket",
+    "Socket",
+]

@@ -24,7 +24,9 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from ..connection import Connection
+from starlette.websockets import WebSocketDisconnect
+
+from ..asgi import Connection, RawWebSocket
 from ..errors import Refusal
 from ..protocol import MAX_MESSAGE, Json, dumps, error
 from .node import Node
@@ -194,6 +196,20 @@ class Relay:
 
     def link(self, conn: Connection) -> Link:
         return Link(self, conn)
+
+    async def serve(self, ws: RawWebSocket, account: str | None) -> None:
+        """One socket, from its first frame to its last: each goes to its link."""
+        await ws.accept()
+        conn = Connection(ws, account=account, host=ws.host)
+        conn.reader = asyncio.current_task()
+        link = Link(self, conn)
+        try:
+            async for text in ws.frames():
+                await link.on_text(text)
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            pass  # the peer left, or the connection was closed for not reading
+        finally:
+            link.close()
 
     async def owner_for(self, name: str) -> str:
         return await self.node.owner_for(name, lambda: self._runnable(name))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ..connection import Connection
+from ..asgi import Connection
 from ..protocol import dumps
 
 

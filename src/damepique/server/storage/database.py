@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from ..settings import database_url
 
-    parser = argparse.ArgumentParser(prog="python -m damepique.server.database")
+    parser = argparse.ArgumentParser(prog="python -m damepique.server.storage.database")
     parser.add_argument("action", choices=["upgrade", "check", "revision", "current"])
     parser.add_argument("--db", default=None, help="SQLite file path or database URL")
     parser.add_argument("-m", "--message", default="change")

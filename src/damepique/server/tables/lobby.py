@@ -12,8 +12,8 @@ import asyncio
 import time
 from collections.abc import Callable
 
+from ..asgi import Connection
 from ..cluster.node import Node
-from ..connection import Connection
 from ..protocol import VERSION, Json, dumps
 
 CHANNEL = "damepique:lobby"

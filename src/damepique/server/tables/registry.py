@@ -18,9 +18,9 @@ from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
 
 from ..accounts.results import record_result
+from ..asgi import Connection
 from ..cluster.node import Node
-from ..cluster.relay import MOVED, Link, Relay
-from ..connection import Connection
+from ..cluster.relay import MOVED, Relay
 from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub
@@ -80,10 +80,6 @@ class Tables:
     @property
     def chat_interval(self) -> float:
         return self.settings.chat_interval
-
-    def link(self, conn: Connection) -> Link:
-        """A socket's frames go to ``link(conn).on_text``: a session here, or at the table's process."""
-        return self.relay.link(conn)
 
     # -- making tables ---------------------------------------------------------------------
 

@@ -9,16 +9,13 @@ card of every game.
 
 from __future__ import annotations
 
-import asyncio
-
 from fastapi import Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from damepique.engine import Rules
 
 from ..accounts.accounts import Accounts
-from ..asgi import App, RawWebSocket
-from ..connection import Connection
+from ..asgi import App, Connection, RawWebSocket
 from ..errors import Refusal
 from ..http import client_host, frames, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
@@ -214,17 +211,8 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
 
     @app.raw_websocket("/ws")
     async def game_socket(ws: RawWebSocket) -> None:
-        await ws.accept()
-        conn = Connection(ws, account=await accounts.account_of(ws.cookies), host=ws.host)
-        conn.reader = asyncio.current_task()
-        link = tables.link(conn)
-        try:
-            async for text in ws.frames():
-                await link.on_text(text)
-        except (WebSocketDisconnect, asyncio.CancelledError):
-            pass
-        finally:
-            link.close()
+        # Straight on ASGI: its frames are every card of every game (``asgi``).
+        await tables.relay.serve(ws, await accounts.account_of(ws.cookies))
 
 
 __all__ = ["TABLE_OPTIONS", "install", "table_options"]

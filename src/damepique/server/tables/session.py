@@ -13,8 +13,8 @@ import time
 from collections.abc import Awaitable
 from typing import Protocol
 
+from ..asgi import Connection
 from ..cluster.relay import MOVED
-from ..connection import Connection
 from ..errors import Refusal
 from ..play.runner import Runner
 from ..protocol import (

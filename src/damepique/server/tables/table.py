@@ -23,7 +23,7 @@ from typing import Protocol
 
 from damepique.engine import Rules
 
-from ..connection import Connection
+from ..asgi import Connection
 from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub

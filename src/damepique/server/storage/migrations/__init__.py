@@ -1,1 +1,1 @@
-"""Alembic migrations of the app's database (see ``damepique.server.database``)."""
+"""Alembic migrations of the app's database (see ``damepique.server.storage.database``)."""

@@ -1,6 +1,6 @@
 """Alembic's environment: runs the revisions on the app's async engine.
 
-``damepique.server.database.migrate`` hands over an open connection (in
+``damepique.server.storage.database.migrate`` hands over an open connection (in
 ``config.attributes["connection"]``); run on its own (``revision``, ``check``
 from the command line) it makes an async engine from ``sqlalchemy.url``.
 """

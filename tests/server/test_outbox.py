@@ -1,4 +1,4 @@
-"""A connection's outbox (``connection.Connection.post``): sends never wait,
+"""A connection's outbox (``asgi.Connection.post``): sends never wait,
 go out in order, and a reader that does not read is closed without holding
 up the table or the others (``play.hub.Hub.broadcast``)."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from damepique.server import connection as connection_module
-from damepique.server.connection import MAX_QUEUE, TOO_SLOW, Connection
+from damepique.server import asgi as connection_module
+from damepique.server.asgi import MAX_QUEUE, TOO_SLOW, Connection
 from damepique.server.play.hub import Hub
 
 
