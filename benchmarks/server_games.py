@@ -29,6 +29,9 @@ import httpx
 from server_multiplayer import cpu_seconds, local_server  # this folder is on the path
 from websockets.asyncio.client import connect
 
+PROTOCOL = 2
+"""The server's protocol (``/healthz``): a solo game says ``hello`` since 2, ``join`` before."""
+
 
 async def person(
     http: httpx.AsyncClient,
@@ -46,7 +49,9 @@ async def person(
             r = await http.post("/api/games", json={"preset": "standard", "speed": "fast", "level": level})
             game = r.json()
             async with connect(base.replace("http", "ws") + "/ws", max_size=None) as ws:
-                await ws.send(json.dumps({"type": "join", "token": game["token"]}))
+                # Protocol 2 says hello with the seat token; a solo game said join before.
+                first = "join" if PROTOCOL == 1 else "hello"
+                await ws.send(json.dumps({"type": first, "token": game["token"]}))
                 n = 0
                 state = await next_state(ws, out)
                 while time.monotonic() < stop_at and not state["over"]:
@@ -166,7 +171,9 @@ def main() -> int:
     seconds = min(args.seconds, 600.0)
     counts = [min(int(x), 2000) for x in args.games.split(",")]
     gc_threshold = tuple(int(x) for x in args.server_gc.split(",") if x.strip())[:3] or None
+    global PROTOCOL
     with local_server(gc_threshold) as (base, pid):
+        PROTOCOL = int(httpx.get(base + "/healthz", timeout=10).json().get("protocol", 1))
         print(
             json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "load": os.getloadavg()}),
             flush=True,

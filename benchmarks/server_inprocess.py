@@ -36,8 +36,11 @@ import httpx
 import orjson
 
 from damepique.server.app import create_app
-from damepique.server.protocol import apply_patch
+from damepique.server.protocol import VERSION, apply_patch
 from damepique.server.run import DEFAULT_GC_THRESHOLD
+
+WS_PATH = "/ws/table" if VERSION == 1 else "/ws"
+"""The game socket of the server being measured (one for every game since protocol 2)."""
 
 
 class Player:
@@ -150,8 +153,8 @@ async def main(args: argparse.Namespace) -> None:
                 "type": "websocket",
                 "asgi": {"version": "3.0"},
                 "scheme": "ws",
-                "path": "/ws/table",
-                "raw_path": b"/ws/table",
+                "path": WS_PATH,
+                "raw_path": WS_PATH.encode(),
                 "query_string": b"",
                 "root_path": "",
                 "headers": [(b"host", b"127.0.0.1")],

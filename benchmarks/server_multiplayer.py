@@ -1,7 +1,7 @@
 """How many concurrent four-person tables a server sustains, and at what latency.
 
 N tables of four people, every seat a person on its own loopback WebSocket to
-``/ws/table`` (4N connections), no bots. Each person plays a random legal card
+``/ws`` (``/ws/table`` before protocol 2; 4N connections), no bots. Each person plays a random legal card
 (or pass) as soon as it is their turn, after ``--think`` seconds on average
 (0: as fast as the server answers). The latency of a card runs from the moment
 it is sent to the moment the last of the table's four connections has received
@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from damepique.server.protocol import ProtocolError, apply_patch
+from damepique.server.protocol import apply_patch
 from damepique.server.run import DEFAULT_GC_THRESHOLD
 
 try:
@@ -67,6 +67,15 @@ try:
     loads: Any = orjson.loads
 except ImportError:  # the client works without it, a little slower
     loads = json.loads
+
+
+class ProtocolError(Exception):
+    """A patch for a state this client does not hold (what ``apply_patch`` refuses)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+
 
 MAX_SECONDS = 600.0
 MAX_TABLES = 2000
@@ -315,6 +324,16 @@ def mask_key() -> bytes:
     return _keys[_key_at - 4 : _key_at]
 
 
+async def http_get_json(url: str) -> dict[str, Any]:
+    import urllib.request
+
+    def get() -> dict[str, Any]:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return dict(json.loads(r.read()))
+
+    return await asyncio.to_thread(get)
+
+
 def patch_in_place(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     """``apply_patch(state, patch)`` (``damepique.server.protocol``) made in
     ``state`` itself, and its view, rather than in copies: a connection's last
@@ -328,10 +347,10 @@ def patch_in_place(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, An
     >>> got = patch_in_place(last, patch)
     >>> got is last, got == want, list(got) == list(want), got
     (True, True, True, {'type': 'state', 'n': 5, 'over': False, 'view': {'to_act': 2, 'trick': ['2C']}})
-    >>> patch_in_place(last, {"type": "state", "n": 7, "base": 6, "ack": 1})
+    >>> patch_in_place(last, {"type": "state", "n": 7, "base": 6, "ack": 1})  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     ...
-    damepique.server.protocol.ProtocolError: a patch for a state this client does not hold
+    server_multiplayer.ProtocolError: a patch for a state this client does not hold
     """
     if state.get("n") != patch["base"]:
         raise ProtocolError("out_of_step", "a patch for a state this client does not hold")
@@ -506,7 +525,9 @@ async def client_main(
             runs += await asyncio.gather(*(make(k) for k in range(k0, min(count, k0 + 8))))
     parts = urlsplit(base)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
-    path = (parts.path.rstrip("/") or "") + "/ws/table"
+    # One socket for every game since protocol 2; tables had their own before.
+    protocol = (await http_get_json(base + "/healthz")).get("protocol", 1)
+    path = (parts.path.rstrip("/") or "") + ("/ws/table" if protocol == 1 else "/ws")
 
     def lost() -> None:
         tally.lost += 1
