@@ -347,7 +347,8 @@ def patch_in_place(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, An
     >>> got = patch_in_place(last, patch)
     >>> got is last, got == want, list(got) == list(want), got
     (True, True, True, {'type': 'state', 'n': 5, 'over': False, 'view': {'to_act': 2, 'trick': ['2C']}})
-    >>> patch_in_place(last, {"type": "state", "n": 7, "base": 6, "ack": 1})  # doctest: +IGNORE_EXCEPTION_DETAIL
+    >>> stale = {"type": "state", "n": 7, "base": 6, "ack": 1}
+    >>> patch_in_place(last, stale)  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     ...
     server_multiplayer.ProtocolError: a patch for a state this client does not hold
