@@ -52,6 +52,7 @@ class Player:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.state: dict[str, Any] | None = None
         self.done_key: Any = None
+        self.read: Any = None
 
     async def receive(self) -> dict[str, Any]:
         return await self.inbox.get()
@@ -95,6 +96,10 @@ class TableRun:
                 self.game = msg["game"]
                 p.say({"type": "rematch", "game": msg["game"]})
             return
+        summary = msg.get("summary")
+        if summary and msg["seat"] in summary["waiting"] and p.read != (msg["game"], summary["deal"]):
+            p.read = (msg["game"], summary["deal"])  # the next deal waits for every "Continue"
+            p.say({"type": "continue", "deal": summary["deal"]})
         view = msg["view"]
         if view is None or view["to_act"] != msg["seat"]:
             return

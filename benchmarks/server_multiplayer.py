@@ -388,6 +388,8 @@ class TableRun:
         self.game: str | None = None
         self.sockets: list[Socket] = []
         self.done_keys: list[Any] = [None] * 4
+        self.read: list[Any] = [None] * 4
+        """The (game, deal) whose summary each seat last said it read."""
         self.states: list[dict[str, Any] | None] = [None] * 4
         """Each connection's last whole state, for the patches that follow it
         (its own: a patch is laid over it in place)."""
@@ -449,6 +451,11 @@ class TableRun:
                 self.game = msg["game"]
                 ws.send(json.dumps({"type": "rematch", "game": msg["game"]}))
             return
+        summary = msg.get("summary")
+        if summary and msg["seat"] in summary["waiting"] and self.read[i] != (msg["game"], summary["deal"]):
+            # The next deal waits for every person's "Continue" (protocol 2): press it at once.
+            self.read[i] = (msg["game"], summary["deal"])
+            ws.send(json.dumps({"type": "continue", "deal": summary["deal"]}))
         if view is None or view["to_act"] != msg["seat"]:
             return
         phase = view["phase"]

@@ -105,6 +105,15 @@ def decision_key(state: dict[str, Any]) -> tuple[Any, ...] | None:
     return (view["deal"], len(view["tricks"]), len(view["trick"]))
 
 
+def read_summary(ws: Any, state: dict[str, Any], continued: set[int]) -> None:
+    """Press "Continue" once on a deal's summary this seat is asked to read (at a
+    table the next deal waits for it, or 15 s)."""
+    summary = state.get("summary")
+    if summary and state.get("seat") in summary["waiting"] and summary["deal"] not in continued:
+        continued.add(summary["deal"])
+        ws.send_text(json.dumps({"type": "continue", "deal": summary["deal"]}))
+
+
 class Player(threading.Thread):
     """Plays its seat with random legal cards until the game is over (or ``stop``)."""
 
@@ -117,6 +126,7 @@ class Player(threading.Thread):
         limit: float = 60,
         first: dict[str, Any] | None = None,
         actions: int | None = None,
+        until_summary: bool = False,
     ) -> None:
         super().__init__(daemon=True)
         self.ws = ws
@@ -130,6 +140,10 @@ class Player(threading.Thread):
         self.failure: BaseException | None = None
         self.first = first
         self.actions = actions
+        self.continued: set[int] = set()
+        self.until_summary = until_summary
+        """Stop at the first deal summary this seat is asked to read (without reading it)."""
+        self.summary: dict[str, Any] | None = None
 
     def run(self) -> None:
         try:
@@ -146,6 +160,10 @@ class Player(threading.Thread):
                 if msg["over"]:
                     self.final = msg
                     return
+                if self.until_summary and msg.get("summary"):
+                    self.summary = msg
+                    return
+                read_summary(self.ws, msg, self.continued)
                 key = decision_key(msg)
                 if key is None or key == self.done_key or self.idle:
                     continue

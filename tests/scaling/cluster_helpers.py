@@ -153,6 +153,7 @@ class Seat:
         self.ws: ClientConnection | None = None
         self.latest: dict[str, Any] | None = None
         self.done_key: Any = None
+        self.continued: set[int] = set()
         self.next_id = 0
         self.sent: dict[int, tuple[int, str]] = {}
         self.acked: list[tuple[int, str]] = []
@@ -214,6 +215,10 @@ class Seat:
         st = self.latest
         if st is None:
             return False
+        summary = st.get("summary")
+        if summary and st.get("seat") in summary["waiting"] and summary["deal"] not in self.continued:
+            self.continued.add(summary["deal"])  # the next deal waits for everybody's "Continue"
+            self._send({"type": "continue", "deal": summary["deal"]})
         key = decision_key(st)
         if key is None or key == self.done_key:
             return False
@@ -227,12 +232,17 @@ class Seat:
             card = self.rng.choice(view["legal"])
             msg = {"type": "play", "card": card, "id": self.next_id}
             self.sent[self.next_id] = (view["deal"], card)
+        if not self._send(msg):
+            self.sent.pop(self.next_id, None)
+        return True
+
+    def _send(self, msg: dict[str, Any]) -> bool:
         assert self.ws is not None
         try:
             self.ws.send(json.dumps(msg))
         except ConnectionClosed:
-            self.sent.pop(self.next_id, None)
             self.reconnect()
+            return False
         return True
 
 

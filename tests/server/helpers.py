@@ -81,6 +81,9 @@ class QuietSeating:
     def player_for(self, seat: int) -> tuple[str, str | None]:
         return "random", None
 
+    def readers(self) -> list[int]:
+        return []
+
     def shared(self) -> dict[str, Any]:
         return {"mode": "solo", "table": {}}
 

@@ -28,6 +28,7 @@ from . import training
 from .game import Game, Seat
 from .hub import Hub
 from .seating import Seating
+from .summary import DealSummary
 from .thinking import Decision, Thinker
 from .timer import Position, TurnTimer, position_of
 
@@ -82,6 +83,8 @@ class Runner:
         self.broken = False
         """Memory and store may disagree (a write failed): the game is loaded again."""
         self.timer = TurnTimer(self._out_of_time)
+        self.summary = DealSummary(self._summary_read)
+        """At a table with others, the next deal waits while the last one's summary is read."""
         self._bots: asyncio.Task[None] | None = None
         self._finished = row.finished is not None
         self._rules_json = game.rules.to_json()
@@ -144,6 +147,7 @@ class Runner:
             "winner": match.winner,
             "fairness": self._fairness[1],
             "timer": self.timer.info(),
+            "summary": self.summary.info(),
         }
         common.update(self.seating.shared())
         return common
@@ -203,6 +207,8 @@ class Runner:
             if dealt:
                 stamp(dealt)
                 await self.store.append_many(self.id, len(self.game.log) - 1, dealt)
+                if self.game.match.deals[:-1]:  # not the first deal: the one before has a summary
+                    self.summary.open(len(self.game.match.deals) - 2, self.seating.readers())
                 self._broadcast(dealt)
         except Exception:
             # Memory and store may disagree now: stop; the table loads the game again.
@@ -238,6 +244,8 @@ class Runner:
             self._bots = asyncio.create_task(self._drive_bots())
 
     def _bot_seats(self) -> list[int]:
+        if self.summary.holding:
+            return []  # the people are reading the last deal's summary
         return [s for s in self.game.waiting_on() if self.seating.stand_in(s)]
 
     def _seed(self, seat: int) -> int:
@@ -345,10 +353,22 @@ class Runner:
         """Time the people who must act now (bots have no timer)."""
         game = self.game
         seconds = self.seating.timer
-        waiting = (
-            [] if game.over or not seconds else [s for s in game.waiting_on() if not self.seating.stand_in(s)]
-        )
+        waiting = []
+        if seconds and not game.over and not self.summary.holding:
+            waiting = [s for s in game.waiting_on() if not self.seating.stand_in(s)]
         self.timer.arm(seconds, game.deal, waiting)
+
+    # -- the deal's summary ------------------------------------------------------------------
+
+    def read_summary(self, seat: int, deal: int) -> None:
+        """``seat`` pressed "Continue" on deal ``deal``'s summary."""
+        if self.summary.read(seat, deal) and self.summary.holding:
+            self.announce()  # who is still reading
+
+    def _summary_read(self) -> None:
+        """Everybody read it (or its time ran out): the next deal goes on."""
+        self.announce()
+        self.kick()
 
     def rearm(self) -> None:
         """After a seat changed hands (away, back, left): the timer follows."""
@@ -392,6 +412,7 @@ class Runner:
 
     async def stop(self) -> None:
         self.timer.cancel()
+        self.summary.cancel()
         if self._bots is not None:
             self._bots.cancel()
             with contextlib.suppress(BaseException):

@@ -32,6 +32,10 @@ class Seating(Protocol):
         """The bot level that plays ``seat`` now, and the mark (``auto``) its moves
         carry: None for the seat's own bot, ``stand_in`` for a person's seat."""
 
+    def readers(self) -> list[int]:
+        """The seats whose people read a finished deal's summary before the next
+        deal goes on (none: nothing waits)."""
+
     def shared(self) -> Json:
         """The keys every state message of this table carries besides the game's
         (``mode``, ``table``): the same object as long as nothing in it changed."""

@@ -33,6 +33,9 @@ class SoloSeating:
     def player_for(self, seat: int) -> tuple[str, str | None]:
         return self.table.seats[seat].level or "random", None
 
+    def readers(self) -> list[int]:
+        return []  # the page holds a solo game's summary: the bots wait for the person anyway
+
     def shared(self) -> Json:
         return {"mode": "solo", "table": self.table.info()}
 
@@ -66,6 +69,14 @@ class TableSeating(SoloSeating):
         if own is not None and own.kind == "bot":
             return own.level or "random", None
         return STAND_IN_LEVEL, "stand_in"  # a person who is away
+
+    def readers(self) -> list[int]:
+        """The people at the table now (not away, not gone, connected)."""
+        return [
+            i
+            for i, s in enumerate(self.table.seats)
+            if s.kind == "human" and not s.left and not s.away and self.table.connected(i)
+        ]
 
     def shared(self) -> Json:
         return {"mode": "table", "table": self.table.info()}

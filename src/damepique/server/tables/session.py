@@ -139,8 +139,8 @@ class Session:
             await table.rematch(self.seat, msg.game)
         elif isinstance(msg, Chat):
             await self._chat(table, msg.message)
-        elif isinstance(msg, Continue):
-            pass  # the deal's summary was read: nothing waits on it here yet
+        elif isinstance(msg, Continue) and table.runner is not None:
+            table.runner.read_summary(self.seat, msg.deal)
 
     async def _hello(self, msg: Hello) -> tuple[Table, int | None]:
         raw = msg.table

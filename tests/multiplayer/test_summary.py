@@ -1,0 +1,100 @@
+"""The summary of a finished deal at a table with others (issue 16): the next
+deal is dealt at once but waits, no bot acting and no turn timer running,
+until every person at the table has pressed "Continue", or 15 seconds."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damepique.server.app import create_app
+from damepique.server.play import summary as summary_module
+
+from .mp_helpers import Player, create_table, hello, recv, sit
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'summary.sqlite3'}")
+    app.state.settings.chat_interval = 0.0
+    with TestClient(app) as c:
+        yield c
+
+
+def first_summary(
+    client: TestClient, stack: contextlib.ExitStack
+) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
+    """Two people and two bots play deal 0 to its end; each stops at the summary."""
+    t = create_table(client, rules={"target": 100})
+    ca = stack.enter_context(client.websocket_connect("/ws"))
+    cb = stack.enter_context(client.websocket_connect("/ws"))
+    hello(ca, t["code"], t["token"])
+    hello(cb, t["code"])
+    sit(cb, "Bob")
+    ca.send_text(json.dumps({"type": "start"}))
+    pa, pb = Player(ca, seed=1, until_summary=True), Player(cb, seed=2, until_summary=True)
+    for p in (pa, pb):
+        p.start()
+    for p in (pa, pb):
+        p.join(60)
+        assert p.failure is None and p.summary is not None, p.failure
+    assert pa.summary is not None and pb.summary is not None
+    return ca, cb, pa.summary, pb.summary
+
+
+def state_where(ws: Any, test: Any) -> dict[str, Any]:
+    while True:
+        msg = recv(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state" and test(msg):
+            return msg
+
+
+def test_the_next_deal_waits_for_everybody_to_continue(client: TestClient) -> None:
+    with contextlib.ExitStack() as stack:
+        waits_for_everybody(*first_summary(client, stack))
+
+
+def waits_for_everybody(ca: Any, cb: Any, sa: dict[str, Any], sb: dict[str, Any]) -> None:
+    assert sb["summary"] == sa["summary"]
+    summary = sa["summary"]
+    assert summary["deal"] == 0 and summary["waiting"] == [0, 1]
+    assert summary["deadline"] > 0 and sa["view"]["deal"] == 1 and sa["view"]["phase"] == "pass"
+    # The bots (seats 2 and 3) have not passed: they wait with everybody else.
+    assert sa["view"]["passed_seats"] == [False, False, False, False]
+    ca.send_text(json.dumps({"type": "continue", "deal": 0}))
+    after_a = state_where(cb, lambda m: m["summary"] and m["summary"]["waiting"] == [1])
+    assert after_a["view"]["passed_seats"][2:] == [False, False]
+    cb.send_text(json.dumps({"type": "continue", "deal": 1}))  # not the deal read: ignored
+    cb.send_text(json.dumps({"type": "continue", "deal": 0}))
+    done = state_where(ca, lambda m: m["summary"] is None and m["view"]["passed_seats"][2:] == [True, True])
+    assert done["view"]["deal"] == 1
+
+
+def test_the_summary_closes_by_itself_after_its_time(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(summary_module, "SECONDS", 0.3)
+    with contextlib.ExitStack() as stack:
+        ca, _, _, _ = first_summary(client, stack)
+        done = state_where(
+            ca, lambda m: m["summary"] is None and m["view"]["passed_seats"][2:] == [True, True]
+        )
+        assert done["view"]["deal"] == 1
+
+
+def test_a_solo_game_does_not_wait(tmp_path: Path) -> None:
+    """The page holds a solo game's summary itself: the server holds nothing."""
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'solo.sqlite3'}")) as c:
+        g = c.post("/api/games", json={"speed": "fast", "level": "random", "preset": "short"}).json()
+        with c.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
+            player = Player(ws, seed=3, until_summary=True, limit=30)
+            player.run()
+            assert player.failure is None and player.final is not None and player.summary is None
