@@ -36,6 +36,8 @@ from damepique.server.storage.games import GameRow, GameStore
 from damepique.server.storage.sheets import SheetStore
 from damepique.server.storage.tables import TableStore
 
+from ..multiplayer.mp_helpers import read_summary
+
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
 TABLES = {
     "games",
@@ -489,6 +491,7 @@ class _Seat(threading.Thread):
     def run(self) -> None:
         try:
             done: Any = None
+            read: set[int] = set()
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
                 msg = json.loads(self.ws.receive_text())
@@ -498,6 +501,7 @@ class _Seat(threading.Thread):
                 if msg["over"]:
                     self.final = msg
                     return
+                read_summary(self.ws, msg, read)
                 view = msg.get("view")
                 if not view or msg.get("seat") is None or view["to_act"] != msg["seat"]:
                     continue
