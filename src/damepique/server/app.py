@@ -19,7 +19,15 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from damepique.engine import PRESETS, Rules
-from damepique.engine.rules import FIRST_LEADS, LEFTOVER_RULES, MOON_RULES, PASS_CYCLES
+from damepique.engine.rules import (
+    FIRST_LEADS,
+    FIRST_TRICK_DISCARDS,
+    HEARTS_BROKEN_BY,
+    LEFTOVER_RULES,
+    MOON_RULES,
+    PASS_CYCLES,
+    TIE_RULES,
+)
 
 from .accounts import routes as account_routes
 from .accounts.accounts import Accounts
@@ -117,6 +125,9 @@ def create_app(
                 "leftover": list(LEFTOVER_RULES),
                 "first_lead": list(FIRST_LEADS),
                 "deck": [52, 36],
+                "hearts_broken_by": list(HEARTS_BROKEN_BY),
+                "first_trick_discard": list(FIRST_TRICK_DISCARDS),
+                "tie": list(TIE_RULES),
             },
             "levels": list(LEVELS),
             "levels_available": {lv: resolve_level(lv) for lv in LEVELS},
