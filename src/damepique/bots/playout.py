@@ -220,7 +220,7 @@ def playout(
     while deal.phase == PLAY:
         legal = deal.legal_mask()
         if legal & (legal - 1):
-            if explore and rng.random() < explore:
+            if explore and rng is not None and rng.random() < explore:
                 k = rng.randrange(legal.bit_count())
                 for _ in range(k):
                     legal &= legal - 1
