@@ -294,25 +294,24 @@ def card_words(card: int, lang: str = "en") -> str:
 
 SENTENCES: dict[str, dict[str, str]] = {
     "en": {
-        "queen": "With {a} you take the queen of spades in {va} of the deals played out; "
-        "with {b}, in {vb}.",
-        "queen_heavy": "With {a} you take a heavy spade (queen, king or ace) in {va} of the deals played out; "
-        "with {b}, in {vb}.",
+        "queen": "With {a} you take the queen of spades in {va} of the deals played out; with {b}, in {vb}.",
+        "queen_heavy": "With {a} you take a heavy spade (queen, king or ace) in {va} of the deals played out;"
+        + " with {b}, in {vb}.",
         "hearts": "With {a} you take {va} hearts on average; with {b}, {vb}.",
         "moon_by_self": "With {a} you shoot the moon in {va} of the deals played out; with {b}, in {vb}.",
-        "moon_by_other": "With {a} another player shoots the moon in {va} of the deals played out; "
-        "with {b}, in {vb}.",
+        "moon_by_other": "With {a} another player shoots the moon in {va} of the deals played out;"
+        + " with {b}, in {vb}.",
         "expected_points": "With {a} you can expect {va} points in this deal; with {b}, {vb}.",
     },
     "fr": {
         "queen": "Avec {a}, vous prenez la dame de pique dans {va} des donnes jouées ; avec {b}, dans {vb}.",
-        "queen_heavy": "Avec {a}, vous prenez un gros pique (dame, roi ou as) dans {va} des donnes jouées ; "
-        "avec {b}, dans {vb}.",
+        "queen_heavy": "Avec {a}, vous prenez un gros pique (dame, roi ou as) dans {va} des donnes jouées ;"
+        + " avec {b}, dans {vb}.",
         "hearts": "Avec {a}, vous prenez en moyenne {va} cœurs ; avec {b}, {vb}.",
-        "moon_by_self": "Avec {a}, vous réussissez le grand chelem dans {va} des donnes jouées ; "
-        "avec {b}, dans {vb}.",
-        "moon_by_other": "Avec {a}, un autre joueur réussit le grand chelem dans {va} des donnes jouées ; "
-        "avec {b}, dans {vb}.",
+        "moon_by_self": "Avec {a}, vous réussissez le grand chelem dans {va} des donnes jouées ;"
+        + " avec {b}, dans {vb}.",
+        "moon_by_other": "Avec {a}, un autre joueur réussit le grand chelem dans {va} des donnes jouées ;"
+        + " avec {b}, dans {vb}.",
         "expected_points": "Avec {a}, vous pouvez attendre {va} points dans cette donne ; avec {b}, {vb}.",
     },
 }

@@ -224,6 +224,10 @@ def moon_hopeful(view: View) -> bool:
     return high >= max(4, hand.bit_count() // 3) and top_hearts >= 1
 
 
+MOON_PROPOSALS = 6
+"""Worlds drawn, at most, to find one where a seat on course for the moon
+holds a hand that could make it (``moon.can_run``)."""
+
 BOLD_MARGIN = 8.0
 """The most expected payoff the shooter (``bold=1``) gives up for a moon
 attempt its play-outs make in a fair share of the worlds."""
@@ -384,6 +388,22 @@ def evaluate_play(
                 drawn.append(sample_world(view, known, rng))
             weights = [plays_likelihood(view, h, k, pol, trust) for h, k in drawn]
             hands, kitty = rng.choices(drawn, weights)[0]
+        rival = -1
+        for seat, share, sure in watched:
+            if not sure and rng.random() >= share:
+                continue
+            # A seat running for the moon holds a hand that can make it: of
+            # a few worlds drawn, keep the first where it could (the top
+            # heart and enough winners), so that the search does not count
+            # on the others holding the stoppers a real shooter keeps.
+            tries = 1
+            while watch and tries < MOON_PROPOSALS and not can_run(hands, seat):
+                hands, kitty = sample_world(view, known, rng)
+                tries += 1
+            spent += (tries - 1) * 24
+            if sure or can_run(hands, seat):
+                rival = seat
+            break
         if template is None:
             template = view.world(hands, kitty)
             world = template
@@ -394,11 +414,6 @@ def evaluate_play(
             world.hands = list(hands)
             if hidden_kitty:
                 world.kitty = kitty
-        rival = -1
-        for seat, share, sure in watched:
-            if sure or (can_run(hands, seat) and rng.random() < share):
-                rival = seat
-                break
         for m in modes:
             shooter = me if m == "shoot" else rival
             defender = -1 if allies or m == "shoot" else me
