@@ -70,7 +70,7 @@ def _completions(deal: Deal, card: int):
     d = deal.copy()
     d.play_unchecked(card)
     if not d.trick:  # the card ended the trick
-        leader, cards, winner, _pts = d.tricks[-1]
+        _leader, cards, winner, _pts = d.tricks[-1]
         yield winner, cards
         return
     left = deal.players - len(d.trick)
