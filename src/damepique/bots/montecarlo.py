@@ -343,14 +343,14 @@ def evaluate_play(
     # runs in the worlds where its hand could make it.
     if defend is None:
         defend = MODEL_RIVAL_MOON
-    watched: tuple[tuple[int, float, bool], ...] = ()
+    watched: tuple[tuple[int, float, str], ...] = ()
     if defend:
         if watch:
             watched = suspects(view)
         else:
             threat = moon_threat(view)
             if threat is not None and threat != view.seat:
-                watched = ((threat, 1.0, True),)
+                watched = ((threat, 1.0, "sure"),)
     pol = Policy.of(view.rules)
     know = Knowledge.of(view, soft=infer)
     know_pass = Knowledge.of(view, soft=infer, pass_voids=True) if pass_voids > 0 else know
@@ -389,19 +389,26 @@ def evaluate_play(
             weights = [plays_likelihood(view, h, k, pol, trust) for h, k in drawn]
             hands, kitty = rng.choices(drawn, weights)[0]
         rival = -1
-        for seat, share, sure in watched:
-            if not sure and rng.random() >= share:
+        for seat, share, kind in watched:
+            if kind == "hand":
+                # No evidence but the hand: it runs in a share of the worlds
+                # where its sampled hand could make it, the worlds as drawn.
+                if can_run(hands, seat, me) and rng.random() < share:
+                    rival = seat
+                    break
                 continue
-            # A seat running for the moon holds a hand that can make it: of
+            if kind != "sure" and rng.random() >= share:
+                continue
+            # A seat on course for the moon holds a hand that can make it: of
             # a few worlds drawn, keep the first where it could (the top
             # heart and enough winners), so that the search does not count
             # on the others holding the stoppers a real shooter keeps.
             tries = 1
-            while watch and tries < MOON_PROPOSALS and not can_run(hands, seat):
+            while watch and tries < MOON_PROPOSALS and not can_run(hands, seat, me):
                 hands, kitty = sample_world(view, known, rng)
                 tries += 1
             spent += (tries - 1) * 24
-            if sure or can_run(hands, seat):
+            if kind == "sure" or can_run(hands, seat, me):
                 rival = seat
             break
         if template is None:

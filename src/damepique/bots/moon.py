@@ -15,13 +15,17 @@ The evidence, strongest first:
   always did; with fewer, in ``EARLY_SHARE`` of the worlds where its hand
   could make it;
 - nobody has taken a point yet, but the seat that passed to this one kept its
-  high cards (it gave three low cards, no heart of rank ten or more and no
-  heavy card), or one seat has won every trick so far (three or more): that
-  seat runs in ``HINT_SHARE`` of the worlds where its hand could make it.
+  high cards (it gave three low cards, no heavy card), or one seat has won
+  the last three tricks: that seat runs in ``HINT_SHARE`` of the worlds where
+  its hand could make it;
+- (off by default, ``HAND_SHARE`` 0) nobody has taken a point yet and
+  nothing points to anyone: each other seat runs in ``HAND_SHARE`` of the
+  worlds where its hand, as drawn, could make it.
 
 A hand "could make it" (``can_run``) when it holds the highest heart still
-out and at least a third of its cards (two at least) are the highest card of
-their suit still out or a queen, king or ace.
+out (apart from the searching seat's own) and at least a third of its cards
+(two at least) are the highest card of their suit still out or a queen, king
+or ace.
 
 >>> from damepique.engine import Deal, Rules, view_of
 >>> import random
@@ -43,6 +47,12 @@ HINT_SHARE = 0.3
 """Share of the (capable) worlds where a seat runs for the moon on the
 evidence of its pass or of the tricks it won, before anyone took a point."""
 
+HAND_SHARE = 0.0
+"""Share of the worlds where a seat whose sampled hand could make a moon runs
+for it, with no other evidence, before anyone took a point. Off: at 0.5 it
+cost the expert against three intermediates in a first look (−0.62 payoff
+[−1.26, +0.03] over 20 paired deals), where intermediates never try."""
+
 FAIR_CHANCE = 0.35
 """The shooter attempts a moon when its play-outs make it in at least this
 share of the worlds (``ExpertOptions.bold``)."""
@@ -61,11 +71,13 @@ def point_takers(view: View) -> list[int]:
     return sorted(seats)
 
 
-def suspects(view: View) -> tuple[tuple[int, float, bool], ...]:
-    """``(seat, share, sure)`` for each other seat that may be on course for a
-    moon, the likeliest first: it runs for the moon in ``share`` of the worlds,
-    in every world when ``sure`` (a clear threat), otherwise only in worlds
-    where ``can_run`` says its hand could make it."""
+def suspects(view: View) -> tuple[tuple[int, float, str], ...]:
+    """``(seat, share, kind)`` for each other seat that may be on course for
+    a moon, the likeliest first. ``kind`` is ``"sure"`` (a clear threat: it
+    runs in every world, drawn so that its hand could make it where a few
+    draws allow), ``"evidence"`` (it runs in ``share`` of the worlds, drawn so
+    that its hand could make it) or ``"hand"`` (no evidence: it runs in
+    ``share`` of the worlds where its hand, as drawn, could make it)."""
     rules = view.rules
     if not rules.has_moon or rules.moon_points <= 0:
         return ()
@@ -76,18 +88,21 @@ def suspects(view: View) -> tuple[tuple[int, float, bool], ...]:
     if takers:
         shooter = takers[0]
         if moon_threat(view) == shooter:
-            return ((shooter, 1.0, True),)
-        return ((shooter, EARLY_SHARE, False),)
-    out: list[tuple[int, float, bool]] = []
+            return ((shooter, 1.0, "sure"),)
+        return ((shooter, EARLY_SHARE, "evidence"),)
+    out: list[tuple[int, float, str]] = []
     received = view.received
     if received and view.phase != "pass":
         src = view.pass_source
         if src != me and _low_pass(view, received):
-            out.append((src, HINT_SHARE, False))
-    winners = [w for _l, _c, w, _p in view.tricks]
-    leader = winners[0] if len(winners) >= 3 and len(set(winners)) == 1 else me
-    if leader != me and all(s != leader for s, _x, _y in out):
-        out.append((leader, HINT_SHARE, False))
+            out.append((src, HINT_SHARE, "evidence"))
+    winners = [w for _l, _c, w, _p in view.tricks][-3:]
+    leader = winners[0] if len(winners) == 3 and len(set(winners)) == 1 else me
+    if leader != me and all(x[0] != leader for x in out):
+        out.append((leader, HINT_SHARE, "evidence"))
+    if not out and HAND_SHARE > 0:
+        n = rules.players
+        out = [((me + k) % n, HAND_SHARE, "hand") for k in range(1, n)]
     return tuple(out)
 
 
@@ -98,21 +113,22 @@ def _low_pass(view: View, received: int) -> bool:
     return all(c % 13 < LOW_PASS_RANK for c in cards_of(received))
 
 
-def can_run(hands: list[int] | tuple[int, ...], seat: int) -> bool:
+def can_run(hands: list[int] | tuple[int, ...], seat: int, me: int = -1) -> bool:
     """In a world (every seat's current hand), whether ``seat``'s hand could
-    take every trick that matters: it holds the highest heart still in play
-    (or no heart is left elsewhere) and at least a third of its cards (two at
-    least) are masters (the highest card of their suit still in play) or a
-    queen, king or ace."""
+    take every trick that matters: it holds the highest heart in play outside
+    the hand of ``me`` (the seat searching: the hearts it holds it may still
+    throw away; none left outside it counts as held) and at least a third of
+    its cards (two at least) are masters (the highest card of their suit
+    still in play) or a queen, king or ace."""
     hand = hands[seat]
     if not hand:
         return False
     live = 0
     for h in hands:
         live |= h
-    others = live & ~hand
-    hearts = live & HEARTS_MASK
-    if hearts & others and not (hand & HEARTS_MASK) >> (hearts.bit_length() - 1) & 1:
+    mine = hands[me] if me >= 0 else 0
+    hearts = live & HEARTS_MASK & ~mine
+    if hearts & ~hand and not hand >> (hearts.bit_length() - 1) & 1:
         return False
     strong = 0
     for s in range(4):
