@@ -133,6 +133,22 @@ def test_can_run_needs_the_top_heart_and_winners():
     assert can_run(swapped, 3, me=0)
 
 
+class _Watch:
+    """A bot that remembers the mode of each of its searches."""
+
+    def __init__(self, bot):  # type: ignore[no-untyped-def]
+        self.bot = bot
+        self.modes: list[str] = []
+
+    def choose_pass(self, view, rng):  # type: ignore[no-untyped-def]
+        return self.bot.choose_pass(view, rng)
+
+    def choose_play(self, view, rng):  # type: ignore[no-untyped-def]
+        card = self.bot.choose_play(view, rng)
+        self.modes.append(self.bot.last_mode)
+        return card
+
+
 def _attempts(name: str, deals: int) -> tuple[int, int]:
     """Deals where seat 0 played a card in moon mode, and moons it made,
     against three intermediates (arena seeding)."""
@@ -140,20 +156,10 @@ def _attempts(name: str, deals: int) -> tuple[int, int]:
     attempts = made = 0
     for d in range(deals):
         deal = Deal.shuffled(Rules(), random.Random(f"moon:{d}"), d)
-        seen = []
-
-        class Watch:
-            def choose_pass(self, view, rng):  # type: ignore[no-untyped-def]
-                return bot.choose_pass(view, rng)
-
-            def choose_play(self, view, rng):  # type: ignore[no-untyped-def]
-                card = bot.choose_play(view, rng)
-                seen.append(bot.last_mode)
-                return card
-
+        watch = _Watch(bot)
         inter = get_bot("intermediate")
-        play_deal(deal, [Watch(), inter, inter, inter], [random.Random(f"moon:{d}:{s}") for s in range(4)])
-        attempts += "shoot" in seen
+        play_deal(deal, [watch, inter, inter, inter], [random.Random(f"moon:{d}:{s}") for s in range(4)])
+        attempts += "shoot" in watch.modes
         made += deal.result().moon == 0
     return attempts, made
 

@@ -19,7 +19,7 @@ from damepique.bots.advice import advise
 from damepique.bots.playout import Policy, choose
 from damepique.bots.registry import get_bot
 from damepique.bots.tactics import moon_threat, trick_state
-from damepique.engine import DONE, PASS, QS, Match, Rules, SUIT_MASKS, cards_of, dump_match, view_of
+from damepique.engine import DONE, PASS, QS, SUIT_MASKS, Match, Rules, dump_match, view_of
 
 HERE = Path(__file__).resolve().parent
 
