@@ -226,6 +226,10 @@ def test_hint_is_the_experts_card():
         assert h.advice.cards == (ExpertBot(playouts=200).choose_play(view, random.Random(4)),)
         assert h.advice.best and h.comparison is not None
         assert h.comparison.other == h.advice.cards
+        from damepique.bots.advice import hint_json
+
+        wire = hint_json(h)
+        assert wire["advice"]["best"] and wire["comparison"]["other"] == wire["advice"]["cards"]
         checked += 1
     assert checked >= 3
 
@@ -249,5 +253,10 @@ def test_review_lists_the_costliest_choices():
         assert it.cost >= 0 and it.best.best
     top = review(deal, 0, playouts=100)
     assert len(top) <= 3 and all(it.cost > 0 for it in top)
+    wire = top[0].to_json()
+    assert wire["chosen"]["cards"] != wire["best"]["cards"] and wire["cost"] == round(top[0].cost, 2)
+    assert wire["play"] == top[0].play
+    if top[0].play is not None:
+        assert len(wire["trick_cards"]) == top[0].play % 4
     assert [it.cost for it in top] == sorted((it.cost for it in top), reverse=True)
     assert top[0].cost == max(it.cost for it in every)

@@ -369,6 +369,16 @@ def advice_json(a: Advice) -> dict[str, Any]:
     }
 
 
+def hint_json(h: Hint) -> dict[str, Any]:
+    """A hint for the wire: the best option as ``advice_json`` writes it, its
+    cost-free comparison with the runner-up (or None), for the page to say
+    with ``SENTENCES``."""
+    return {
+        "advice": advice_json(h.advice),
+        "comparison": None if h.comparison is None else h.comparison.to_json(),
+    }
+
+
 # -- reviewing a finished deal ------------------------------------------------------------
 
 
@@ -392,6 +402,23 @@ class ReviewItem:
     @property
     def cost(self) -> float:
         return self.chosen.cost
+
+    def to_json(self) -> dict[str, Any]:
+        """For the wire: where (``play``: the index in the deal's plays, to
+        replay from; None for the pass; ``trick``), the position (``hand``,
+        ``trick_cards`` so far), the cards chosen and the best, the cost in
+        expected payoff, whether it is a mistake, and the comparison."""
+        return {
+            "play": self.play,
+            "trick": self.trick,
+            "hand": [CARD_NAMES[c] for c in cards_of(self.view.hand)],
+            "trick_cards": [CARD_NAMES[c] for c in self.view.trick],
+            "chosen": advice_json(self.chosen),
+            "best": advice_json(self.best),
+            "cost": round(self.chosen.cost, 2),
+            "mistake": self.chosen.mistake,
+            "comparison": None if self.comparison is None else self.comparison.to_json(),
+        }
 
 
 def review(
@@ -472,6 +499,7 @@ __all__ = [
     "compare",
     "describe",
     "hint",
+    "hint_json",
     "paired_stderr",
     "reason_for_pass",
     "reason_for_play",
