@@ -201,3 +201,34 @@ def test_shooter_plays_whole_deals_of_every_size():
         bots = [get_bot("shooter:playouts=40")] + [get_bot("intermediate")] * (rules.players - 1)
         play_deal(deal, bots, [random.Random(s) for s in range(rules.players)])
         assert deal.phase == "done"
+
+
+def test_the_watch_sees_the_moon_a_shooter_is_making():
+    """A position from a deal against three shooters (benchmarks/bots_moon.py,
+    seed 1, deal 26): seat 3 has taken all 9 points so far and leads the Q♣;
+    the expert holds 3♣ 6♣ 7♣ K♣ and three diamonds. Drawing the worlds so
+    that seat 3 could make its moon, the search sees the moon in about a
+    quarter of them; without the watch (a uniform draw gives the stoppers to
+    the others) in about a tenth."""
+    import json
+    from pathlib import Path
+
+    from damepique.bots.montecarlo import evaluate_play
+
+    raw = json.loads((Path(__file__).parent / "golden" / "watch_threat_deal.json").read_text())
+    d = raw["deal"]
+    rules = Rules()
+    deal = Deal(rules, [_mask(" ".join(h)) for h in d["hands"]], 0, raw["number"])
+    for seat, cards in enumerate(d["passes"]):
+        deal.pass_cards(seat, parse_cards(cards))
+    for card in d["plays"]:
+        deal.play(parse_card(card))
+    view = view_of(deal, 0)
+    assert view.taken_points == (0, 0, 0, 9) and suspects(view) == ((3, 1.0, "sure"),)
+
+    def conceded(watch: bool) -> float:
+        stats, _groups, _mode = evaluate_play(view, random.Random(1), 1500, watch=watch, infer=True)
+        return sum(s.conceded / len(s.utility) for s in stats.values()) / len(stats)
+
+    watched, blind = conceded(True), conceded(False)
+    assert watched > 0.18 and blind < 0.14 and watched > 1.8 * blind, (watched, blind)
