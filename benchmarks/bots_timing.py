@@ -1,7 +1,7 @@
 """Decision time per level, on one core: p50 / p95 / max over every decision
 of one seat (passes included) in deals against three intermediates; and the
-CPU time of ``advise`` (all legal cards, or the best passes) at every
-decision of that seat.
+CPU time of ``advise`` (all legal cards, or the best passes) and of ``hint``
+(the best card alone) at every decision of that seat.
 
     python benchmarks/bots_timing.py --deals 40 --seed 1
     python benchmarks/bots_timing.py --deals 40 --seed 1 --levels expert --preset five_players
@@ -19,7 +19,7 @@ import json
 import random
 import time
 
-from damepique.bots.advice import advise
+from damepique.bots.advice import advise, hint
 from damepique.bots.registry import get_bot
 from damepique.engine import DONE, PASS, PRESETS, Deal, view_of
 
@@ -39,6 +39,7 @@ def measure(level: str, deals: int, seed: int, preset: str, with_advice: bool) -
     all_t: list[float] = []
     choice_t: list[float] = []
     advice_t: list[float] = []
+    hint_t: list[float] = []
     cpu_t: list[float] = []
     for d in range(deals):
         deal = Deal.shuffled(rules, random.Random(f"{seed}:{d}"), d)
@@ -58,6 +59,9 @@ def measure(level: str, deals: int, seed: int, preset: str, with_advice: bool) -
                         c0 = time.process_time()
                         advise(view)
                         advice_t.append(time.process_time() - c0)
+                        c0 = time.process_time()
+                        hint(view)
+                        hint_t.append(time.process_time() - c0)
                 deal.pass_cards(s, cards)
         while deal.phase != DONE:
             s = deal.to_act
@@ -76,6 +80,9 @@ def measure(level: str, deals: int, seed: int, preset: str, with_advice: bool) -
                     c0 = time.process_time()
                     advise(view)
                     advice_t.append(time.process_time() - c0)
+                    c0 = time.process_time()
+                    hint(view)
+                    hint_t.append(time.process_time() - c0)
             deal.play(card, s)
     out = {
         "level": level,
@@ -93,6 +100,9 @@ def measure(level: str, deals: int, seed: int, preset: str, with_advice: bool) -
         out["advice_cpu_p50_ms"] = round(_pct(advice_t, 0.5), 1)
         out["advice_cpu_p95_ms"] = round(_pct(advice_t, 0.95), 1)
         out["advice_cpu_max_ms"] = round(max(advice_t) * 1000, 1)
+        out["hint_cpu_p50_ms"] = round(_pct(hint_t, 0.5), 1)
+        out["hint_cpu_p95_ms"] = round(_pct(hint_t, 0.95), 1)
+        out["hint_cpu_max_ms"] = round(max(hint_t) * 1000, 1)
     return out
 
 
@@ -102,7 +112,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--levels", default="random,beginner,intermediate,expert")
     p.add_argument("--preset", default="standard")
-    p.add_argument("--advice", action="store_true", help="also time advise() at every decision")
+    p.add_argument("--advice", action="store_true", help="also time advise() and hint() at every decision")
     args = p.parse_args()
     for level in args.levels.split(","):
         print(json.dumps(measure(level, args.deals, args.seed, args.preset, args.advice)), flush=True)

@@ -1,4 +1,4 @@
-"""The ``damepique`` command: referee, random games, bench, arena, server.
+"""The ``damepique`` command: referee, advice, random games, bench, arena, server.
 
 The referee commands (``replay``, ``legal``, ``verify``) print exactly one
 JSON object on standard output and exit 0 or 2, whatever the input: never a
@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import random
 import sys
@@ -164,6 +165,214 @@ def _cards(mask: int) -> tuple[int, ...]:
     return cards_of(mask)
 
 
+# -- the arena and the terminal demo (the library is damepique.bots.arena) ----------------
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    head = (
+        f"{'bot':<28} {'deals':>7} {'points':>8} {'payoff':>8}  {'95% CI':<18} {'moons':>6} {'conceded':>9}"
+    )
+    if rows and "games_won_share" in rows[0]:
+        head += f" {'won':>6}"
+    lines = [head]
+    for r in rows:
+        lo, hi = r["payoff_ci95"]
+        line = (
+            f"{r['name']:<28} {r['deals']:>7} {r['mean_points']:>8.2f} {r['payoff']:>+8.2f}  "
+            f"[{lo:+.2f}, {hi:+.2f}]{'':<4} {r['moons_made']:>6} {r['moons_conceded']:>9}"
+        )
+        if "games_won_share" in r:
+            line += f" {r['games_won_share']:>6.1%}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _json_number(x: Any) -> Any:
+    """``None`` for a bound that is not finite (one deal gives no interval):
+    standard JSON has no Infinity."""
+    return x if not isinstance(x, float) or math.isfinite(x) else None
+
+
+def run_arena_cli(args: Any, rules: Rules) -> int:
+    """``damepique arena``: ``args`` has seats, deals, seed, duplicate, games,
+    jobs, json, no_progress."""
+    from damepique.bots.arena import run_arena, split_seats
+    from damepique.bots.registry import get_bot
+
+    names = split_seats(args.seats)
+    openspiel = any(n.startswith("openspiel-") for n in names)
+    try:
+        if args.deals < 1:
+            raise ValueError(f"--deals must be at least 1, not {args.deals}")
+        for name in names:
+            if name.startswith("openspiel-"):
+                from damepique.bots.openspiel import spiel_seat
+
+                spiel_seat(name)
+            else:
+                get_bot(name)
+        if openspiel:
+            from damepique.bots.openspiel import openspiel_rules
+
+            if rules != openspiel_rules():
+                raise ValueError(
+                    "OpenSpiel seats play OpenSpiel's rules (the default rules, qs_breaks_hearts=false): "
+                    "leave out --rules"
+                )
+            if len(names) != 4:
+                raise ValueError(f"{len(names)} seats given, OpenSpiel's Hearts has 4 players")
+        elif len(names) != rules.players:
+            raise ValueError(f"{len(names)} seats given, the rules have {rules.players} players")
+    except (KeyError, ValueError) as e:
+        print(f"damepique arena: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    progress = not args.no_progress and args.deals >= 20
+    try:
+        rows = run_arena(
+            names,
+            args.deals,
+            args.seed,
+            rules,
+            duplicate=args.duplicate,
+            games=args.games,
+            jobs=max(1, args.jobs),
+            progress=progress,
+        )
+    except (ImportError, ValueError) as e:
+        print(f"damepique arena: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        for row in rows:
+            row["payoff_ci95"] = [_json_number(x) for x in row["payoff_ci95"]]
+        print(json.dumps({"bots": rows}, allow_nan=False))
+    else:
+        print(format_table(rows))
+    return 0
+
+
+# -- the terminal demo ------------------------------------------------------------------
+
+
+def play_demo(rules: Rules, seed: int | None, level: str) -> int:
+    """``damepique play``: computer players of ``level`` play a game, trick by trick."""
+    from damepique.bots.arena import _seed, play_deal
+    from damepique.bots.registry import get_bot
+    from damepique.engine import CARD_NAMES, PASS, Deal, direction_name, view_of
+
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    try:
+        bots = [get_bot(level) for _ in range(rules.players)]
+    except KeyError as e:
+        print(f"damepique play: {e.args[0]}", file=sys.stderr)
+        return 2
+    n = rules.players
+    print(f"A game of Hearts to {rules.target}, {n} players at level {level} (seed {seed}).")
+    match = Match(rules)
+    k = 0
+    while not match.over:
+        deal = Deal.shuffled(rules, random.Random(_seed(seed, k)), k)
+        match.deals.append(deal)
+        print(f"\n=== Deal {k + 1}: passing {direction_name(deal.pass_offset, n)} ===")
+        for s in range(n):
+            print(f"  seat {s}: {_hand_text(deal.hands[s])}")
+        rngs = [random.Random(_seed(seed, k, s)) for s in range(n)]
+        totals = match.totals
+
+        def show_trick(d: Deal) -> None:
+            leader, cards, winner, points = d.tricks[-1]
+            played = "  ".join(f"{(leader + i) % n}:{CARD_NAMES[c]}" for i, c in enumerate(cards))
+            tail = f", {points} point{'s' if points != 1 else ''}" if points else ""
+            print(f"  trick {len(d.tricks):>2}: {played}  -> seat {winner}{tail}")
+
+        if deal.phase == PASS:
+            for s in range(n):
+                cards = bots[s].choose_pass(view_of(deal, s, totals), rngs[s])
+                deal.pass_cards(s, cards)
+                names = " ".join(CARD_NAMES[c] for c in sorted(cards))
+                print(f"  seat {s} passes {names} to seat {deal.pass_target(s)}")
+        play_deal(deal, bots, rngs, totals, on_trick=show_trick)
+        res = deal.result()
+        moon = f"  seat {res.moon} shot the moon!" if res.moon is not None else ""
+        print(f"  points: {list(res.points)}{moon}")
+        print(f"  totals: {match.totals}")
+        k += 1
+    print(f"\nSeat {match.winner} wins with {min(match.totals)} points.")
+    return 0
+
+
+def _hand_text(mask: int) -> str:
+    from damepique.engine import CARD_NAMES, cards_of
+
+    parts = []
+    for s in (3, 2, 1, 0):
+        cards = [CARD_NAMES[c] for c in reversed(cards_of(mask)) if c // 13 == s]
+        if cards:
+            parts.append(" ".join(cards))
+    return "  ".join(parts)
+
+
+# -- advice (damepique advise) ------------------------------------------------------------
+
+
+def advise_data(data: str | bytes, playouts: int | None = None, seed: int = 0) -> tuple[int, dict[str, Any]]:
+    """``damepique advise``: the expert's advice for the seat to act at the
+    end of a record, ``(0, answer)``, or the referee's ``(2, error)``. Never
+    raises. ``answer`` is ``{"seat", "phase", "advice": [...]}``, one entry per
+    legal card (the best few passes in the pass phase), best first, each as
+    ``bots.advice.advice_json`` writes it.
+    """
+    from damepique.bots.advice import ADVICE_PLAYOUTS, advice_json, advise
+    from damepique.engine import DONE, PASS, view_of
+    from damepique.engine.record import replay
+
+    try:
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise RecordError("bad_json", "the record is not UTF-8 text") from None
+        elif data.startswith("\ufeff"):
+            data = data[1:]
+        match = replay(load(data))
+    except RecordError as e:
+        return 2, e.to_json()
+    except RecursionError:
+        return 2, {"error": "bad_json", "reason": "the record is nested too deeply"}
+    except MemoryError:
+        return 2, {"error": "bad_json", "reason": "the record is too large"}
+    except Exception as e:  # a bug of ours: still one JSON object, never a traceback
+        return 2, {"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}"}
+    deal = match.deal
+    if deal is None or deal.phase == DONE:
+        return 0, {"seat": None, "phase": "over" if match.over else "deal", "advice": []}
+    seat = deal.passing_seats[0] if deal.phase == PASS else deal.to_act
+    view = view_of(deal, seat, match.totals)
+    options = advise(view, random.Random(seed), playouts or ADVICE_PLAYOUTS)
+    return 0, {"seat": seat, "phase": deal.phase, "advice": [advice_json(a) for a in options]}
+
+
+def _advise(args: Any) -> int:
+    try:
+        data = _read_input(args.file)
+    except OSError as e:
+        _print_json(RecordError("bad_json", f"cannot read {args.file}: {e.strerror or e}").to_json())
+        return 2
+    if args.playouts is not None and args.playouts < 1:
+        print(f"damepique advise: --playouts must be at least 1, not {args.playouts}", file=sys.stderr)
+        return 2
+    status, obj = advise_data(data, args.playouts, args.seed)
+    _print_json(obj)
+    return status
+
+
+def _add_advise(sub: Any) -> None:
+    p = sub.add_parser("advise", help="print the expert's advice for the seat to act at the end of a record")
+    p.add_argument("file", help="record file, or - for standard input")
+    p.add_argument("--playouts", type=int, default=None, help="play-outs per decision (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search's generator (default 0)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="damepique", description="Hearts (Dame de pique): engine, bots, server."
@@ -180,6 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "verify", help="check that a finished game's deals are the ones its revealed secret deals"
     )
     p.add_argument("file", help="record file, or - for standard input")
+    _add_advise(sub)
 
     p = sub.add_parser("random-game", help="write a complete random legal game record")
     p.add_argument(
@@ -234,6 +444,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _referee(args.file, "replay")
     if args.command in ("legal", "verify"):
         return _referee(args.file, args.command)
+    if args.command == "advise":
+        return _advise(args)
     if args.command == "random-game":
         _print_json(random_game(_parse_rules(args.rules), args.seed))
         return 0
@@ -242,12 +454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_bench(args.deals, args.seed, as_json=args.json)
     if args.command == "arena":
-        from damepique.bots.arena import run_arena_cli
-
         return run_arena_cli(args, _parse_rules(args.rules))
     if args.command == "play":
-        from damepique.bots.arena import play_demo
-
         return play_demo(_parse_rules(args.rules), args.seed, args.level)
     if args.command == "serve":
         # The web app is the [server] extra: without it, say so instead of an ImportError.

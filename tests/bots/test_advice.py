@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from damepique.bots.advice import REASONS, advise, reason_for_pass, reason_for_play
-from damepique.engine import PASS, PRESETS, QS, Deal, Rules, cards_of, parse_cards, view_of
+from damepique.bots.base import Advice
+from damepique.engine import HEARTS_MASK, PASS, PRESETS, QS, Deal, Rules, cards_of, parse_cards, view_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 
@@ -41,11 +42,17 @@ def test_advice_covers_every_legal_card(preset, make_positions):
         for a in advice:
             assert a.reason in REASONS
             assert a.stderr >= 0
+            gap = a.extra["utility"] - best.extra["utility"]
+            combined = math.hypot(a.extra["utility_stderr"], best.extra["utility_stderr"])
+            assert a.cost == pytest.approx(max(0.0, gap), abs=2e-3)
+            # A mistake is clearly worse and costly; a clearly worse option
+            # that costs less than half a point is not one.
+            clear = gap > 1.5 * combined + 1e-3 and a.cost >= 0.5 + 1e-3
             if a.mistake:
-                gap = a.extra["utility"] - best.extra["utility"]
-                combined = math.hypot(a.extra["utility_stderr"], best.extra["utility_stderr"])
-                assert gap > 1.5 * combined - 1e-3
+                assert gap > 1.5 * combined - 1e-3 and a.cost >= 0.5 - 1e-3
                 assert not a.best
+            elif clear:
+                raise AssertionError(("a clear, costly loss not called a mistake", a, best))
 
 
 def test_advice_is_deterministic():
@@ -117,3 +124,139 @@ def test_advise_is_offered_by_the_bots_package():
 
     assert from_package is from_module
     assert "advise" in damepique.bots.__all__
+
+
+# -- outcomes, comparisons, hints, reviews ---------------------------------------------
+
+
+def test_advice_outcomes_add_up(make_positions):
+    from damepique.bots.tactics import big_cards
+
+    checked = 0
+    for preset in ("standard", "black_maria", "five_players_kitty", "omnibus"):
+        rules = PRESETS[preset]
+        hearts = sum(1 for c in range(26, 39) if rules.deck_mask >> c & 1)
+        heavy = big_cards(rules)
+        for deal, seat in make_positions(rules, 31, 10):
+            view = view_of(deal, seat)
+            advice = advise(view, random.Random(2), playouts=150)
+            taken_heavy = deal.taken[seat] & heavy
+            for a in advice:
+                o = a.outcomes
+                assert set(o) == {"queen", "hearts", "moon_by_self", "moon_by_other"}
+                for k in ("queen", "moon_by_self", "moon_by_other"):
+                    assert 0.0 <= o[k] <= 1.0
+                assert o["moon_by_self"] + o["moon_by_other"] <= 1.0 + 1e-9
+                assert 0.0 <= o["hearts"] <= hearts
+                assert o["hearts"] >= (deal.taken[seat] & HEARTS_MASK).bit_count() - 1e-9
+                if taken_heavy:
+                    assert o["queen"] == 1.0  # it took one already
+                positive = {
+                    s for s, t in enumerate(deal.taken) if any(rules.card_points[c] > 0 for c in cards_of(t))
+                }
+                if len(positive) >= 2 or not rules.has_moon:
+                    assert o["moon_by_self"] == o["moon_by_other"] == 0.0
+                checked += 1
+    assert checked > 100
+
+
+def test_the_queen_given_away_now_is_never_taken(make_positions):
+    """Standard rules: a card that drops the queen on another seat's trick has
+    ``queen`` 0 for this seat."""
+    from damepique.bots.tactics import trick_state
+
+    found = 0
+    for deal, seat in make_positions(Rules(), 91, 4000):
+        view = view_of(deal, seat)
+        if view.phase == PASS or not view.trick or not view.legal_mask() >> QS & 1:
+            continue
+        led = trick_state(view)[0]
+        if view.hand & led:
+            continue
+        advice = advise(view, random.Random(0), playouts=100)
+        queen = next(a for a in advice if a.cards == (QS,))
+        assert queen.outcomes["queen"] == 0.0
+        found += 1
+        if found == 8:
+            break
+    assert found >= 4
+
+
+def test_compare_and_sentence_say_the_numbers():
+    from damepique.bots.advice import Comparison, compare, sentence
+
+    def outcomes(queen, hearts, moon_other=0.0):
+        return {"queen": queen, "hearts": hearts, "moon_by_self": 0.0, "moon_by_other": moon_other}
+
+    a = Advice((parse_cards("8S")[0],), 4.0, 0.2, "follows_high", outcomes=outcomes(0.23, 2.0))
+    b = Advice((parse_cards("2S")[0],), 1.5, 0.2, "ducks", outcomes=outcomes(0.04, 1.9))
+    c = compare(a, b, Rules())
+    assert c == Comparison(a.cards, b.cards, "queen", 0.23, 0.04)
+    assert (
+        sentence(c) == "With 8♠ you take the queen of spades in 23% of the deals played out; with 2♠, in 4%."
+    )
+    assert sentence(c, "fr") == (
+        "Avec 8♠, vous prenez la dame de pique dans 23 % des donnes jouées ; avec 2♠, dans 4 %."
+    )
+    # A moon weighs more than a few hearts; nothing that weighs: the expected points.
+    m = Advice(a.cards, 4.0, 0.2, "x", outcomes=outcomes(0.1, 3.0, 0.2))
+    n = Advice(b.cards, 3.0, 0.2, "x", outcomes=outcomes(0.1, 1.0, 0.0))
+    assert compare(m, n, Rules()).key == "moon_by_other"
+    same = Advice(b.cards, 2.0, 0.2, "x", outcomes=outcomes(0.1, 1.0))
+    c = compare(same, n, Rules())
+    assert (c.key, c.value, c.other_value) == ("expected_points", 2.0, 3.0)
+    assert "2.0" in sentence(c) and "2,0" in sentence(c, "fr")
+    bm = sentence(Comparison(a.cards, b.cards, "queen", 0.5, 0.1), "en", PRESETS["black_maria"])
+    assert "heavy spade" in bm
+
+
+def test_hint_is_the_experts_card():
+    from damepique.bots.advice import hint
+    from damepique.bots.montecarlo import ExpertBot
+
+    checked = 0
+    for seed in range(6):
+        deal = Deal.shuffled(Rules(passing=False), random.Random(seed))
+        for _ in range(5 + seed):
+            deal.play(deal.legal_cards()[-1])
+        view = view_of(deal, deal.to_act)
+        if view.legal_mask().bit_count() < 2:
+            continue
+        h = hint(view, random.Random(4), playouts=200)
+        assert h.advice.cards == (ExpertBot(playouts=200).choose_play(view, random.Random(4)),)
+        assert h.advice.best and h.comparison is not None
+        assert h.comparison.other == h.advice.cards
+        from damepique.bots.advice import hint_json
+
+        wire = hint_json(h)
+        assert wire["advice"]["best"] and wire["comparison"]["other"] == wire["advice"]["cards"]
+        checked += 1
+    assert checked >= 3
+
+
+def test_review_lists_the_costliest_choices():
+    from damepique.bots.advice import review
+    from damepique.bots.arena import play_deal
+    from damepique.bots.registry import get_bot
+
+    deal = Deal.shuffled(Rules(), random.Random(6))
+    play_deal(
+        deal, [get_bot("beginner")] + [get_bot("intermediate")] * 3, [random.Random(s) for s in range(4)]
+    )
+    every = review(deal, 0, playouts=100, top=None)
+    plays = [i for i, s in enumerate(deal.seats) if s == 0]
+    assert [it.play for it in every if it.play is not None] == plays
+    for it in every:
+        if it.play is not None:
+            assert it.chosen.cards == (deal.plays[it.play],)
+            assert it.view.seat == 0 and it.trick == it.play // 4
+        assert it.cost >= 0 and it.best.best
+    top = review(deal, 0, playouts=100)
+    assert len(top) <= 3 and all(it.cost > 0 for it in top)
+    wire = top[0].to_json()
+    assert wire["chosen"]["cards"] != wire["best"]["cards"] and wire["cost"] == round(top[0].cost, 2)
+    assert wire["play"] == top[0].play
+    if top[0].play is not None:
+        assert len(wire["trick_cards"]) == top[0].play % 4
+    assert [it.cost for it in top] == sorted((it.cost for it in top), reverse=True)
+    assert top[0].cost == max(it.cost for it in every)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from damepique.bots.arena import DealOutcome, play_demo, run_arena, run_arena_cli, summarize
-from damepique.cli import main
+from damepique.bots.arena import DealOutcome, run_arena, summarize
+from damepique.cli import main, play_demo, run_arena_cli
 from damepique.engine import PRESETS, Rules
 
 

@@ -6,6 +6,7 @@ the passer emptied (``pass_voids``)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -93,9 +94,13 @@ def test_objective_option_parsing():
     assert get_bot("expert").objective == "payoff"
     bot = get_bot("expert:objective=points,playouts=50")
     assert isinstance(bot, ExpertBot) and bot.objective == "points" and bot.playouts == 50
-    with pytest.raises(KeyError):
+    with pytest.raises(
+        ValueError, match=re.escape("objective takes one of payoff, points, cautious, not 'rank'")
+    ):
         get_bot("expert:objective=rank")
-    with pytest.raises(KeyError):
+    with pytest.raises(
+        ValueError, match=re.escape("objective takes one of payoff, points, cautious, not 'moon'")
+    ):
         ExpertBot(objective="moon")
 
 
@@ -207,7 +212,7 @@ def test_pass_voids_share_of_worlds(monkeypatch):
     bot = get_bot("expert:pass_voids=0.5,playouts=40")
     assert isinstance(bot, ExpertBot) and bot.pass_voids == 0.5
     assert view.legal_mask() >> bot.choose_play(view, random.Random(0)) & 1
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match=re.escape("pass_voids takes a share from 0 to 1, not '2'")):
         get_bot("expert:pass_voids=2")
 
 
@@ -239,7 +244,7 @@ def test_explore_plays_random_cards_in_the_playouts():
     card = bot.choose_play(view, random.Random(0))
     assert view.legal_mask() >> card & 1
     assert card == get_bot("expert:explore=0.3,playouts=40").choose_play(view, random.Random(0))
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match=re.escape("explore takes a share from 0 to 1, not '1.5'")):
         get_bot("expert:explore=1.5")
 
 
@@ -298,5 +303,5 @@ def test_trust_option(monkeypatch):
     calls.clear()
     get_bot("expert:playouts=40").choose_play(view, random.Random(0))
     assert not calls
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match=re.escape("trust takes a share from 0 to below 1, not '1'")):
         get_bot("expert:trust=1")

@@ -5,6 +5,7 @@ shooter run in the play-outs."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -73,9 +74,9 @@ def test_expert_options():
     assert (bot.playouts, bot.race, bot.defend, bot.infer) == (50, False, False, False)
     default = get_bot("expert")
     assert (default.race, default.defend, default.infer) == (True, True, True)
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match=re.escape("race takes 0 or 1, not 'yes'")):
         get_bot("expert:race=yes")
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match=re.escape("unknown expert option 'defence'")):
         get_bot("expert:defence=1")
 
 

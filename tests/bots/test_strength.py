@@ -28,3 +28,17 @@ def test_intermediate_beats_beginner():
 def test_expert_beats_random_even_on_a_tiny_budget():
     payoff, (_lo, _hi) = _payoff(["expert:playouts=60", "random", "random", "random"], 6)
     assert payoff > 3.0
+
+
+def test_the_shooter_shoots_and_wins_against_intermediates():
+    """The bold bot makes its moons: against three intermediates (single
+    deals, seat 0) ``shooter:playouts=150`` made 15 moons in 160 deals with a
+    payoff of +3.6 a deal (seed 11), where ``expert:playouts=150`` made 6
+    on the same deals. Asserted with margins of more than two standard
+    errors: at least 6 moons, payoff above +1.0."""
+    rows = run_arena(
+        ["shooter:playouts=150", "intermediate", "intermediate", "intermediate"], deals=160, seed=11
+    )
+    shooter = rows[0]
+    assert shooter["moons_made"] >= 6, shooter
+    assert shooter["payoff"] > 1.0, shooter

@@ -1,16 +1,30 @@
-"""Advice for the training mode: every legal card (or the best passes),
-its expected points with a standard error, and a reason code.
+"""Advice for the training mode: every legal card (or the best passes), its
+expected points with a standard error, a reason code, what happens with it
+in the play-outs, and a sentence that says what separates two options.
 
-The estimates come from the expert's search (``montecarlo``) over worlds
-consistent with the seat's view. ``score`` is the expected points of this
-deal for the seat (lower is better); ``extra["payoff"]`` the expected payoff
-(mean of the others' points minus own); ``stderr`` the standard error of
-``score``. The best option is the one the expert would choose. An option is a
-``mistake`` only when its expected loss exceeds the best's by more than 1.5
-combined standard errors (``sqrt(se_a**2 + se_b**2)`` of the two means).
+The estimates come from the expert's search (``montecarlo``, with the
+expert's default model: its knowledge, soft inference and moon watch) over
+worlds consistent with the seat's view, without racing so that every option
+gets every world.
 
-Reason codes are stable snake_case words documented in ``docs/bots.md``; the
-web UI translates them.
+- ``score``: the expected points of this deal for the seat (lower is better);
+  ``stderr`` its standard error.
+- ``outcomes``: ``queen``, the chance that this seat takes the queen of
+  spades (in Black Maria, any heavy card: the queen, king or ace of spades)
+  by the end of the deal; ``hearts``, the hearts it takes on average;
+  ``moon_by_self`` and ``moon_by_other``, the chance that it, or another
+  seat, shoots the moon. Chances are shares of the worlds played out.
+- ``cost``: what the option loses against the best in the expert's measure,
+  the expected payoff (the mean of the others' points minus its own).
+- ``mistake``: clearly worse than the best (by more than 1.5 combined
+  standard errors, ``sqrt(se_a**2 + se_b**2)``) *and* costly (``cost`` of
+  half a point of payoff or more).
+- ``reason``: a code of ``reasons.REASONS`` (``docs/bots.md`` defines each).
+
+``compare`` picks the outcome that separates two options most and returns
+it as data (``Comparison``); ``sentence`` puts it into words in English or
+French. ``hint`` gives the best card alone, as fast as the expert decides.
+``review`` goes over a finished deal and lists a seat's costliest choices.
 
 >>> import random
 >>> from damepique.engine import Deal, Rules, view_of
@@ -24,48 +38,38 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from damepique.engine import HEARTS_MASK, PASS, SUIT_MASKS, SUIT_NAMES, View, cards_of
+from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, View, cards_of, view_of
 
 from .base import Advice
-from .montecarlo import SOFT_INFERENCE, CardStats, _stderr, candidate_passes, evaluate_pass, evaluate_play
-from .tactics import big_cards, moon_threat, trick_state
+from .expert_options import ExpertOptions
+from .montecarlo import (
+    CardStats,
+    _stderr,
+    candidate_passes,
+    choose_from,
+    evaluate_pass,
+    evaluate_play,
+    paired_stderr,
+)
+from .reasons import REASONS, WORDS, reason_for_pass, reason_for_play, reason_words
+from .tactics import big_cards
 
 ADVICE_PLAYOUTS = 2000
 """Default play-outs for advice: all legal cards within 500 ms (see benchmarks)."""
 
 MISTAKE_SE = 1.5
+"""A mistake is worse than the best by more than this many combined standard errors..."""
 
-REASONS = (
-    "only_card",
-    "shoots_moon",
-    "stops_moon",
-    "dumps_queen",
-    "gives_points",
-    "takes_points",
-    "takes_jack",
-    "wins_trick",
-    "ducks",
-    "follows_low",
-    "follows_high",
-    "smokes_queen",
-    "leads_low",
-    "leads_high",
-    "leads_hearts",
-    "unguards_queen",
-    "keeps_queen_guarded",
-    "voids_clubs",
-    "voids_diamonds",
-    "voids_hearts",
-    "voids_spades",
-    "discards_high",
-    "passes_queen",
-    "passes_high_spades",
-    "passes_high_hearts",
-    "passes_high_cards",
-    "passes_low_cards",
-)
-"""Every reason code advice can give."""
+MISTAKE_COST = 0.5
+"""... and costs at least this much expected payoff."""
+
+OUTCOME_KEYS = ("queen", "hearts", "moon_by_self", "moon_by_other")
+
+_EXPERT = ExpertOptions()
 
 
 def advise(
@@ -86,30 +90,43 @@ def advise(
     legal = view.legal_mask()
     if not legal:
         return []
-    if legal & (legal - 1) == 0:
-        c = legal.bit_length() - 1
-        return [Advice((c,), 0.0, 0.0, "only_card", False, True)]
-    # Every card gets every world (no racing), with what the expert knows.
-    stats, groups, mode = evaluate_play(view, rng, playouts, infer=SOFT_INFERENCE)
+    stats, groups, mode = _search(view, rng, playouts, race=False)
     best = min(stats.values(), key=lambda s: (s.mean, s.card))
     out = []
     for group in groups:
         st = stats[group[0]]
         for c in group:
             reason = reason_for_play(view, c)
-            if mode == "shoot" and st is best:
+            if mode == "shoot" and st is best and reason != "only_card":
                 reason = "shoots_moon"
             out.append(_advice((c,), st, best, reason))
     out.sort(key=lambda a: (not a.best, a.extra["utility"], a.cards))
     return out
 
 
+def _search(
+    view: View, rng: random.Random, playouts: int, race: bool
+) -> tuple[dict[int, CardStats], list[list[int]], str]:
+    o = _EXPERT
+    return evaluate_play(
+        view,
+        rng,
+        playouts,
+        race=race,
+        defend=o.defend,
+        infer=o.infer,
+        objective=o.objective,
+        allies=o.allies,
+        watch=o.watch,
+    )
+
+
 def _advice(cards: tuple[int, ...], st: CardStats, best: CardStats, reason: str) -> Advice:
     se_u = _stderr(st.utility)
-    se_b = _stderr(best.utility)
     gap = st.mean - best.mean
-    combined = math.sqrt(se_u**2 + se_b**2)
-    mistake = st is not best and gap > MISTAKE_SE * combined and gap > 1e-9
+    combined = math.sqrt(se_u**2 + _stderr(best.utility) ** 2)
+    cost = max(0.0, gap) if st is not best else 0.0
+    mistake = st is not best and gap > MISTAKE_SE * combined and cost >= MISTAKE_COST
     return Advice(
         cards=cards,
         score=round(st.mean_points, 3),
@@ -124,6 +141,8 @@ def _advice(cards: tuple[int, ...], st: CardStats, best: CardStats, reason: str)
             "moon_share": round(st.moons / len(st.utility), 3) if st.utility else 0.0,
             "samples": float(len(st.utility)),
         },
+        outcomes={k: round(v, 3) for k, v in st.outcomes().items()},
+        cost=round(cost, 3),
     )
 
 
@@ -132,118 +151,358 @@ def _advise_pass(view: View, rng: random.Random, playouts: int, top: int) -> lis
     stats = evaluate_pass(view, rng, cands, playouts)
     ranked = sorted(cands, key=lambda cs: (stats[cs].mean, cands.index(cs)))
     best = stats[ranked[0]]
-    out = []
-    for cs in ranked[:top]:
-        out.append(_advice(tuple(sorted(cs)), stats[cs], best, reason_for_pass(view, cs)))
-    return out
+    return [_advice(tuple(sorted(cs)), stats[cs], best, reason_for_pass(view, cs)) for cs in ranked[:top]]
 
 
-# -- reason codes ----------------------------------------------------------------
+# -- the hint ---------------------------------------------------------------------
 
 
-def reason_for_pass(view: View, cards: tuple[int, ...]) -> str:
-    rules = view.rules
-    hand = view.hand
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    big = big_cards(rules)
-    if mask & big:
-        return "passes_queen"
-    for s in range(4):
-        if hand & SUIT_MASKS[s] and not hand & SUIT_MASKS[s] & ~mask:
-            return f"voids_{SUIT_NAMES[s]}"
-    if hand & big:
-        return "keeps_queen_guarded"
-    spades_big = big & SUIT_MASKS[3]
-    if spades_big and mask & SUIT_MASKS[3] & ~((1 << (spades_big & -spades_big).bit_length()) - 1):
-        return "passes_high_spades"
-    if mask & HEARTS_MASK and any(c % 13 >= 8 for c in cards if HEARTS_MASK >> c & 1):
-        return "passes_high_hearts"
-    if sum(c % 13 for c in cards) >= 8 * len(cards):
-        return "passes_high_cards"
-    return "passes_low_cards"
+@dataclass(frozen=True)
+class Hint:
+    """The best option alone (``advice``), and how it compares with the
+    runner-up the search kept longest (``comparison``; None when there was
+    no other option)."""
+
+    advice: Advice
+    comparison: Comparison | None
 
 
-def reason_for_play(view: View, card: int) -> str:
-    """A short code for what playing ``card`` does now."""
-    rules = view.rules
+def hint(view: View, rng: random.Random | None = None, playouts: int = _EXPERT.playouts) -> Hint:
+    """The best card (or pass) as the expert would choose it, with racing:
+    as fast as one of its decisions (``advise`` plays every option out).
+    In the pass phase: the best of the candidate passes."""
+    rng = rng or random.Random(0)
+    if view.phase == PASS:
+        advice = advise(view, rng, playouts, top_passes=2)
+        return Hint(advice[0], compare(advice[1], advice[0], view.rules) if len(advice) > 1 else None)
+    stats, groups, mode = _search(view, rng, playouts, race=True)
+    card = choose_from(stats, groups)
+    best = stats[card]
+    reason = reason_for_play(view, card)
+    if mode == "shoot" and reason != "only_card":
+        reason = "shoots_moon"
+    top = _advice((card,), best, best, reason)
+    others = [s for s in stats.values() if s is not best]
+    if not others:
+        return Hint(top, None)
+    # The runner-up: the candidate that stayed in the race longest, then the
+    # best mean over the worlds it shared with the best.
+    runner = max(others, key=lambda s: (len(s.utility), -s.mean, -s.card))
+    k = len(runner.utility)
+    head = _head(best, k)
+    second = _advice((runner.card,), runner, head, reason_for_play(view, runner.card))
+    return Hint(top, compare(second, _advice((card,), head, head, reason), view.rules))
+
+
+def _head(st: CardStats, k: int) -> CardStats:
+    """The stats of ``st`` over its first ``k`` worlds only (so that two
+    options compare over the same worlds). Outcome counts are scaled."""
+    n = len(st.utility)
+    if k >= n:
+        return st
+    share = k / n if n else 0.0
+    return CardStats(
+        st.card,
+        st.utility[:k],
+        st.points[:k],
+        round(st.moons * share),
+        round(st.conceded * share),
+        round(st.queen * share),
+        round(st.hearts * share),
+        st.mode,
+    )
+
+
+# -- comparing two options ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What separates option ``cards`` from option ``other``: the outcome
+    ``key`` (one of ``OUTCOME_KEYS``, or ``expected_points``) and its value
+    with each (``value`` with ``cards``, ``other_value`` with ``other``).
+    ``sentence`` puts it into words."""
+
+    cards: tuple[int, ...]
+    other: tuple[int, ...]
+    key: str
+    value: float
+    other_value: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": [CARD_NAMES[c] for c in self.cards],
+            "other": [CARD_NAMES[c] for c in self.other],
+            "key": self.key,
+            "value": self.value,
+            "other_value": self.other_value,
+        }
+
+
+def compare(a: Advice, b: Advice, rules: Rules) -> Comparison:
+    """The outcome whose difference between ``a`` and ``b`` weighs most in
+    points (the queen by her points, a heart by its point, a moon by the
+    moon's points), or the expected points when none weighs a quarter point.
+
+    >>> from damepique.engine import Rules
+    >>> def outcomes(queen, hearts):
+    ...     return {"queen": queen, "hearts": hearts, "moon_by_self": 0.0, "moon_by_other": 0.0}
+    >>> a = Advice((47,), 4.0, 0.2, "follows_high", outcomes=outcomes(0.23, 1.1))
+    >>> b = Advice((41,), 1.2, 0.2, "ducks", outcomes=outcomes(0.04, 0.9))
+    >>> compare(a, b, Rules()).key
+    'queen'
+    """
     pts = rules.card_points
-    big = big_cards(rules)
-    hand = view.hand
-    suit = SUIT_MASKS[card // 13]
-    last_of_suit = not hand & suit & ~(1 << card)
-    threat = moon_threat(view)
-    if not view.trick:
-        if threat is not None and threat != view.seat and HEARTS_MASK >> card & 1:
-            return "stops_moon"
-        big_out = view.unseen & big & suit
-        if big_out and card < (big_out & -big_out).bit_length() - 1 and not hand & big & suit:
-            return "smokes_queen"
-        if HEARTS_MASK >> card & 1:
-            return "leads_hearts"
-        if last_of_suit and card // 13 != 2:
-            return f"voids_{SUIT_NAMES[card // 13]}"
-        higher_out = view.unseen & suit & ~((1 << (card + 1)) - 1)
-        lower_out = view.unseen & suit & ((1 << card) - 1)
-        return "leads_low" if higher_out.bit_count() >= lower_out.bit_count() else "leads_high"
-    led, win_card, win_seat, trick_pts = trick_state(view)
-    n = rules.players
-    last = len(view.trick) == n - 1
-    if led >> card & 1:
-        wins = card > win_card
-        if big >> card & 1 and not wins:
-            return "dumps_queen"
-        if wins:
-            if threat is not None and threat == win_seat and threat != view.seat and trick_pts > 0:
-                return "stops_moon"
-            if trick_pts < 0 or (pts[card] < 0):
-                return "takes_jack"
-            if trick_pts > 0 or pts[card] > 0:
-                return "takes_points"
-            if last:
-                return "wins_trick"
-            if hand & big & suit and card // 13 == 3:
-                return "keeps_queen_guarded"
-            return "follows_high"
-        if hand & big & suit and not big >> card & 1 and (hand & suit).bit_count() <= 2:
-            return "unguards_queen"
-        if trick_pts > 0 or card < win_card:
-            below = hand & suit & ((1 << win_card) - 1)
-            if card == below.bit_length() - 1 and below & (below - 1):
-                return "ducks"
-            return "follows_low" if card == (hand & suit & -(hand & suit)).bit_length() - 1 else "ducks"
-        return "follows_low"
-    # A discard.
-    if big >> card & 1:
-        return "dumps_queen"
-    if threat is not None and threat == win_seat and threat != view.seat and pts[card] > 0:
-        return "gives_points"
-    if last_of_suit:
-        return f"voids_{SUIT_NAMES[card // 13]}"
-    if pts[card] > 0:
-        return "gives_points"
-    return "discards_high"
+    heavy = big_cards(rules)
+    weights = {
+        "queen": float(max((pts[c] for c in cards_of(heavy)), default=0)),
+        "hearts": float(max(pts[c] for c in range(26, 39))),
+        "moon_by_self": float(rules.moon_points),
+        "moon_by_other": float(rules.moon_points),
+    }
+    best_key = "expected_points"
+    best_weight = 0.25
+    for key in OUTCOME_KEYS:
+        if key not in a.outcomes or key not in b.outcomes:
+            continue
+        w = abs(a.outcomes[key] - b.outcomes[key]) * weights[key]
+        if w > best_weight:
+            best_key, best_weight = key, w
+    if best_key == "expected_points":
+        return Comparison(a.cards, b.cards, best_key, round(a.score, 2), round(b.score, 2))
+    return Comparison(a.cards, b.cards, best_key, a.outcomes[best_key], b.outcomes[best_key])
 
 
-def describe(advice: list[Advice]) -> str:
+_RANKS = {"en": "23456789", "fr": "23456789"}
+_FACE = {
+    "en": {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"},
+    "fr": {"T": "10", "J": "V", "Q": "D", "K": "R", "A": "A"},
+}
+_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_words(card: int, lang: str = "en") -> str:
+    """A card as a person reads it: ``Q♠`` in English, ``D♠`` in French.
+
+    >>> card_words(49, "fr"), card_words(34, "en")
+    ('D♠', '10♥')
+    """
+    name = CARD_NAMES[card]
+    rank = name[0]
+    return (rank if rank in _RANKS[lang] else _FACE[lang][rank]) + _SYMBOL[name[1]]
+
+
+SENTENCES: dict[str, dict[str, str]] = {
+    "en": {
+        "queen": "With {a} you take the queen of spades in {va} of the deals played out; with {b}, in {vb}.",
+        "queen_heavy": "With {a} you take a heavy spade (queen, king or ace) in {va} of the deals played out;"
+        + " with {b}, in {vb}.",
+        "hearts": "With {a} you take {va} hearts on average; with {b}, {vb}.",
+        "moon_by_self": "With {a} you shoot the moon in {va} of the deals played out; with {b}, in {vb}.",
+        "moon_by_other": "With {a} another player shoots the moon in {va} of the deals played out;"
+        + " with {b}, in {vb}.",
+        "expected_points": "With {a} you can expect {va} points in this deal; with {b}, {vb}.",
+    },
+    "fr": {
+        "queen": "Avec {a}, vous prenez la dame de pique dans {va} des donnes jouées ; avec {b}, dans {vb}.",
+        "queen_heavy": "Avec {a}, vous prenez un gros pique (dame, roi ou as) dans {va} des donnes jouées ;"
+        + " avec {b}, dans {vb}.",
+        "hearts": "Avec {a}, vous prenez en moyenne {va} cœurs ; avec {b}, {vb}.",
+        "moon_by_self": "Avec {a}, vous réussissez le grand chelem dans {va} des donnes jouées ;"
+        + " avec {b}, dans {vb}.",
+        "moon_by_other": "Avec {a}, un autre joueur réussit le grand chelem dans {va} des donnes jouées ;"
+        + " avec {b}, dans {vb}.",
+        "expected_points": "Avec {a}, vous pouvez attendre {va} points dans cette donne ; avec {b}, {vb}.",
+    },
+}
+"""Sentence templates by language and outcome key: ``{a}``/``{b}`` the two
+options' cards, ``{va}``/``{vb}`` their values (shares as percentages,
+averages with one decimal)."""
+
+
+def sentence(comparison: Comparison, lang: str = "en", rules: Rules | None = None) -> str:
+    """``comparison`` in words, in English (``"en"``) or French (``"fr"``).
+
+    >>> c = Comparison((47,), (41,), "queen", 0.23, 0.04)
+    >>> sentence(c)
+    'With 10♠ you take the queen of spades in 23% of the deals played out; with 4♠, in 4%.'
+    >>> sentence(c, "fr")
+    'Avec 10♠, vous prenez la dame de pique dans 23 % des donnes jouées ; avec 4♠, dans 4 %.'
+    """
+    key = comparison.key
+    template_key = key
+    if key == "queen" and rules is not None and big_cards(rules).bit_count() > 1:
+        template_key = "queen_heavy"
+    template = SENTENCES[lang][template_key]
+
+    def value(x: float) -> str:
+        if key in ("queen", "moon_by_self", "moon_by_other"):
+            pct = round(100 * x)
+            return f"{pct} %" if lang == "fr" else f"{pct}%"
+        text = f"{x:.1f}"
+        return text.replace(".", ",") if lang == "fr" else text
+
+    def cards(cs: tuple[int, ...]) -> str:
+        return " ".join(card_words(c, lang) for c in cs)
+
+    return template.format(
+        a=cards(comparison.cards),
+        b=cards(comparison.other),
+        va=value(comparison.value),
+        vb=value(comparison.other_value),
+    )
+
+
+# -- JSON for the command line and the server ------------------------------------------
+
+
+def advice_json(a: Advice) -> dict[str, Any]:
+    """One option as ``damepique advise`` prints it."""
+    return {
+        "cards": [CARD_NAMES[c] for c in a.cards],
+        "expected_points": round(float(a.score), 2),
+        "stderr": round(float(a.stderr), 2),
+        "reason": a.reason,
+        "best": bool(a.best),
+        "mistake": bool(a.mistake),
+        "outcomes": {k: round(float(a.outcomes.get(k, 0.0)), 3) for k in OUTCOME_KEYS},
+    }
+
+
+def hint_json(h: Hint) -> dict[str, Any]:
+    """A hint for the wire: the best option as ``advice_json`` writes it, its
+    cost-free comparison with the runner-up (or None), for the page to say
+    with ``SENTENCES``."""
+    return {
+        "advice": advice_json(h.advice),
+        "comparison": None if h.comparison is None else h.comparison.to_json(),
+    }
+
+
+# -- reviewing a finished deal ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One choice of the seat in a finished deal, against the expert's.
+
+    ``play`` is the index of the card in the deal's plays (None for the
+    pass); ``view`` the seat's view at that moment (its hand, the trick so
+    far: what a page shows of the position); ``chosen`` and ``best`` the
+    advice for what the seat did and for the best option (the same when it
+    chose the best); ``comparison`` what separates them."""
+
+    play: int | None
+    trick: int
+    view: View
+    chosen: Advice
+    best: Advice
+    comparison: Comparison | None
+
+    @property
+    def cost(self) -> float:
+        return self.chosen.cost
+
+    def to_json(self) -> dict[str, Any]:
+        """For the wire: where (``play``: the index in the deal's plays, to
+        replay from; None for the pass; ``trick``), the position (``hand``,
+        ``trick_cards`` so far), the cards chosen and the best, the cost in
+        expected payoff, whether it is a mistake, and the comparison."""
+        return {
+            "play": self.play,
+            "trick": self.trick,
+            "hand": [CARD_NAMES[c] for c in cards_of(self.view.hand)],
+            "trick_cards": [CARD_NAMES[c] for c in self.view.trick],
+            "chosen": advice_json(self.chosen),
+            "best": advice_json(self.best),
+            "cost": round(self.chosen.cost, 2),
+            "mistake": self.chosen.mistake,
+            "comparison": None if self.comparison is None else self.comparison.to_json(),
+        }
+
+
+def review(
+    deal: Deal,
+    seat: int,
+    totals: Sequence[int] = (),
+    playouts: int = ADVICE_PLAYOUTS,
+    rng: random.Random | None = None,
+    top: int | None = 3,
+) -> list[ReviewItem]:
+    """The seat's choices in the finished ``deal`` that cost the most, the
+    costliest first (``top`` of them; None: every choice, in playing order).
+    Each decision is advised from the seat's view at that moment (the search
+    never sees another hand). A choice that matches the best option costs 0.
+    A pass counts as a choice when it was not among the candidate passes'
+    best few; its cost is then unknown and it is left out."""
+    if deal.phase != DONE:
+        raise ValueError("review: the deal is not finished")
+    rng = rng or random.Random(0)
+    rules = deal.rules
+    replay = Deal(rules, list(deal.dealt), deal.kitty, deal.number)
+    items: list[ReviewItem] = []
+    if replay.phase == PASS:
+        view = view_of(replay, seat, totals)
+        advice = advise(view, rng, playouts, top_passes=6)
+        given = deal.passes[seat]
+        chosen = next(
+            (a for a in advice if given is not None and sum(1 << c for c in a.cards) == given), None
+        )
+        if chosen is not None:
+            items.append(ReviewItem(None, 0, view, chosen, advice[0], compare(chosen, advice[0], rules)))
+        for s, p in enumerate(deal.passes):
+            assert p is not None
+            replay.pass_cards(s, p)
+    for i, card in enumerate(deal.plays):
+        if replay.to_act == seat:
+            view = view_of(replay, seat, totals)
+            advice = advise(view, rng, playouts)
+            chosen = next(a for a in advice if a.cards == (card,))
+            best = advice[0]
+            comparison = None if chosen is best else compare(chosen, best, rules)
+            items.append(ReviewItem(i, i // rules.players, view, chosen, best, comparison))
+        replay.play_unchecked(card)
+    if top is None:
+        return items
+    costly = sorted((it for it in items if it.cost > 0), key=lambda it: (-it.cost, it.play or -1))
+    return costly[:top]
+
+
+def describe(advice: list[Advice], lang: str = "en") -> str:
     """A plain-text table of advice, for people and for debugging."""
-    from damepique.engine import CARD_NAMES
-
     lines = []
     for a in advice:
         cards = " ".join(CARD_NAMES[c] for c in a.cards)
         flag = " best" if a.best else (" MISTAKE" if a.mistake else "")
-        lines.append(f"{cards:<9} {a.score:6.2f} ± {a.stderr:4.2f}  {a.reason}{flag}")
+        o = a.outcomes
+        lines.append(
+            f"{cards:<9} {a.score:6.2f} ± {a.stderr:4.2f}  queen {o.get('queen', 0):4.0%}"
+            f"  hearts {o.get('hearts', 0):4.1f}  {reason_words(a.reason, lang)}{flag}"
+        )
     return "\n".join(lines)
 
 
 __all__ = [
     "ADVICE_PLAYOUTS",
+    "MISTAKE_COST",
+    "MISTAKE_SE",
+    "OUTCOME_KEYS",
     "REASONS",
+    "SENTENCES",
+    "WORDS",
+    "Comparison",
+    "Hint",
+    "ReviewItem",
+    "advice_json",
     "advise",
-    "cards_of",
+    "card_words",
+    "compare",
     "describe",
+    "hint",
+    "hint_json",
+    "paired_stderr",
     "reason_for_pass",
     "reason_for_play",
+    "review",
+    "sentence",
 ]

@@ -1,4 +1,5 @@
-"""The arena: bots against bots, with honest statistics; and a terminal demo.
+"""The arena: bots against bots, with honest statistics (the library; the
+``damepique arena`` and ``damepique play`` commands are in ``damepique.cli``).
 
 ``damepique arena --seats expert,intermediate,intermediate,intermediate
 --deals 500 --seed 1 --duplicate --jobs 2`` plays deal after deal and reports,
@@ -25,9 +26,7 @@ minus its own) with a 95% confidence interval, and moons made and conceded.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import random
 import sys
 import time
@@ -35,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Match, Rules, cards_of, direction_name, view_of
+from damepique.engine import DONE, PASS, Deal, Match, Rules, view_of
 
 from .base import Bot
 from .registry import get_bot
@@ -286,25 +285,6 @@ class _Progress:
         sys.stderr.flush()
 
 
-def format_table(rows: list[dict[str, Any]]) -> str:
-    head = (
-        f"{'bot':<28} {'deals':>7} {'points':>8} {'payoff':>8}  {'95% CI':<18} {'moons':>6} {'conceded':>9}"
-    )
-    if rows and "games_won_share" in rows[0]:
-        head += f" {'won':>6}"
-    lines = [head]
-    for r in rows:
-        lo, hi = r["payoff_ci95"]
-        line = (
-            f"{r['name']:<28} {r['deals']:>7} {r['mean_points']:>8.2f} {r['payoff']:>+8.2f}  "
-            f"[{lo:+.2f}, {hi:+.2f}]{'':<4} {r['moons_made']:>6} {r['moons_conceded']:>9}"
-        )
-        if "games_won_share" in r:
-            line += f" {r['games_won_share']:>6.1%}"
-        lines.append(line)
-    return "\n".join(lines)
-
-
 def split_seats(text: str) -> list[str]:
     """``--seats`` split at commas, a ``key=value`` part staying with the bot
     before it (an expert's options):
@@ -321,119 +301,3 @@ def split_seats(text: str) -> list[str]:
         else:
             out.append(part)
     return out
-
-
-def _json_number(x: Any) -> Any:
-    """``None`` for a bound that is not finite (one deal gives no interval):
-    standard JSON has no Infinity."""
-    return x if not isinstance(x, float) or math.isfinite(x) else None
-
-
-def run_arena_cli(args: Any, rules: Rules) -> int:
-    """``damepique arena``: ``args`` has seats, deals, seed, duplicate, games,
-    jobs, json, no_progress."""
-    names = split_seats(args.seats)
-    openspiel = any(n.startswith("openspiel-") for n in names)
-    try:
-        if args.deals < 1:
-            raise ValueError(f"--deals must be at least 1, not {args.deals}")
-        for name in names:
-            if name.startswith("openspiel-"):
-                from .openspiel import spiel_seat
-
-                spiel_seat(name)
-            else:
-                get_bot(name)
-        if openspiel:
-            from .openspiel import openspiel_rules
-
-            if rules != openspiel_rules():
-                raise ValueError(
-                    "OpenSpiel seats play OpenSpiel's rules (the default rules, qs_breaks_hearts=false): "
-                    "leave out --rules"
-                )
-            if len(names) != 4:
-                raise ValueError(f"{len(names)} seats given, OpenSpiel's Hearts has 4 players")
-        elif len(names) != rules.players:
-            raise ValueError(f"{len(names)} seats given, the rules have {rules.players} players")
-    except (KeyError, ValueError) as e:
-        print(f"damepique arena: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 2
-    progress = not args.no_progress and args.deals >= 20
-    try:
-        rows = run_arena(
-            names,
-            args.deals,
-            args.seed,
-            rules,
-            duplicate=args.duplicate,
-            games=args.games,
-            jobs=max(1, args.jobs),
-            progress=progress,
-        )
-    except (ImportError, ValueError) as e:
-        print(f"damepique arena: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        for row in rows:
-            row["payoff_ci95"] = [_json_number(x) for x in row["payoff_ci95"]]
-        print(json.dumps({"bots": rows}, allow_nan=False))
-    else:
-        print(format_table(rows))
-    return 0
-
-
-# -- the terminal demo ------------------------------------------------------------------
-
-
-def play_demo(rules: Rules, seed: int | None, level: str) -> int:
-    """``damepique play``: computer players of ``level`` play a game, trick by trick."""
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-    try:
-        bots = [get_bot(level) for _ in range(rules.players)]
-    except KeyError as e:
-        print(f"damepique play: {e.args[0]}", file=sys.stderr)
-        return 2
-    n = rules.players
-    print(f"A game of Hearts to {rules.target}, {n} players at level {level} (seed {seed}).")
-    match = Match(rules)
-    k = 0
-    while not match.over:
-        deal = Deal.shuffled(rules, random.Random(_seed(seed, k)), k)
-        match.deals.append(deal)
-        print(f"\n=== Deal {k + 1}: passing {direction_name(deal.pass_offset, n)} ===")
-        for s in range(n):
-            print(f"  seat {s}: {_hand_text(deal.hands[s])}")
-        rngs = [random.Random(_seed(seed, k, s)) for s in range(n)]
-        totals = match.totals
-
-        def show_trick(d: Deal) -> None:
-            leader, cards, winner, points = d.tricks[-1]
-            played = "  ".join(f"{(leader + i) % n}:{CARD_NAMES[c]}" for i, c in enumerate(cards))
-            tail = f", {points} point{'s' if points != 1 else ''}" if points else ""
-            print(f"  trick {len(d.tricks):>2}: {played}  -> seat {winner}{tail}")
-
-        if deal.phase == PASS:
-            for s in range(n):
-                cards = bots[s].choose_pass(view_of(deal, s, totals), rngs[s])
-                deal.pass_cards(s, cards)
-                names = " ".join(CARD_NAMES[c] for c in sorted(cards))
-                print(f"  seat {s} passes {names} to seat {deal.pass_target(s)}")
-        play_deal(deal, bots, rngs, totals, on_trick=show_trick)
-        res = deal.result()
-        moon = f"  seat {res.moon} shot the moon!" if res.moon is not None else ""
-        print(f"  points: {list(res.points)}{moon}")
-        print(f"  totals: {match.totals}")
-        k += 1
-    print(f"\nSeat {match.winner} wins with {min(match.totals)} points.")
-    return 0
-
-
-def _hand_text(mask: int) -> str:
-    parts = []
-    for s in (3, 2, 1, 0):
-        cards = [CARD_NAMES[c] for c in reversed(cards_of(mask)) if c // 13 == s]
-        if cards:
-            parts.append(" ".join(cards))
-    return "  ".join(parts)

@@ -22,7 +22,11 @@ class Advice:
     expected points for this seat (lower is better) or payoff where stated;
     ``stderr`` its standard error; ``reason`` a short code the UI translates
     (e.g. ``"ducks"``, ``"keeps_queen_guarded"``, ``"voids_diamonds"``,
-    ``"stops_moon"``); ``mistake`` when clearly worse than the best.
+    ``"stops_moon"``); ``mistake`` when clearly worse than the best and
+    costly; ``cost`` what it loses against the best, in expected payoff
+    (0 for the best); ``outcomes`` what the play-outs say happens with it
+    (``queen``, ``hearts``, ``moon_by_self``, ``moon_by_other``: see
+    ``bots.advice``).
     """
 
     cards: tuple[int, ...]
@@ -32,6 +36,8 @@ class Advice:
     mistake: bool = False
     best: bool = False
     extra: dict[str, float] = field(default_factory=dict)
+    outcomes: dict[str, float] = field(default_factory=dict)
+    cost: float = 0.0
 
 
 class Bot(Protocol):

@@ -45,27 +45,26 @@ import time
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from damepique.engine import PASS, SUIT_MASKS, Deal, View, cards_of
+from damepique.engine import HEARTS_MASK, PASS, SUIT_MASKS, Deal, View, cards_of
 
+from .expert_options import DEFAULT_PLAYOUTS, OBJECTIVES, ExpertOptions
+
+__all__ = ["DEFAULT_PLAYOUTS", "OBJECTIVES", "ExpertBot", "ExpertOptions", "ShooterBot"]
 from .heuristic import danger_scores, pass_from_hand
 from .knowledge import Knowledge, sample_world
+from .moon import FAIR_CHANCE, bold_could_shoot, can_run, moon_passes, suspects
 from .playout import Policy, choose, playout
-from .tactics import moon_threat
+from .tactics import big_cards, moon_threat
 
-MODEL_RIVAL_MOON = True
+MODEL_RIVAL_MOON = ExpertOptions().defend
 """When true, a seat that took every point so far (a quarter of them at least)
 runs for the moon in the play-outs, so the search sees what not stopping it
 costs. On by default (the issue asks the expert to defend against a moon);
 its effect on strength is within the noise of the runs in
 benchmarks/README.md, and ``expert:defend=0`` turns it off."""
 
-SOFT_INFERENCE = True
+SOFT_INFERENCE = ExpertOptions().infer
 """Whether the expert samples with ``Knowledge.of(view, soft=True)`` by default."""
-
-DEFAULT_PLAYOUTS = 1500
-"""Play-outs per decision by default: tuned so that p95 stays under 250 ms on
-one core of the reference machine (see benchmarks/README.md)."""
-
 
 PASS_BUDGET_SHARE = 0.7
 """A pass gets this share of the play-out budget: passes were the slowest
@@ -85,6 +84,11 @@ class CardStats:
     """Worlds where this seat shot the moon."""
     conceded: int = 0
     """Worlds where another seat shot the moon."""
+    queen: int = 0
+    """Worlds where this seat took a heavy card (the queen of spades; in
+    Black Maria, any of the queen, king and ace of spades)."""
+    hearts: int = 0
+    """Hearts this seat took, summed over the worlds."""
     mode: str = "normal"
     dropped: bool = False
     """Left out of the race (clearly worse than the leader): fewer worlds."""
@@ -96,6 +100,36 @@ class CardStats:
     @property
     def mean_points(self) -> float:
         return sum(self.points) / len(self.points) if self.points else 0.0
+
+    def record(self, view: View, deal: Deal, objective: str) -> None:
+        """Count one finished play-out of this candidate."""
+        res = deal.result()
+        me = view.seat
+        self.utility.append(utility(view, res.points, objective, res.moon))
+        self.points.append(res.points[me])
+        if res.moon is not None:
+            if res.moon == me:
+                self.moons += 1
+            else:
+                self.conceded += 1
+        taken = deal.taken[me]
+        if taken & big_cards(view.rules):
+            self.queen += 1
+        self.hearts += (taken & HEARTS_MASK).bit_count()
+
+    def outcomes(self) -> dict[str, float]:
+        """Per world: the chance this seat takes a heavy card (``queen``), the
+        hearts it takes (``hearts``), the chance of a moon by this seat and by
+        another (``moon_by_self``, ``moon_by_other``)."""
+        k = len(self.utility)
+        if not k:
+            return {"queen": 0.0, "hearts": 0.0, "moon_by_self": 0.0, "moon_by_other": 0.0}
+        return {
+            "queen": self.queen / k,
+            "hearts": self.hearts / k,
+            "moon_by_self": self.moons / k,
+            "moon_by_other": self.conceded / k,
+        }
 
 
 def _stderr(xs: list[float]) -> float:
@@ -110,15 +144,6 @@ def _stderr(xs: list[float]) -> float:
 def paired_stderr(a: list[float], b: list[float]) -> float:
     """Standard error of mean(a) - mean(b) over the same worlds."""
     return _stderr([x - y for x, y in zip(a, b, strict=False)])
-
-
-OBJECTIVES = ("payoff", "points", "cautious")
-"""What the expert minimizes in a deal: ``payoff`` (its points minus the mean
-of the others': a moon conceded costs about what 13 points of its own cost);
-``points`` (its own points only: a moon conceded costs 26, its own moon
-counts 0, what the others take does not matter); ``cautious`` (the payoff,
-except that a moon conceded counts as if it had taken every point itself:
-defends like ``points``, shoots like ``payoff``)."""
 
 
 def utility(view: View, points: tuple[int, ...], objective: str = "payoff", moon: int | None = None) -> float:
@@ -199,6 +224,14 @@ def moon_hopeful(view: View) -> bool:
     return high >= max(4, hand.bit_count() // 3) and top_hearts >= 1
 
 
+MOON_PROPOSALS = 6
+"""Worlds drawn, at most, to find one where a seat on course for the moon
+holds a hand that could make it (``moon.can_run``)."""
+
+BOLD_MARGIN = 8.0
+"""The most expected payoff the shooter (``bold=1``) gives up for a moon
+attempt its play-outs make in a fair share of the worlds."""
+
 RACE_Z = 3.0
 """Racing: a candidate whose mean is worse than the leader's by more than this
 many (paired) standard errors stops being played out."""
@@ -272,6 +305,8 @@ def evaluate_play(
     explore: float = 0.0,
     trust: float = 0.0,
     proposals: int = 4,
+    watch: bool = False,
+    bold: float = 0.0,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -289,18 +324,33 @@ def evaluate_play(
     ``pass_voids``: the share of worlds sampled with the guess that the seat
     that passed to this one emptied the suits it passed low cards of
     (``knowledge.passed_voids``).
+    ``watch``: with ``defend``, a seat on course for a moon before it is a
+    clear threat (``moon.suspects``) runs for the moon in a share of the worlds
+    where its hand could make it.
+    ``bold``: the shooter's daring (``ExpertOptions.bold``): it considers a
+    moon run with weaker hands, and attempts one whenever the play-outs make
+    it in ``moon.FAIR_CHANCE`` of the worlds, unless that costs more than
+    ``bold * BOLD_MARGIN`` in expectation.
     """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
     reps = [g[0] for g in groups]
-    modes = ["normal", "shoot"] if moon_hopeful(view) else ["normal"]
+    hopeful = moon_hopeful(view) or (bold > 0 and bold_could_shoot(view))
+    modes = ["normal", "shoot"] if hopeful else ["normal"]
     # Another seat that took every point so far is assumed, in the play-outs,
     # to keep running for the moon: the search then sees what it costs not
-    # to stop it.
+    # to stop it. With ``watch``, a seat on course for one earlier than that
+    # runs in the worlds where its hand could make it.
     if defend is None:
         defend = MODEL_RIVAL_MOON
-    threat = moon_threat(view) if defend else None
-    rival = threat if threat is not None and threat != view.seat else -1
+    watched: tuple[tuple[int, float, str], ...] = ()
+    if defend:
+        if watch:
+            watched = suspects(view)
+        else:
+            threat = moon_threat(view)
+            if threat is not None and threat != view.seat:
+                watched = ((threat, 1.0, "sure"),)
     pol = Policy.of(view.rules)
     know = Knowledge.of(view, soft=infer)
     know_pass = Knowledge.of(view, soft=infer, pass_voids=True) if pass_voids > 0 else know
@@ -338,6 +388,29 @@ def evaluate_play(
                 drawn.append(sample_world(view, known, rng))
             weights = [plays_likelihood(view, h, k, pol, trust) for h, k in drawn]
             hands, kitty = rng.choices(drawn, weights)[0]
+        rival = -1
+        for seat, share, kind in watched:
+            if kind == "hand":
+                # No evidence but the hand: it runs in a share of the worlds
+                # where its sampled hand could make it, the worlds as drawn.
+                if can_run(hands, seat, me) and rng.random() < share:
+                    rival = seat
+                    break
+                continue
+            if kind != "sure" and rng.random() >= share:
+                continue
+            # A seat on course for the moon holds a hand that can make it: of
+            # a few worlds drawn, keep the first where it could (the top
+            # heart and enough winners), so that the search does not count
+            # on the others holding the stoppers a real shooter keeps.
+            tries = 1
+            while watch and tries < MOON_PROPOSALS and not can_run(hands, seat, me):
+                hands, kitty = sample_world(view, known, rng)
+                tries += 1
+            spent += (tries - 1) * 24
+            if kind == "sure" or can_run(hands, seat, me):
+                rival = seat
+            break
         if template is None:
             template = view.world(hands, kitty)
             world = template
@@ -356,15 +429,7 @@ def evaluate_play(
                 d = world.copy()
                 d.play_unchecked(c)
                 playout(d, pol, shooter, defender, rng, explore)
-                res = d.result()
-                st = table[c]
-                st.utility.append(utility(view, res.points, objective, res.moon))
-                st.points.append(res.points[me])
-                if res.moon is not None:
-                    if res.moon == me:
-                        st.moons += 1
-                    else:
-                        st.conceded += 1
+                table[c].record(view, d, objective)
         done += 1
         spent += per_world
         if race and done >= RACE_START and (done - RACE_START) % RACE_EVERY == 0:
@@ -375,8 +440,12 @@ def evaluate_play(
     best_mode = "normal"
     if "shoot" in stats:
         bn = min(s.mean for s in stats["normal"].values() if not s.dropped)
-        bs = min(s.mean for s in stats["shoot"].values() if not s.dropped)
-        if bs < bn - 0.5:
+        top = min((s for s in stats["shoot"].values() if not s.dropped), key=lambda s: (s.mean, s.card))
+        bs = top.mean
+        # The shooter also goes when the moon comes off often enough in its
+        # play-outs and the attempt does not cost too much on average.
+        daring = bold > 0 and top.moons >= FAIR_CHANCE * len(top.utility) and bs < bn + bold * BOLD_MARGIN
+        if bs < bn - 0.5 or daring:
             best_mode = "shoot"
     return stats[best_mode], groups, best_mode
 
@@ -419,9 +488,15 @@ def evaluate_pass(
     min_worlds: int = 8,
     race: bool = False,
     objective: str = "payoff",
+    shoot: bool = False,
 ) -> dict[tuple[int, ...], CardStats]:
     """Outcomes of each candidate pass over deals sampled from this seat's hand
-    (``race``: as in ``evaluate_play``; the stats are keyed by pass)."""
+    (``race``: as in ``evaluate_play``; the stats are keyed by pass).
+
+    ``shoot``: each candidate is also played out with this seat running for
+    the moon, and a candidate's stats are those of the better of the two
+    ways to play it (the seat decides at its first card whether to shoot);
+    no racing then."""
     rules = view.rules
     n = rules.players
     me = view.seat
@@ -429,6 +504,9 @@ def evaluate_pass(
     know = Knowledge.of(view)
     budget = playouts * 52
     stats = {cs: CardStats(cs[0]) for cs in candidates}
+    runs = {cs: CardStats(cs[0], mode="shoot") for cs in candidates} if shoot else {}
+    if shoot:
+        race = False
     # Racing runs on indices, as _race expects ints.
     by_index = {i: stats[cs] for i, cs in enumerate(candidates)}
     active = list(range(len(candidates)))
@@ -436,7 +514,7 @@ def evaluate_pass(
     done = 0
     spent = 0
     while True:
-        per_world = len(active) * 52 + 40
+        per_world = len(active) * 52 * (2 if shoot else 1) + 40
         if deadline is None:
             if done >= min_worlds and spent + per_world > budget:
                 break
@@ -450,111 +528,109 @@ def evaluate_pass(
             d = base.copy()
             for s in range(n):
                 d.pass_cards(s, cs if s == me else others[s])
+            if shoot:
+                run = d.copy()
+                playout(run, pol, me)
+                runs[cs].record(view, run, objective)
             playout(d, pol)
-            res = d.result()
-            st = stats[cs]
-            st.utility.append(utility(view, res.points, objective, res.moon))
-            st.points.append(res.points[me])
-            if res.moon is not None:
-                if res.moon == me:
-                    st.moons += 1
-                else:
-                    st.conceded += 1
+            stats[cs].record(view, d, objective)
         done += 1
         spent += per_world
         if race and done >= RACE_START and (done - RACE_START) % RACE_EVERY == 0:
             active = _race(by_index, active)
             if len(active) == 1:
                 break
+    if shoot:
+        return {cs: runs[cs] if runs[cs].mean < stats[cs].mean else stats[cs] for cs in candidates}
     return stats
 
 
 class ExpertBot:
     """Determinized Monte Carlo; see the module's docstring.
 
-    ``playouts``: play-outs per decision (the deterministic default budget);
-    ``budget_ms``: a wall-time budget instead (not deterministic);
-    ``race``: drop clearly worse candidates early (on by default);
-    ``defend``: model a would-be moon shooter in the play-outs (default
-    ``MODEL_RIVAL_MOON``); ``infer``: sample hidden hands with the soft
-    inferences too (default ``SOFT_INFERENCE``); ``objective``: what it
-    minimizes (``OBJECTIVES``, default ``"payoff"``); ``allies``: count on
-    the other seats to stop a moon in the play-outs (default true; false: only
-    this seat defends there); ``pass_voids``: the share of worlds where the
-    seat that passed to this one is taken to have emptied the suits it passed
-    low cards of (default 0).
+    Its options are one ``ExpertOptions`` (``docs/bots.md`` explains each):
+    ``ExpertBot(playouts=400, objective="points")`` or
+    ``ExpertBot(ExpertOptions(...))``; a bad value raises ``ValueError``.
     """
 
     name = "expert"
+    DEFAULTS = ExpertOptions()
+    """The options a bare name gives (the shooter's differ)."""
 
-    def __init__(
-        self,
-        playouts: int = DEFAULT_PLAYOUTS,
-        budget_ms: float | None = None,
-        race: bool = True,
-        defend: bool | None = None,
-        infer: bool | None = None,
-        objective: str = "payoff",
-        allies: bool = True,
-        pass_voids: float = 0.0,
-        explore: float = 0.0,
-        trust: float = 0.0,
-    ) -> None:
-        if objective not in OBJECTIVES:
-            raise KeyError(f"unknown expert objective {objective!r} ({', '.join(OBJECTIVES)})")
-        self.objective = objective
-        self.allies = allies
-        if not 0.0 <= pass_voids <= 1.0:
-            raise KeyError(f"expert option pass_voids is a share from 0 to 1, not {pass_voids}")
-        self.pass_voids = pass_voids
-        if not 0.0 <= explore <= 1.0:
-            raise KeyError(f"expert option explore is a share from 0 to 1, not {explore}")
-        self.explore = explore
-        if not 0.0 <= trust < 1.0:
-            raise KeyError(f"expert option trust is a share from 0 to below 1, not {trust}")
-        self.trust = trust
-        self.playouts = playouts
-        self.budget_ms = budget_ms
-        self.race = race
-        self.defend = MODEL_RIVAL_MOON if defend is None else defend
-        self.infer = SOFT_INFERENCE if infer is None else infer
+    def __init__(self, options: ExpertOptions | None = None, **kwargs: object) -> None:
+        base = options or self.DEFAULTS
+        if kwargs:
+            base = _replace(base, kwargs)
+        self.options = base
+        self.last_mode = "normal"
+        """The mode of its last search for a card (``"shoot"``: a moon attempt);
+        benchmarks read it to count attempts."""
+
+    # The options, read as attributes (``bot.playouts``), as before they were one value.
+    @property
+    def playouts(self) -> int:
+        return self.options.playouts
+
+    @property
+    def budget_ms(self) -> float | None:
+        return self.options.budget_ms
+
+    @property
+    def race(self) -> bool:
+        return self.options.race
+
+    @property
+    def defend(self) -> bool:
+        return self.options.defend
+
+    @property
+    def infer(self) -> bool:
+        return self.options.infer
+
+    @property
+    def objective(self) -> str:
+        return self.options.objective
+
+    @property
+    def allies(self) -> bool:
+        return self.options.allies
+
+    @property
+    def pass_voids(self) -> float:
+        return self.options.pass_voids
+
+    @property
+    def explore(self) -> float:
+        return self.options.explore
+
+    @property
+    def trust(self) -> float:
+        return self.options.trust
 
     @classmethod
     def from_options(cls, text: str) -> ExpertBot:
         """``"playouts=400"``, ``"budget_ms=500"``, ``"race=0"``, ``"defend=1"``
-        (comma-separated)."""
-        kwargs: dict[str, float | int | bool | str] = {}
-        for part in text.split(","):
-            key, _, value = part.partition("=")
-            key = key.strip()
-            if key in ("playouts", "samples"):
-                kwargs["playouts"] = int(value)
-            elif key in ("budget_ms", "pass_voids", "explore", "trust"):
-                kwargs[key] = float(value)
-            elif key in ("race", "defend", "infer", "allies"):
-                if value not in ("0", "1"):
-                    raise KeyError(f"expert option {key} takes 0 or 1, not {value!r}")
-                kwargs[key] = value == "1"
-            elif key == "objective":
-                kwargs[key] = value  # checked by the constructor, as for a bot built in Python
-            else:
-                raise KeyError(
-                    f"unknown expert option {key!r} "
-                    "(playouts=N, budget_ms=MS, race=0|1, defend=0|1, infer=0|1, allies=0|1, "
-                    f"objective={'|'.join(OBJECTIVES)}, pass_voids=SHARE, explore=SHARE, trust=SHARE)"
-                )
-        bot = cls(**kwargs)  # type: ignore[arg-type]
-        bot.name = "expert:" + text
+        (comma-separated); ``ValueError`` names a bad option and its values."""
+        bot = cls(ExpertOptions.parse(text, cls.DEFAULTS))
+        bot.name = f"{cls.name}:{text}"
         return bot
 
     def choose_pass(self, view: View, rng: random.Random) -> tuple[int, ...]:
         assert view.phase == PASS
+        o = self.options
         cands = candidate_passes(view)
+        shoot = o.bold > 0 and bold_could_shoot(view)
+        if shoot:
+            # Passes that keep the winners a moon needs, judged with a moon
+            # run among the ways to play them.
+            for cs in moon_passes(view):
+                if cs not in cands:
+                    cands.append(cs)
         if len(cands) == 1:
             return cands[0]
-        playouts = max(1, round(self.playouts * PASS_BUDGET_SHARE))
+        playouts = max(1, round(o.playouts * PASS_BUDGET_SHARE))
         stats = evaluate_pass(
-            view, rng, cands, playouts, self.budget_ms, race=self.race, objective=self.objective
+            view, rng, cands, playouts, o.budget_ms, race=o.race, objective=o.objective, shoot=shoot
         )
         live = [cs for cs in cands if not stats[cs].dropped]
         best = min(live, key=lambda cs: (stats[cs].mean, cands.index(cs)))
@@ -562,22 +638,57 @@ class ExpertBot:
 
     def choose_play(self, view: View, rng: random.Random) -> int:
         legal = view.legal_mask()
+        self.last_mode = "normal"
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
-        stats, groups, _ = evaluate_play(
+        o = self.options
+        stats, groups, mode = evaluate_play(
             view,
             rng,
-            self.playouts,
-            self.budget_ms,
-            race=self.race,
-            defend=self.defend,
-            infer=self.infer,
-            objective=self.objective,
-            allies=self.allies,
-            pass_voids=self.pass_voids,
-            explore=self.explore,
-            trust=self.trust,
+            o.playouts,
+            o.budget_ms,
+            race=o.race,
+            defend=o.defend,
+            infer=o.infer,
+            objective=o.objective,
+            allies=o.allies,
+            pass_voids=o.pass_voids,
+            explore=o.explore,
+            trust=o.trust,
+            watch=o.watch,
+            bold=o.bold,
         )
+        self.last_mode = mode
         if len(groups) == 1:
             return groups[0][0]
         return choose_from(stats, groups)
+
+
+class ShooterBot(ExpertBot):
+    """The bold player (``shooter``): the expert's search, but it goes for
+    the moon whenever its play-outs make it in a fair share of the worlds
+    (``moon.FAIR_CHANCE``), considers a moon with weaker hands, and passes to
+    set one up (its lowest cards, keeping high hearts and top spades) when
+    that plays out better; otherwise it plays as the expert does.
+
+    >>> ShooterBot().options.bold
+    1.0
+    """
+
+    name = "shooter"
+    DEFAULTS = ExpertOptions(bold=1.0)
+
+
+def _replace(options: ExpertOptions, values: dict[str, object]) -> ExpertOptions:
+    from dataclasses import fields, replace
+
+    known = {f.name for f in fields(ExpertOptions)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"unknown expert option {unknown[0]!r}; the options are {', '.join(sorted(known))}")
+    # None for defend/infer meant "the default" before the options were one value.
+    given = {
+        k: getattr(ExpertOptions(), k) if v is None and k in ("defend", "infer") else v
+        for k, v in values.items()
+    }
+    return replace(options, **given)  # type: ignore[arg-type]
