@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from damepique.bots.registry import BOT_INFO
 from damepique.engine import PRESETS, Rules
 from damepique.engine.rules import (
     FIRST_LEADS,
@@ -35,7 +36,7 @@ from .asgi import App
 from .cluster.node import Node
 from .play.hub import Hub
 from .play.runner import SPEEDS, Pace
-from .play.thinking import LEVELS, Thinker, resolve_level
+from .play.thinking import CHOICES, LEVELS, PERSONALITIES, Thinker, resolve_level
 from .protocol import VERSION, Json
 from .settings import Settings
 from .settings import database_url as make_url
@@ -130,7 +131,9 @@ def create_app(
                 "tie": list(TIE_RULES),
             },
             "levels": list(LEVELS),
-            "levels_available": {lv: resolve_level(lv) for lv in LEVELS},
+            "personalities": list(PERSONALITIES),
+            "bots": {name: BOT_INFO[name] for name in CHOICES if name in BOT_INFO},
+            "levels_available": {lv: resolve_level(lv) for lv in CHOICES},
             "speeds": list(SPEEDS),
         }
 

@@ -86,6 +86,13 @@ class Advice:
 
 
 @dataclass(frozen=True, slots=True)
+class Hint:
+    """The best card now, and why: once a trick, never in a ranked game."""
+
+    ref: Ref
+
+
+@dataclass(frozen=True, slots=True)
 class Review:
     ref: Ref
     deal: int
@@ -131,11 +138,24 @@ class Ping:
 
 
 Message = (
-    Hello | Sit | Start | Pass | Play | Advice | Review | Leave | Rematch | Chat | Mute | Continue | Ping
+    Hello
+    | Sit
+    | Start
+    | Pass
+    | Play
+    | Advice
+    | Hint
+    | Review
+    | Leave
+    | Rematch
+    | Chat
+    | Mute
+    | Continue
+    | Ping
 )
 TYPES = (
-    "hello", "sit", "start", "pass", "play", "advice", "review", "leave", "rematch", "chat", "mute", "unmute",
-    "continue", "ping",
+    "hello", "sit", "start", "pass", "play", "advice", "hint", "review", "leave", "rematch", "chat", "mute",
+    "unmute", "continue", "ping",
 )  # fmt: skip
 
 
@@ -179,6 +199,8 @@ def parse(text: str | bytes | None) -> Message:
         return Start(ref)
     if kind == "advice":
         return Advice(ref)
+    if kind == "hint":
+        return Hint(ref)
     if kind == "review":
         return Review(ref, _number(msg.get("deal"), "bad_deal", "no such deal"))
     if kind == "leave":
@@ -363,6 +385,7 @@ __all__ = [
     "Chat",
     "Continue",
     "Hello",
+    "Hint",
     "Json",
     "Leave",
     "Message",

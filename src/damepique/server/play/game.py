@@ -77,6 +77,8 @@ class Game:
         self.sealed = sealed
         self.match = Match(rules)
         self.log: list[Json] = []
+        self.hints: set[tuple[int, int, int]] = set()
+        """(seat, deal, trick) of every hint given: one a trick."""
 
     # -- state ---------------------------------------------------------------------
 
@@ -190,6 +192,22 @@ class Game:
         self.log.append(event)
         return event
 
+    def hint(self, seat: int) -> Json:
+        """A hint for ``seat`` now: once a trick (raises ``Refusal`` past that)."""
+        deal = self._deal_in_progress()
+        if seat not in self.waiting_on():
+            raise Refusal("not_your_turn", "a hint is given when it is your turn")
+        key = (seat, deal.number, len(deal.tricks))
+        if key in self.hints:
+            raise Refusal("hint_used", "one hint a trick")
+        self.hints.add(key)
+        event: Json = {"type": "hint", "seat": seat, "deal": deal.number, "trick": len(deal.tricks)}
+        self.log.append(event)
+        return event
+
+    def hints_of(self, seat: int) -> int:
+        return sum(1 for s, _, _ in self.hints if s == seat)
+
     def _deal_in_progress(self) -> Deal:
         deal = self.deal
         if deal is None or self.over:
@@ -210,6 +228,9 @@ class Game:
             self.pass_cards(event["seat"], [parse_card(c) for c in event["cards"]])
         elif kind == "play":
             self.play(event["seat"], parse_card(event["card"]))
+        elif kind == "hint":
+            self.hints.add((event["seat"], event["deal"], event["trick"]))
+            self.log.append(event)
         else:
             raise ValueError(f"unknown stored event {kind!r}")
 

@@ -221,7 +221,8 @@ class Runner:
         from it recorded, once, before anybody hears of it."""
         if self.game.over and not self._finished:
             m = self.game.match
-            await self.store.finish(self.id, m.totals, m.winner, self.game.record())
+            hints = [self.game.hints_of(s) for s in range(self.game.rules.players)]
+            await self.store.finish(self.id, m.totals, m.winner, self.game.record(), hints)
             self._finished = True
             await self.seating.game_over(self.id, self.game)
 
@@ -409,6 +410,14 @@ class Runner:
 
     async def review(self, seat: int, number: int) -> Json:
         return await training.review(self.game, seat, number, self.thinker)
+
+    async def hint(self, seat: int) -> Json:
+        """A hint for ``seat``: counted (stored) first, then searched."""
+        async with self.lock:
+            event = self.game.hint(seat)
+            stamp([event])
+            await self.store.append_many(self.id, len(self.game.log) - 1, [event])
+        return await training.hint(self.game, seat, self.thinker)
 
     async def stop(self) -> None:
         self.timer.cancel()

@@ -15,19 +15,28 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Literal
+from typing import Literal, TypeVar
 
 from damepique.bots import get_bot
 from damepique.bots.base import Bot
-from damepique.engine import View
+from damepique.bots.registry import PERSONALITIES as PERSONALITY_NAMES
+from damepique.engine import Deal, View
 
+from ..errors import Refusal
 from ..protocol import Json
+
+T = TypeVar("T")
 
 LEVELS = ("beginner", "intermediate", "expert")
 """The levels people choose for the computer players."""
-FALLBACK = {"expert": "intermediate", "intermediate": "beginner", "beginner": "random"}
-HEAVY = {"expert"}
+PERSONALITIES = PERSONALITY_NAMES
+"""Computer players with a style (``shooter``, "Bold"), chosen beside the levels."""
+CHOICES = (*LEVELS, *PERSONALITIES)
+"""Every computer player a person may seat."""
+FALLBACK = {"shooter": "expert", "expert": "intermediate", "intermediate": "beginner", "beginner": "random"}
+HEAVY = {"expert", "shooter"}
 CHEAP = {"random", "beginner", "intermediate"}
 """Levels that decide in about a tenth of a millisecond: handing such a decision
 to a thread costs more than making it (a thread hop, and the GIL handed back
@@ -73,22 +82,48 @@ def decide(level: str, view: View, seed: int) -> Decision:
 
 
 def advise(view: View) -> list[Json]:
-    """Advice for every legal option (``damepique.bots.advice.advise``), as
-    JSON-ready dicts; runs in a worker."""
+    """Advice for every legal option (``damepique.bots.advice.advise``), best
+    first, as JSON-ready dicts: each with its outcomes, its cost against the
+    best in expected payoff (``score`` is the expected points, as before), and
+    what separates it from the best (``comparison``); runs in a worker."""
+    from damepique.bots.advice import advice_json, compare
     from damepique.bots.advice import advise as bot_advise
-    from damepique.engine import CARD_NAMES
 
-    return [
-        {
-            "cards": [CARD_NAMES[c] for c in a.cards],
-            "score": round(float(a.score), 3),
-            "stderr": round(float(a.stderr), 3),
-            "reason": a.reason,
-            "best": bool(a.best),
-            "mistake": bool(a.mistake),
-        }
-        for a in bot_advise(view)
-    ]
+    options = bot_advise(view)
+    out = []
+    for a in options:
+        entry = advice_json(a) | {"score": round(float(a.score), 3), "cost": round(float(a.cost), 2)}
+        if a is not options[0]:
+            entry["comparison"] = compare(a, options[0], view.rules).to_json()
+        out.append(entry)
+    return out
+
+
+def hint(view: View) -> Json:
+    """The best option alone, found as fast as one expert decision, and what
+    separates it from the runner-up; runs in a worker."""
+    from damepique.bots.advice import hint as bot_hint
+    from damepique.bots.advice import hint_json
+
+    return hint_json(bot_hint(view))
+
+
+def review(deal: Deal, seat: int, totals: tuple[int, ...]) -> list[Json]:
+    """The seat's three costliest choices in a finished deal; runs in a worker."""
+    from damepique.bots.advice import review as bot_review
+
+    return [item.to_json() for item in bot_review(deal, seat, totals)]
+
+
+TRAINING_QUEUE = 8
+"""Training requests that may wait for the coach at once; past that they are refused."""
+
+
+def _spawning() -> multiprocessing.context.BaseContext:
+    """Not "fork": the server has threads (SQLite, the bot thread pool), and a
+    child forked while one of them holds a lock can hang for ever."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 class Thinker:
@@ -98,16 +133,14 @@ class Thinker:
         self.threads: Executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bot")
         self._processes = processes
         self._pool: Executor | None = None
+        self._coach: Executor | None = None
+        self._coaching = 0
         self.slow: set[str] = set()
 
     def _heavy(self) -> Executor:
         if self._pool is None:
             workers = self._processes or max(1, (os.cpu_count() or 2) - 1)
-            # Not "fork": the server has threads (SQLite, the bot thread pool), and a
-            # child forked while one of them holds a lock can hang for ever.
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=_spawning())
         return self._pool
 
     def inline(self, level: str) -> bool:
@@ -129,12 +162,31 @@ class Thinker:
         pool = self._heavy() if actual in HEAVY else self.threads
         return await loop.run_in_executor(pool, decide, level, view, seed)
 
+    async def _train(self, work: Callable[..., T], *args: object) -> T:
+        """Training work (advice, hints, reviews) in a pool of its own, one
+        process, so that the coach never slows the bots of other tables; at
+        most ``TRAINING_QUEUE`` requests wait, the others are refused."""
+        if self._coaching >= TRAINING_QUEUE:
+            raise Refusal("too_many", "the coach is busy with other players; try again in a moment")
+        if self._coach is None:
+            self._coach = ProcessPoolExecutor(max_workers=1, mp_context=_spawning())
+        self._coaching += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._coach, work, *args)
+        finally:
+            self._coaching -= 1
+
     async def advise(self, view: View) -> list[Json]:
-        loop = asyncio.get_running_loop()
-        pool = self._heavy() if resolve_level("expert") in HEAVY else self.threads
-        return await loop.run_in_executor(pool, advise, view)
+        return await self._train(advise, view)
+
+    async def hint(self, view: View) -> Json:
+        return await self._train(hint, view)
+
+    async def review(self, deal: Deal, seat: int, totals: tuple[int, ...]) -> list[Json]:
+        return await self._train(review, deal, seat, totals)
 
     def close(self) -> None:
         self.threads.shutdown(wait=False, cancel_futures=True)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._pool, self._coach):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)

@@ -4,7 +4,7 @@ its review of a finished deal. Both run the expert's search off the loop
 
 from __future__ import annotations
 
-from damepique.engine import CARD_NAMES, DONE, PASS, Deal, view_of
+from damepique.engine import DONE
 
 from ..errors import Refusal
 from ..protocol import VERSION, Json
@@ -28,42 +28,31 @@ async def advice(game: Game, seat: int, thinker: Thinker) -> Json:
     }
 
 
+async def hint(game: Game, seat: int, thinker: Thinker) -> Json:
+    """The best card now and why (the runner has counted it)."""
+    deal = game.deal
+    assert deal is not None
+    answer = await thinker.hint(game.view(seat))
+    return {
+        "v": VERSION,
+        "type": "hint",
+        "deal": deal.number,
+        "phase": deal.phase,
+        "play": len(deal.plays),
+    } | answer
+
+
 async def review(game: Game, seat: int, number: int, thinker: Thinker) -> Json:
-    """The plays of ``seat`` in deal ``number`` that differ from the expert's choice."""
+    """The three costliest choices of ``seat`` in deal ``number``, each with the
+    position, the better card, and what separates them (``bots.advice.review``)."""
     deals = game.match.deals
     if not 0 <= number < len(deals):
         raise Refusal("bad_deal", "no such deal")
     done = deals[number]
     if done.phase != DONE:
         raise Refusal("bad_deal", "the deal is not finished")
-    rules = game.rules
-    deal = Deal(rules, done.dealt, done.kitty, done.number)
-    if deal.phase == PASS:
-        for s, p in enumerate(done.passes):
-            assert p is not None
-            deal.pass_cards(s, p)
-    totals = game.totals_before(done)
-    items = []
-    for i, (who, card) in enumerate(zip(done.seats, done.plays, strict=True)):
-        if who == seat:
-            options = await thinker.advise(view_of(deal, seat, totals))
-            best = next((a for a in options if a["best"]), None)
-            if best is not None and len(best["cards"]) == 1 and best["cards"][0] != CARD_NAMES[card]:
-                scores = {tuple(a["cards"]): a["score"] for a in options}
-                mine, theirs = scores.get((CARD_NAMES[card],)), best["score"]
-                cost = None if mine is None or theirs is None else round(mine - theirs, 2)
-                items.append(
-                    {
-                        "trick": i // rules.players,
-                        "play": i,
-                        "played": CARD_NAMES[card],
-                        "expert": best["cards"][0],
-                        "cost": cost,
-                        "trick_cards": [CARD_NAMES[c] for c in done.tricks[i // rules.players][1]],
-                    }
-                )
-        deal.play(card)
+    items = await thinker.review(done, seat, tuple(game.totals_before(done)))
     return {"v": VERSION, "type": "review", "deal": number, "expert": resolve_level("expert"), "items": items}
 
 
-__all__ = ["advice", "review"]
+__all__ = ["advice", "hint", "review"]

@@ -11,14 +11,14 @@ import json
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from damepique.engine import RecordError
+from damepique.engine import PASS, Deal, RecordError, view_of
 from damepique.engine.record import load as load_record
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
 from ..http import json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
-from ..play.thinking import LEVELS
+from ..play.thinking import CHOICES
 from ..protocol import Json
 from ..storage.games import GameStore
 from ..tables.registry import Tables
@@ -57,8 +57,8 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
             rules = rules_from_body(body)
             level = str(body.get("level", "intermediate"))
             speed = str(body.get("speed", "normal"))
-            if level not in LEVELS and level != "random":
-                raise Refusal("bad_level", f"level must be one of {', '.join(LEVELS)}")
+            if level not in CHOICES and level != "random":
+                raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
             if speed not in SPEEDS:
                 raise Refusal("bad_speed", "speed must be normal or fast")
             seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
@@ -82,6 +82,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
                     "winner": g.winner,
                     "rules": g.rules,
                     "level": g.options.get("level"),
+                    "hints": g.options.get("hints"),
                 }
                 for g in rows
             ]
@@ -105,6 +106,32 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
             return refused(Refusal("not_found", "no finished game with this id"))
         match = replay_record(g.record)
         return JSONResponse(replay_data(match, g.record.get("players")) | {"game": game_id})
+
+    @app.get("/api/games/{game_id}/advice")
+    async def replay_advice(game_id: str, deal: int = 0, play: int = 0) -> JSONResponse:
+        """The expert's view of a finished game at one card: the advice for the
+        seat to play card ``play`` of deal ``deal`` (what a replay page shows)."""
+        g = await games.get_game(game_id)
+        if g is None or g.record is None:
+            return refused(Refusal("not_found", "no finished game with this id"))
+        match = replay_record(g.record)
+        if not 0 <= deal < len(match.deals) or not 0 <= play < len(match.deals[deal].plays):
+            return refused(Refusal("bad_deal", "no such card in this game"))
+        done = match.deals[deal]
+        position = Deal(match.rules, done.dealt, done.kitty, done.number)
+        if position.phase == PASS:
+            for s, p in enumerate(done.passes):
+                assert p is not None
+                position.pass_cards(s, p)
+        for card in done.plays[:play]:
+            position.play_unchecked(card)
+        seat = position.to_act
+        totals = [sum(d.result().points[s] for d in match.deals[:deal]) for s in range(match.rules.players)]
+        try:
+            options = await tables.thinker.advise(view_of(position, seat, totals))
+        except Refusal as e:
+            return refused(e)
+        return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> JSONResponse:

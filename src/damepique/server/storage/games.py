@@ -139,15 +139,28 @@ class GameStore:
             )
             return _row(r), [json.loads(b) for (b,) in rows]
 
-    async def finish(self, game_id: str, totals: list[int], winner: int | None, record: Json) -> None:
+    async def finish(
+        self,
+        game_id: str,
+        totals: list[int],
+        winner: int | None,
+        record: Json,
+        hints: list[int] | None = None,
+    ) -> None:
+        """The game is over: its totals, winner and record, and how many hints each seat took."""
+        games = schema.games
         async with self.db.write() as conn:
-            await conn.execute(
-                update(schema.games)
-                .where(schema.games.c.id == game_id)
-                .values(
-                    finished=time.time(), totals=json.dumps(totals), winner=winner, record=json.dumps(record)
-                )
-            )
+            values: Json = {
+                "finished": time.time(),
+                "totals": json.dumps(totals),
+                "winner": winner,
+                "record": json.dumps(record),
+            }
+            if hints is not None:
+                row = (await conn.execute(select(games.c.options).where(games.c.id == game_id))).first()
+                options = json.loads(row.options) if row is not None else {}
+                values["options"] = json.dumps(options | {"hints": hints})
+            await conn.execute(update(games).where(games.c.id == game_id).values(**values))
 
     async def games_of(self, owner: str, limit: int = 100) -> list[GameRow]:
         """The finished games a browser played, newest first (its history)."""

@@ -19,7 +19,7 @@ from ..asgi import App, Connection, RawWebSocket
 from ..errors import Refusal
 from ..http import client_host, frames, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
-from ..play.thinking import LEVELS
+from ..play.thinking import CHOICES, LEVELS, PERSONALITIES
 from ..protocol import Json, dumps, error
 from .codes import display_code, normalize_code
 from .limits import TOO_MANY_CODES, retry_after, too_many_codes
@@ -70,8 +70,8 @@ def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
     if timer not in timers:
         raise Refusal("bad_timer", f"time per turn must be one of {timers}")
     level = str(body.get("level", "intermediate"))
-    if level not in LEVELS:
-        raise Refusal("bad_level", f"level must be one of {', '.join(LEVELS)}")
+    if level not in CHOICES:
+        raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
     speed = str(body.get("speed", "normal"))
     if speed not in SPEEDS:
         raise Refusal("bad_speed", "speed must be normal or fast")
@@ -95,6 +95,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
         return {
             "timers": list(settings.timer_choices),
             "levels": list(LEVELS),
+            "personalities": list(PERSONALITIES),
             "speeds": list(SPEEDS),
             "quick_messages": list(QUICK_MESSAGES),
             "grace": settings.grace,

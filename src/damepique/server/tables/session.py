@@ -23,6 +23,7 @@ from ..protocol import (
     Chat,
     Continue,
     Hello,
+    Hint,
     Json,
     Leave,
     Message,
@@ -128,7 +129,7 @@ class Session:
             if runner.broken:
                 runner = await self.tables.reload(table)
             await runner.command(self.seat, msg)
-        elif isinstance(msg, (Advice, Review)):
+        elif isinstance(msg, (Advice, Review, Hint)):
             self._training(table, self.seat, msg)
         elif isinstance(msg, Start):
             await table.start(self.seat)
@@ -196,15 +197,22 @@ class Session:
             self.conn, {"v": VERSION, "type": "muted", "seats": sorted(self.conn.mutes), "ref": msg.ref}
         )
 
-    def _training(self, table: Table, seat: int, msg: Advice | Review) -> None:
-        """Advice and reviews run beside the connection: the player's own cards
-        are never held up behind the expert's search."""
+    def _training(self, table: Table, seat: int, msg: Advice | Review | Hint) -> None:
+        """Advice, hints and reviews run beside the connection: the player's own
+        cards are never held up behind the expert's search. The training mode's
+        advice and reviews are for solo games; a hint, once a trick, for any
+        game that is not ranked."""
         runner = table.runner
-        if not table.solo:
+        if isinstance(msg, Hint):
+            if table.options.ranked:
+                raise Refusal("no_hints", "hints are not given in ranked games")
+        elif not table.solo:
             raise Refusal("no_training", "training advice is for solo games")
         if runner is None:
             raise Refusal("no_game", "no game in progress at this table")
-        if isinstance(msg, Advice):
+        if isinstance(msg, Hint):
+            self.conn.background("hint", self._answer("hint", runner.hint(seat), msg.ref))
+        elif isinstance(msg, Advice):
             self.conn.background("advice", self._answer("advice", runner.advice(seat), msg.ref))
         else:
             self.conn.background("review", self._answer("review", runner.review(seat, msg.deal), msg.ref))
