@@ -75,6 +75,14 @@ async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type
             return
         if stop is not None and await stop():
             return
+        # Each deal ends on its summary, closed by "Continue" (or by itself after 15 s).
+        go_on = page.get_by_role("button", name="Continue")
+        if await go_on.count() and await go_on.is_enabled():
+            try:
+                await go_on.click(timeout=2000)
+            except Exception:
+                pass
+            continue
         pass_button = page.get_by_role("button", name="Pass", exact=True)
         if await pass_button.count():
             pressed = await hand.locator("[aria-pressed=true]").count()

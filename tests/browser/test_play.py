@@ -24,6 +24,7 @@ TEXT = {
         "ten": "Ten of hearts",
         "sealed": "Deals sealed: ",
         "verified": "Deals verified",
+        "continue": "Continue",
     },
     "fr": {
         "locale": "fr-FR",
@@ -36,8 +37,9 @@ TEXT = {
         "over": "Partie terminée",
         "queen": "Dame de pique",
         "ten": "Dix de cœur",
-        "sealed": "Donnes scellées : ",
+        "sealed": "Donnes scellées\u00a0: ",  # French typography: a no-break space before ":"
         "verified": "Donnes vérifiées",
+        "continue": "Continuer",
     },
 }
 
@@ -66,6 +68,14 @@ async def play_until(page: Page, words: dict[str, str], stop=None, limit: float 
             return
         if stop is not None and await stop():
             return
+        # Each deal ends on its summary: the next hand comes once "Continue" is pressed.
+        go_on = page.get_by_role("button", name=words["continue"])
+        if await go_on.count() and await go_on.is_enabled():
+            try:
+                await go_on.click(timeout=2000)
+            except Exception:
+                pass
+            continue
         pass_button = page.get_by_role("button", name=words["pass"], exact=True)
         if await pass_button.count():
             pressed = await hand.locator("[aria-pressed=true]").count()

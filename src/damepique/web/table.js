@@ -278,8 +278,17 @@ export function openTable(root, cfg) {
   function render() {
     if (ctrl.closed) return;
     if (!ctrl.shown) {
+      // The waiting room is drawn again at each change of the table: what is
+      // being typed in it, and the focus, stay.
+      const typed = [...root.querySelectorAll("input[id]:not([readonly])")].map((el) => [el.id, el.value]);
+      const focused = document.activeElement?.id;
       const waiting = call("waitingRoom");
       root.innerHTML = waiting ?? `<section class="table-page"><p class="status">${esc(t(ctrl.status || "connecting"))}</p></section>`;
+      for (const [id, value] of typed) {
+        const el = root.querySelector(`#${id}`);
+        if (el) el.value = value;
+      }
+      if (focused) root.querySelector(`#${focused}`)?.focus();
       return;
     }
     const page = skeleton();

@@ -200,7 +200,6 @@ function waitingRoom(ctrl) {
     ${you === null && tb.status === "waiting" && free ? `<div class="row"><div class="field"><label for="sit-name">${t("your_name")}</label><input id="sit-name" maxlength="24" value="${esc(prefs().name || "")}"></div>
       <button type="button" class="button primary" id="sit-btn">${t("mp_sit")}</button></div>` : ""}
     ${you !== null && you === tb.host && tb.status === "waiting" ? `<p><button type="button" class="button primary" id="start-btn" ${tb.can_start ? "" : "disabled"}>${t("mp_start")}</button></p>` : ""}
-    ${you !== null && you !== tb.host && tb.status === "waiting" ? `<p>${t("mp_wait_host")}</p>` : ""}
     ${you !== null ? `<button type="button" class="button secondary" id="leave-btn">${t("mp_leave")}</button>` : ""}
     <p class="status" id="status">${ctrl.status && ctrl.status !== "connecting" ? esc(t(ctrl.status)) : ""}</p>
   </section>`;
