@@ -21,6 +21,31 @@ const POSITIONS = {
 const SUMMARY_DELAY = 700; // ms the last trick stays in view before the deal's summary
 
 /**
+ * Why `card` cannot be played now by seat `me` (null when it can), in the
+ * page's words: "You must follow clubs", "Hearts are not broken yet"...
+ * The server's `legal` list says whether; this says why, from the view.
+ */
+export function whyNotPlay(state, card, me) {
+  const v = state.view;
+  if (!v || state.over || v.phase === "done") return t("why_done");
+  if (v.phase === "pass") return v.to_act === me ? null : t("why_wait_pass");
+  if (v.to_act !== me) return t("why_not_your_turn");
+  if (v.legal.includes(card)) return null;
+  const first = v.tricks.length === 0;
+  if (v.trick.length) {
+    const led = v.trick[0][1];
+    if (v.hand.some((c) => c[1] === led)) return t("why_follow", { suit: suitName(led) });
+    if (first && state.rules.first_trick_discard === "heart" && v.legal.every((c) => c[1] === "H")) return t("why_first_heart");
+    return t("why_first_points");
+  }
+  if (first && v.legal.length === 1 && v.legal[0][1] === "C" && state.rules.first_lead !== "any") {
+    return t("why_first_lead", { card: cardName(v.legal[0]).toLowerCase() });
+  }
+  if (first && state.rules.no_points_first_trick && (card[1] === "H" || card === "QS")) return t("why_first_points");
+  return t("why_hearts");
+}
+
+/**
  * Open a table in `root`. `cfg`:
  * - target: {token} for a solo game, {table, token?} for a table (net.js);
  * - summaryTimeout: ms after which a deal's summary closes by itself (null: only its button);
@@ -382,7 +407,8 @@ export function openTable(root, cfg) {
     return `<div class="seat pos-${posOf(seat)} ${acting ? "acting" : ""} ${seat === ctrl.me() ? "me" : ""}" data-seat="${seat}" aria-label="${esc(name)}">
       <div class="seat-name">${esc(name)}${passed}</div>
       ${seat === ctrl.me() ? "" : `<div class="backs" aria-hidden="true" style="--k:${size}">${'<span class="mini-back"></span>'.repeat(Math.min(size, 13))}</div>`}
-      <div class="seat-info">${t("cards_left", { n: size })} · ${t("points_deal", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
+      <div class="seat-info wide">${t("cards_left", { n: size })} · ${t("points_deal", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
+      <div class="seat-info narrow">${t("cards_left", { n: size })}<br>${t("points_short", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
       ${voids ? `<div class="seat-voids">${t("seat_voids", { suits: voids })}</div>` : ""}
     </div>`;
   }
@@ -437,25 +463,9 @@ export function openTable(root, cfg) {
   }
 
   function whyNot(card) {
-    const s = ctrl.shown;
-    const v = s.view;
     if (ctrl.summary) return t("why_summary");
-    if (!v || s.over || v.phase === "done") return t("why_done");
-    if (v.phase === "pass") return v.to_act === ctrl.me() ? null : t("why_wait_pass");
-    if (v.to_act !== ctrl.me() || ctrl.pending !== null) return t("why_not_your_turn");
-    if (v.legal.includes(card)) return null;
-    const first = v.tricks.length === 0;
-    if (v.trick.length) {
-      const led = v.trick[0][1];
-      if (v.hand.some((c) => c[1] === led)) return t("why_follow", { suit: suitName(led) });
-      if (first && s.rules.first_trick_discard === "heart" && v.legal.every((c) => c[1] === "H")) return t("why_first_heart");
-      return t("why_first_points");
-    }
-    if (first && v.legal.length === 1 && v.legal[0][1] === "C" && s.rules.first_lead !== "any") {
-      return t("why_first_lead", { card: cardName(v.legal[0]).toLowerCase() });
-    }
-    if (first && s.rules.no_points_first_trick && (card[1] === "H" || card === "QS")) return t("why_first_points");
-    return t("why_hearts");
+    if (ctrl.pending !== null && ctrl.shown.view?.phase === "play") return t("why_not_your_turn");
+    return whyNotPlay(ctrl.shown, card, ctrl.me());
   }
 
   function handHtml(focusedCard) {

@@ -85,7 +85,7 @@ export default {
   hearts_broken: "Hearts broken", hearts_not_broken: "Hearts not broken",
   cards_left: { one: "1 card", other: "{n} cards" },
   points_deal: { one: "1 point this deal", other: "{n} points this deal" },
-  total: "total {n}",
+  total: "total {n}", points_short: { one: "1 pt", other: "{n} pts" },
   pass_label: "Pass", pass_to: { one: "Choose 1 card to pass {dir}, to {name}.", other: "Choose {n} cards to pass {dir}, to {name}." },
   pass_chosen: "{k} of {n} chosen",
   dir_left: "left", dir_right: "right", dir_across: "across", dir_to_left: "to the left", dir_to_right: "to the right",

@@ -84,7 +84,7 @@ export default {
   hearts_broken: "Cœurs ouverts", hearts_not_broken: "Cœurs fermés",
   cards_left: { one: "{n} carte", other: "{n} cartes" },
   points_deal: { one: "{n} point cette donne", other: "{n} points cette donne" },
-  total: "total {n}",
+  total: "total {n}", points_short: { one: "{n} pt", other: "{n} pts" },
   pass_label: "Passer", pass_to: { one: "Choisissez {n} carte à passer {dir}, à {name}.", other: "Choisissez {n} cartes à passer {dir}, à {name}." },
   pass_chosen: { one: "{k} sur {n} choisie", other: "{k} sur {n} choisies" },
   dir_left: "gauche", dir_right: "droite", dir_across: "en face", dir_to_left: "à gauche", dir_to_right: "à droite",
