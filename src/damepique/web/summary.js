@@ -63,9 +63,9 @@ function pointsCell(p) {
 }
 
 /** Each player's points for the deal and total, the leaders marked. */
-export function pointsTable(points, totals, nameOf) {
+export function pointsTable(points, totals, nameOf, column = t("sum_points")) {
   const lead = new Set(leaders(totals));
-  return `<table class="sum-table"><thead><tr><th scope="col">${t("sum_player")}</th><th scope="col">${t("sum_points")}</th><th scope="col">${t("sum_total")}</th></tr></thead>
+  return `<table class="sum-table"><thead><tr><th scope="col">${t("sum_player")}</th><th scope="col">${esc(column)}</th><th scope="col">${t("sum_total")}</th></tr></thead>
     <tbody>${points
       .map((p, i) => `<tr class="${lead.has(i) ? "leader" : ""}"><th scope="row">${esc(nameOf(i))}</th><td>${pointsCell(p)}</td><td>${num(totals[i])}</td></tr>`)
       .join("")}</tbody></table>`;
@@ -95,7 +95,7 @@ export function gameOverHtml(state, me, nameOf, actions, width) {
   const names = state.seats.map((_, i) => nameOf(i));
   return `<h2 id="over-h">${t("game_over")}</h2>
     <p class="winner-line">${esc(line)}</p>
-    ${last ? pointsTable(last.points, state.totals, nameOf) : ""}
+    ${last ? pointsTable(last.points, state.totals, nameOf, t("deal_n", { n: state.results.length })) : ""}
     ${totalsChart(state.results.map((r) => r.points), names, { target: state.rules.target, width })}
     <p class="actions">${actions}<a class="button" href="/api/games/${esc(state.game)}/record" download>${t("download")}</a></p>`;
 }

@@ -337,11 +337,9 @@ export function openTable(root, cfg) {
     const hand = page.querySelector("#hand");
     const wantHand = ctrl.focusWanted || focusedCard || focusWasPass;
     if (wantHand && hand && !dialog()?.open) {
-      const target = (focusWasPass && page.querySelector("#pass-btn")) || hand.querySelector('[tabindex="0"]');
-      if (target) {
-        target.focus({ preventScroll: true });
-        ctrl.focusWanted = false;
-      }
+      const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || hand.querySelector('[tabindex="0"]');
+      target?.focus({ preventScroll: true });
+      if (target && document.activeElement === target && target !== page.querySelector("#pass-btn")) ctrl.focusWanted = false;
     }
     animate(main, before);
   }
@@ -637,6 +635,11 @@ export function openTable(root, cfg) {
     // Escape must not close a summary that waits for its button.
     if (e.key === "Escape" && e.target.closest?.("#t-summary")) e.preventDefault();
   };
+  // The card with the focus is the hand's one stop in the tab order.
+  const onFocus = (e) => {
+    const btn = e.target.closest?.("#hand [data-card]");
+    if (btn) root.querySelectorAll("#hand [data-card]").forEach((b) => b.setAttribute("tabindex", b === btn ? "0" : "-1"));
+  };
   const onCancel = (e) => {
     if (e.target.id === "t-summary") e.preventDefault();
   };
@@ -644,6 +647,16 @@ export function openTable(root, cfg) {
   root.addEventListener("change", onChange);
   root.addEventListener("keydown", onKey);
   root.addEventListener("cancel", onCancel, true);
+  root.addEventListener("focusin", onFocus);
+  // The end's chart is drawn at the width of its box: drawn again when that changes.
+  let width = window.innerWidth;
+  const onResize = () => {
+    if (Math.abs(window.innerWidth - width) < 40) return;
+    width = window.innerWidth;
+    ctrl.overKey = null;
+    if (ctrl.shown) renderOver();
+  };
+  window.addEventListener("resize", onResize);
 
   ctrl.render = () => {
     ctrl.overKey = null;
@@ -659,6 +672,8 @@ export function openTable(root, cfg) {
     root.removeEventListener("change", onChange);
     root.removeEventListener("keydown", onKey);
     root.removeEventListener("cancel", onCancel, true);
+    root.removeEventListener("focusin", onFocus);
+    window.removeEventListener("resize", onResize);
   };
   render();
   return ctrl;
