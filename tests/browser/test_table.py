@@ -8,6 +8,7 @@ travels."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 
@@ -18,7 +19,12 @@ from .test_play import CARD_NAME, TEXT
 
 pytestmark = [pytest.mark.browser]
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 WORDS = {
@@ -36,7 +42,8 @@ WORDS = {
     },
     "fr": {
         **TEXT["fr"],
-        "intro": "Sans inscription. Trois joueurs virtuels vous attendent\u202f; une partie courte dure quelques minutes.",
+        "intro": "Sans inscription. Trois joueurs virtuels vous attendent\u202f; "
+        "une partie courte dure quelques minutes.",
         "training": "Mode entraînement",
         "deal_over": re.compile(r"^La donne \d+ est finie$"),
         "new_game": "Nouvelle partie",
@@ -47,12 +54,22 @@ WORDS = {
         "leads": re.compile(r"(mène|mènent|menez) la partie avec \d+ points?\.$"),
     },
 }
-SUIT_OF = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S", "trèfle": "C", "carreau": "D", "cœur": "H", "pique": "S"}
+SUIT_OF = {
+    "clubs": "C",
+    "diamonds": "D",
+    "hearts": "H",
+    "spades": "S",
+    "trèfle": "C",
+    "carreau": "D",
+    "cœur": "H",
+    "pique": "S",
+}
 
 # Records every animation and transition the page starts: what moves, how long.
 MOTION_PROBE = """
 window.__moves = [];
-const place = (el) => el.closest?.('.trick') ? 'trick' : el.closest?.('#hand') ? 'hand' : el.classList?.contains('ghost') ? 'ghost' : 'other';
+const place = (el) => el.closest?.('.trick') ? 'trick' : el.closest?.('#hand') ? 'hand'
+  : el.classList?.contains('ghost') ? 'ghost' : 'other';
 const animate = Element.prototype.animate;
 Element.prototype.animate = function (keyframes, options) {
   const frames = Array.isArray(keyframes) ? keyframes : [keyframes];
@@ -61,12 +78,15 @@ Element.prototype.animate = function (keyframes, options) {
   window.__moves.push({ kind: 'animation', props, duration, where: place(this) });
   return animate.call(this, keyframes, options);
 };
-const ms = (text) => Math.max(0, ...text.split(',').map((x) => parseFloat(x) * (x.trim().endsWith('ms') ? 1 : 1000)));
+const ms = (text) => Math.max(0, ...text.split(',')
+  .map((x) => parseFloat(x) * (x.trim().endsWith('ms') ? 1 : 1000)));
 document.addEventListener('transitionrun', (e) => {
-  window.__moves.push({ kind: 'transition', props: [e.propertyName], duration: ms(getComputedStyle(e.target).transitionDuration), where: place(e.target) });
+  const duration = ms(getComputedStyle(e.target).transitionDuration);
+  window.__moves.push({ kind: 'transition', props: [e.propertyName], duration, where: place(e.target) });
 }, true);
 document.addEventListener('animationstart', (e) => {
-  window.__moves.push({ kind: 'css-animation', props: [e.animationName], duration: ms(getComputedStyle(e.target).animationDuration), where: place(e.target) });
+  const duration = ms(getComputedStyle(e.target).animationDuration);
+  window.__moves.push({ kind: 'css-animation', props: [e.animationName], duration, where: place(e.target) });
 }, true);
 """
 MOVING = {"transform", "translate", "left", "top"}
@@ -82,7 +102,9 @@ class Game:
 
     async def settle(self) -> None:
         """Until no card is travelling (positions are read at rest)."""
-        await self.page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000)
+        await self.page.wait_for_function(
+            "document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000
+        )
 
     async def tap(self, card) -> None:  # type: ignore[no-untyped-def]
         await self.settle()
@@ -100,11 +122,13 @@ class Game:
               window.scrollTo(0, 0);
               const cards = [...document.querySelectorAll('#hand [data-card]')];
               const off = cards.filter((c) => { const r = c.getBoundingClientRect();
-                return r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5; });
+                return r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5
+                  || r.bottom > innerHeight + 0.5; });
               // Each card's corner index is uncovered: the card is what is under it.
               const hidden = cards.filter((c) => { const r = c.getBoundingClientRect();
                 return document.elementFromPoint(r.left + 6, r.top + 12)?.closest('[data-card]') !== c; });
-              return { n: cards.length, off: off.map((c) => c.dataset.card), hidden: hidden.map((c) => c.dataset.card),
+              return { n: cards.length, off: off.map((c) => c.dataset.card),
+                       hidden: hidden.map((c) => c.dataset.card),
                        sideways: document.documentElement.scrollWidth > innerWidth, scrollY };
             }"""
         )
@@ -133,7 +157,8 @@ class Game:
             assert name and CARD_NAME.match(name), name
             await self.tap(enabled.first)
             await page.wait_for_function(
-                "size => document.querySelectorAll('#hand [data-card]').length !== size || document.querySelector('#t-summary[open]')",
+                "size => document.querySelectorAll('#hand [data-card]').length !== size"
+                " || document.querySelector('#t-summary[open]')",
                 arg=size,
                 timeout=5000,
             )
@@ -142,9 +167,10 @@ class Game:
         return "wait"
 
     async def my_turn_to_play(self) -> bool:
-        return await self.hand.locator('[data-card][aria-disabled="false"]').count() > 0 and not await self.page.get_by_role(
-            "button", name=self.words["pass"], exact=True
-        ).count()
+        return (
+            await self.hand.locator('[data-card][aria-disabled="false"]').count() > 0
+            and not await self.page.get_by_role("button", name=self.words["pass"], exact=True).count()
+        )
 
 
 async def shoot(page: Page, artifacts, name: str, sizes: list[dict]) -> None:  # type: ignore[no-untyped-def]
@@ -174,7 +200,9 @@ async def check_illegal_tap(game: Game) -> bool:
     led_name = await led.get_attribute("aria-label") or ""
     suit_word = led_name.split()[-1]
     suit = SUIT_OF[suit_word]
-    hand = await game.hand.locator("[data-card]").evaluate_all("bs => bs.map((b) => [b.dataset.card, b.getAttribute('aria-disabled')])")
+    hand = await game.hand.locator("[data-card]").evaluate_all(
+        "bs => bs.map((b) => [b.dataset.card, b.getAttribute('aria-disabled')])"
+    )
     if not any(c[1] == suit for c, _ in hand):
         return False
     other = next((c for c, disabled in hand if c[1] != suit and disabled == "true"), None)
@@ -213,7 +241,9 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
     assert await page.evaluate("document.documentElement.lang") == lang
     # The keyboard: "Play now" leaves the focus in the hand, and one Tab from it reaches "Pass".
     await expect(game.hand.locator(":focus")).to_have_count(1)
-    await expect(page.get_by_text(re.compile("^" + re.escape(words["sealed"]) + "[0-9a-f]{8}…$"))).to_be_visible()
+    await expect(
+        page.get_by_text(re.compile("^" + re.escape(words["sealed"]) + "[0-9a-f]{8}…$"))
+    ).to_be_visible()
     # Contract 6: SVG faces (corner index, pips or a court), backs for the others' hands.
     first = game.hand.locator("[data-card]").first
     assert await first.locator("svg .idx").count() == 2
@@ -222,7 +252,7 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
     if size == "phone":
         await game.settle()
         boxes = [await c.bounding_box() for c in await game.hand.locator("[data-card]").all()]
-        assert all(b["x"] + b["width"] > n["x"] for b, n in zip(boxes, boxes[1:]))  # they overlap
+        assert all(b["x"] + b["width"] > n["x"] for b, n in itertools.pairwise(boxes))  # they overlap
         assert min(b["width"] for b in boxes) >= 50  # and do not shrink to slivers
 
     checked = {"screen": False, "training": False, "illegal": False, "summary": False, "mid": False}
@@ -244,11 +274,15 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
             continue
         if await game.my_turn_to_play():
             if not checked["screen"]:
-                # Contract 1: the whole hand on screen on the player's turn, no scrolling, no sideways scroll.
+                # Contract 1: the whole hand on screen on the player's turn, no scrolling,
+                # no sideways scroll.
                 where = await game.hand_on_screen()
-                assert where["n"] >= 10 and not where["off"] and not where["hidden"] and not where["sideways"], where
+                assert (
+                    where["n"] >= 10 and not where["off"] and not where["hidden"] and not where["sideways"]
+                ), where
                 checked["screen"] = True
-                # ... with the training mode on too (its panels beside the table or under it, never pushing the hand out).
+                # ... with the training mode on too (its panels beside the table or under it,
+                # never pushing the hand out).
                 await page.get_by_role("switch", name=words["training"]).check()
                 await expect(page.locator(".advice li").first).to_be_visible(timeout=30_000)
                 where = await game.hand_on_screen()
@@ -257,7 +291,11 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
                 seen_indexes |= set(await page.locator(".training .chip [aria-hidden]").all_inner_texts())
             if not checked["illegal"]:
                 checked["illegal"] = await check_illegal_tap(game)
-        if not checked["mid"] and await game.hand.locator("[data-card]").count() <= 8 and await page.locator(".trick .card").count():
+        if (
+            not checked["mid"]
+            and await game.hand.locator("[data-card]").count() <= 8
+            and await page.locator(".trick .card").count()
+        ):
             await game.settle()
             await shoot(page, artifacts, f"table-mid-deal-{lang}", [own, other])
             checked["mid"] = True
@@ -288,7 +326,9 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
     await expect(over.locator(".winner-line")).not_to_be_empty()
     await expect(over.locator("svg[role=img]")).to_be_visible()
     await expect(over.get_by_role("link", name=words["new_game"])).to_be_visible()
-    await expect(over.get_by_role("link", name=words["download"])).to_have_attribute("href", re.compile(r"/record$"))
+    await expect(over.get_by_role("link", name=words["download"])).to_have_attribute(
+        "href", re.compile(r"/record$")
+    )
     await page.locator(".seal-panel summary").click()
     await expect(page.get_by_text(words["verified"])).to_be_visible()
     totals = await page.locator(".score-sheet tfoot td").all_inner_texts()

@@ -72,6 +72,7 @@ export function openTable(root, cfg) {
     focusWanted: !!cfg.focusHand,
     overKey: null,
     closed: false,
+    drawn: new WeakMap(), // the markup each part of the table was last given
   };
   const call = (name, ...args) => (cfg[name] ? cfg[name](ctrl, ...args) : undefined);
 
@@ -164,8 +165,8 @@ export function openTable(root, cfg) {
       if (ev.type === "play") {
         sound("card");
         announce(ev.seat === ctrl.me() ? t("you_play", { card: cardName(ev.card) }) : t("plays", { name: ctrl.nameOf(ev.seat), card: cardName(ev.card) }));
-        closed = ev.trick_winner !== undefined ? ev : null;
-        if (closed) {
+        if (ev.trick_winner !== undefined) {
+          closed = ev;
           sound("trick");
           announce(ev.trick_winner === ctrl.me() ? t("you_take_trick") : t("takes_trick", { name: ctrl.nameOf(ev.trick_winner) }));
         }
@@ -177,8 +178,10 @@ export function openTable(root, cfg) {
       if (ev.type === "deal") announce(t("deal_n", { n: view.deal + 1 }));
     }
     clearTimeout(ctrl.flashTimer);
-    if (closed && view.trick.length === 0 && view.tricks.length) {
-      // The trick just taken stays in view with its winner for a moment, or until the next card.
+    if (closed && view.tricks.length) {
+      // The trick just taken stays in view with its winner for a moment, or until the
+      // person plays: also when the computer players have already led the next one in
+      // the same update, so that everyone sees every card of every trick.
       ctrl.flash = { trick: view.tricks[view.tricks.length - 1] };
       ctrl.flashTimer = setTimeout(() => {
         ctrl.flash = null;
@@ -289,7 +292,7 @@ export function openTable(root, cfg) {
     root.innerHTML = `<section class="table-page" data-table>
       <div class="table-main">
         <div class="bar" id="t-bar"></div>
-        <div class="felt" id="t-felt"></div>
+        <div class="felt" id="t-felt"><div class="layer" id="t-seats"></div><div class="layer" id="t-centre"></div></div>
         <p class="status" id="status"></p>
         <div class="hand-area" id="t-hand"></div>
         <dialog class="game-over" id="t-over" aria-labelledby="over-h"></dialog>
@@ -326,22 +329,38 @@ export function openTable(root, cfg) {
     const focusWasPass = active?.id === "pass-btn";
     const before = snapshot(main);
 
-    page.querySelector("#t-bar").innerHTML = barHtml();
+    // Each part is written again only when its markup changed: a card played
+    // changes the felt and one hand, seldom the bar or the side panels.
+    put(page.querySelector("#t-bar"), barHtml());
     page.querySelector("#t-felt").className = `felt players-${ctrl.n()}`;
-    page.querySelector("#t-felt").innerHTML = s.seats.map((_, i) => seatHtml(i)).join("") + centreHtml();
+    put(page.querySelector("#t-seats"), s.seats.map((_, i) => seatHtml(i)).join(""));
+    put(page.querySelector("#t-centre"), centreHtml());
     page.querySelector("#status").textContent = statusLine();
-    page.querySelector("#t-hand").innerHTML = handHtml(focusedCard);
-    page.querySelector("#t-side").innerHTML = (call("sidePanels") || "") + scoreSheet() + sealPanel();
+    put(page.querySelector("#t-hand"), handHtml(focusedCard));
+    put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
     renderOver();
 
-    const hand = page.querySelector("#hand");
-    const wantHand = ctrl.focusWanted || focusedCard || focusWasPass;
-    if (wantHand && hand && !dialog()?.open) {
-      const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || hand.querySelector('[tabindex="0"]');
-      target?.focus({ preventScroll: true });
-      if (target && document.activeElement === target && target !== page.querySelector("#pass-btn")) ctrl.focusWanted = false;
-    }
-    animate(main, before);
+    const lost = active && active !== document.body && !active.isConnected;
+    const wantHand = ctrl.focusWanted || ((focusedCard || focusWasPass) && lost);
+    // The focus and the cards' travel wait for the next frame (before it is
+    // painted, in one layout): the state is on the page as soon as this
+    // message is handled.
+    requestAnimationFrame(() => {
+      if (ctrl.closed) return;
+      const hand = page.querySelector("#hand");
+      if (wantHand && hand && !dialog()?.open && (ctrl.focusWanted || !document.activeElement || document.activeElement === document.body)) {
+        const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || hand.querySelector('[tabindex="0"]');
+        target?.focus({ preventScroll: true });
+        if (target && document.activeElement === target && target.id !== "pass-btn") ctrl.focusWanted = false;
+      }
+      animate(main, before);
+    });
+  }
+
+  function put(el, html) {
+    if (ctrl.drawn.get(el) === html) return;
+    el.innerHTML = html;
+    ctrl.drawn.set(el, html);
   }
 
   // Cards travel: from where they were, from the seat that played them, from
@@ -428,11 +447,11 @@ export function openTable(root, cfg) {
       label = `${winner === ctrl.me() ? t("you_take_trick") : t("takes_trick", { name: ctrl.nameOf(winner) })} (${t("trick_points", { n: tr.points })})`;
     };
     if (ctrl.lastTrick !== null && v.tricks.length) showTrick(v.tricks[v.tricks.length - 1]);
+    else if (ctrl.flash) showTrick(ctrl.flash.trick);
     else if (v.trick.length) {
       cards = v.trick.map((c, i) => ({ card: c, seat: (v.trick_leader + i) % ctrl.n() }));
       label = v.trick_leader === ctrl.me() ? t("you_lead") : t("leads", { name: ctrl.nameOf(v.trick_leader) });
-    } else if (ctrl.flash) showTrick(ctrl.flash.trick);
-    else if (v.phase === "play") label = v.to_act === ctrl.me() ? t("you_lead") : t("leads", { name: ctrl.nameOf(v.to_act) });
+    } else if (v.phase === "play") label = v.to_act === ctrl.me() ? t("you_lead") : t("leads", { name: ctrl.nameOf(v.to_act) });
     const canLook = v.phase === "play" && v.tricks.length > 0 && !ctrl.flash;
     return `<div class="centre" aria-label="${t("trick")}">
       <div class="trick">${cards
@@ -586,6 +605,8 @@ export function openTable(root, cfg) {
       return;
     }
     ctrl.pending = ctrl.send({ type: "play", card });
+    ctrl.flash = null; // a card played ends the look at the trick just taken
+    clearTimeout(ctrl.flashTimer);
     ctrl.focusWanted = true;
     render();
   }
@@ -660,6 +681,7 @@ export function openTable(root, cfg) {
 
   ctrl.render = () => {
     ctrl.overKey = null;
+    ctrl.drawn = new WeakMap(); // a new language: every part again
     render();
     if (ctrl.summary && dialog()?.open) renderSummary();
   };
