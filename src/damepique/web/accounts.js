@@ -1,7 +1,7 @@
 // Accounts, the leaderboard and players' profiles (docs/multiplayer.md).
 import { num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
-import { lineChart } from "./chart.js";
+import { contentWidth, lineChart } from "./chart.js";
 
 export async function renderAccount(root) {
   const me = await (await fetch("/api/me")).json();
@@ -72,7 +72,7 @@ export async function renderProfile(root, nickname) {
       series: [{ name: t("lb_rating"), values: [1500, ...p.history.map((x) => x.rating)], colour: "#2471a3" }],
       title: t("pf_chart"),
       xLabel: t("pf_game"),
-      width: box.clientWidth || 480,
+      width: contentWidth(box, 480),
       legend: false,
       cls: "rating-chart",
     });

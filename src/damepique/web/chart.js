@@ -65,6 +65,13 @@ export function lineChart({ series, title, xLabel = "", target = null, width = 5
     <desc>${esc(desc)}</desc>${parts.join("")}</svg>${keys}</figure>`;
 }
 
+/** The width a chart drawn in `el` gets: its box less its padding. */
+export function contentWidth(el, fallback = 560) {
+  if (!el || !el.clientWidth) return fallback;
+  const cs = getComputedStyle(el);
+  return el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+}
+
 /** Running totals, deal by deal, from each deal's points ([[p0, p1, ...], ...]). */
 export function totalsChart(pointsByDeal, names, { target = null, width } = {}) {
   const rows = [names.map(() => 0)];

@@ -4,7 +4,7 @@ import { currentLang, refusalText, seatName, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { cardChip, cardFace, sortHand } from "./cards.js";
 import { sealVerdict } from "./fairness.js";
-import { totalsChart } from "./chart.js";
+import { contentWidth, totalsChart } from "./chart.js";
 import { getOptions } from "./rules_form.js";
 
 // Fill each `[data-seal]` element with the verdict on its game's record.
@@ -145,7 +145,7 @@ function replayViewer(root, data, record = null) {
         .join("")}</tbody></table>
       ${deal.passes.length ? `<p>${t("label_value", { label: `${t("passes")} (${t("dir_" + deal.direction)})`, value: deal.passes.map((p, s) => t("label_value", { label: esc(names[s]), value: (p || []).map(cardChip).join(" ") })).join(" · ") })}</p>` : ""}
       <p>${deal.complete ? deal.points.map((p, s) => `${esc(names[s])} ${p}${deal.moon === s ? " ☾" : ""}`).join(" · ") : ""}</p>
-      ${totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: root.clientWidth || 560 })}
+      ${totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: contentWidth(root) })}
       ${data.game ? `<p><a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}`;
   };
   root.onclick = (e) => {

@@ -10,6 +10,7 @@ import { flip, ghost, reduced, snapshot } from "./motion.js";
 import { play as sound, setSound, soundOn } from "./sound.js";
 import { removedCards } from "./rules_form.js";
 import { gameOverHtml, summaryHtml, summaryOpen } from "./summary.js";
+import { contentWidth } from "./chart.js";
 import { sealVerdict } from "./fairness.js";
 
 const POSITIONS = {
@@ -404,7 +405,7 @@ export function openTable(root, cfg) {
     const kittySize = s.rules.leftover === "kitty" ? removedCards(s.rules).length : 0;
     let kitty = "";
     if (v && v.kitty && v.kitty.length) kitty = `<span class="kitty">${t("kitty", { cards: v.kitty.map(cardChip).join(" ") })}</span>`;
-    else if (kittySize && v && v.phase !== "done") kitty = `<span class="kitty">${cardBack("mini")} ${esc(t("kitty_face_down", { n: kittySize }))}</span>`;
+    else if (kittySize && v && v.phase !== "done") kitty = `<span class="kitty">${cardBack("mini")}${esc(t("kitty_face_down", { n: kittySize }))}</span>`;
     return `<span class="deal-no">${t("deal_n", { n: (v?.deal ?? 0) + 1 })}${v?.phase === "pass" ? dir : ""}</span>
       <span class="hearts ${v?.hearts_broken ? "broken" : ""}">${v?.hearts_broken ? "♥ " + t("hearts_broken") : "♡ " + t("hearts_not_broken")}</span>
       ${kitty}
@@ -577,8 +578,11 @@ export function openTable(root, cfg) {
     const key = `${s.game}|${t("game_over")}|${actions}`;
     if (ctrl.overKey === key) return;
     ctrl.overKey = key;
-    d.innerHTML = gameOverHtml(s, ctrl.me(), ctrl.nameOf, actions, d.closest(".table-main")?.clientWidth - 40 || 560);
     if (!d.open) d.show();
+    d.innerHTML = gameOverHtml(s, ctrl.me(), ctrl.nameOf, actions, 560);
+    // Drawn again at the dialog's own width, now that it has one.
+    const w = contentWidth(d);
+    if (Math.abs(w - 560) > 4) d.innerHTML = gameOverHtml(s, ctrl.me(), ctrl.nameOf, actions, w);
   }
 
   // -- actions

@@ -1,7 +1,7 @@
 // The score keeper's page: a new sheet (no query), a sheet to keep (?id=...)
 // or a shared, read-only sheet (?view=...). It speaks /api/sheets.
 
-import { COLOURS, totalsChart } from "../chart.js";
+import { COLOURS, contentWidth, totalsChart } from "../chart.js";
 import { currentLang, detectLang, has, LANGS, setLang as chooseLang, t } from "../i18n.js";
 import { openSocket } from "../net.js";
 
@@ -393,11 +393,11 @@ function renderEntry(sheet) {
 }
 
 function renderTable(sheet, editable) {
-  const head = h("tr", {}, h("th", { scope: "col" }, t("sc_deal")),
+  const head = h("tr", {}, h("th", { scope: "col", class: "deal-col" }, t("sc_deal")),
     h("th", { scope: "col", class: "pass" }, t("sc_pass")),
-    sheet.players.map((name, seat) => h("th", { scope: "col", style: `--c:${COLOURS[seat % COLOURS.length]}` },
+    sheet.players.map((name, seat) => h("th", { scope: "col", title: name, style: `--c:${COLOURS[seat % COLOURS.length]}` },
       h("span", { class: "swatch", "aria-hidden": "true" }), name)),
-    editable ? h("th", { scope: "col", class: "no-print" }, h("span", { class: "visually-hidden" }, t("sc_edit"))) : null);
+    editable ? h("th", { scope: "col", class: "no-print edit-col" }, h("span", { class: "visually-hidden" }, t("sc_edit"))) : null);
   const body = h("tbody", {}, sheet.deals.map((deal) =>
     h("tr", { class: deal.number === state.editing ? "editing" : "" },
       h("th", { scope: "row" }, deal.number),
@@ -450,7 +450,7 @@ function renderSheet() {
   if (sheet.deals.length) {
     const chart = h("section", { class: "card chart-card" }, h("h2", {}, t("sc_chart")));
     chart.insertAdjacentHTML("beforeend", totalsChart(sheet.deals.map((d) => d.points), sheet.players,
-      { target: sheet.rules.target, width: Math.min(720, (app.clientWidth || window.innerWidth) - 40) }));
+      { target: sheet.rules.target, width: Math.min(720, contentWidth(app) - 34) }));
     parts.push(chart);
   }
   const shareUrl = new URL(sheet.links.share, location.href).href;
