@@ -108,7 +108,12 @@ class Game:
 
     async def tap(self, card) -> None:  # type: ignore[no-untyped-def]
         await self.settle()
-        box = await card.bounding_box()
+        box = None
+        for _ in range(20):  # the hand may be drawn again under us: look again
+            box = await card.bounding_box()
+            if box is not None:
+                break
+            await self.page.wait_for_timeout(50)
         assert box is not None
         if self.touch:
             await self.page.touchscreen.tap(box["x"] + 6, box["y"] + 24)

@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { refusalText } = await import("../../src/damepique/web/i18n.js");
+const { refusalText, loadLang } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
 
 test("in English the server's own reason, in French the page's words", () => {
   assert.equal(refusalText("table_full", "every seat at this table is taken", "en"), "every seat at this table is taken");

@@ -6,7 +6,9 @@ import { readFileSync } from "node:fs";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { setLang } = await import("../../src/damepique/web/i18n.js");
+const { setLang, loadLang } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
 const { choicesFor, fullRules, moonPoints, optionsGrid, removedCards } = await import("../../src/damepique/web/rules_form.js");
 const opts = JSON.parse(readFileSync(new URL("options.json", import.meta.url), "utf8"));
 const rules = (changes) => ({ ...fullRules(opts.presets.standard, opts), ...changes });

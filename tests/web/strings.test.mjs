@@ -7,7 +7,9 @@ globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: 
 globalThis.document = { documentElement: {} };
 const { default: en } = await import("../../src/damepique/web/strings/en.js");
 const { default: fr } = await import("../../src/damepique/web/strings/fr.js");
-const { cardShort, num, rankIndex, setLang, t } = await import("../../src/damepique/web/i18n.js");
+const { cardShort, num, rankIndex, setLang, t, loadLang } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
 
 test("every English key has French words and the other way round", () => {
   const missingFr = Object.keys(en).filter((k) => !(k in fr));
@@ -53,4 +55,15 @@ test("French typography: a no-break space before : ; ! ? and a decimal comma", (
   assert.equal(t("undo_q"), "Annuler\u202f?");
   assert.equal(num(4.25, 1, "fr"), "4,3");
   assert.equal(num(4.25, 1, "en"), "4.3");
+});
+
+test("the rules and the guide in French: a space before : ; ! ? (made no-break on the page)", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { typography } = await import("../../src/damepique/web/i18n.js");
+  for (const name of ["rules", "guide"]) {
+    const html = readFileSync(new URL(`../../src/damepique/web/pages/${name}.fr.html`, import.meta.url), "utf8");
+    const text = html.replace(/<[^>]*>/g, "");
+    assert.deepEqual(text.match(/[^\s«(][:;!?]/g), null, name);
+    assert.ok(!/ [:;!?]/.test(typography(text, "fr")), name);
+  }
 });

@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { setLang } = await import("../../src/damepique/web/i18n.js");
+const { setLang, loadLang } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
 const { whyNotPlay } = await import("../../src/damepique/web/table.js");
 const { dealWords, leadWords, summaryOpen } = await import("../../src/damepique/web/summary.js");
 const { PROTOCOL, firstMessage, gameEndpoint } = await import("../../src/damepique/web/net.js");

@@ -1,6 +1,6 @@
 // The page's router: the address after "#" says which page to draw; the
 // header, the language and the table in progress (one at a time) are kept here.
-import { currentLang, detectLang, setLang, t } from "./i18n.js";
+import { currentLang, detectLang, loadLang, setLang, t } from "./i18n.js";
 import { applyDeckColours, currentGame, renderHome, soloTable } from "./solo.js";
 import { closeLobby, normalizeCode, renderFriends, tableView } from "./tables.js";
 import { renderAccount, renderLeaderboard, renderProfile } from "./accounts.js";
@@ -92,13 +92,15 @@ function measureHeader() {
 }
 
 document.querySelector("header .menu").addEventListener("click", (e) => openMenu(e.currentTarget.getAttribute("aria-expanded") !== "true"));
-document.getElementById("lang").addEventListener("change", (e) => {
+document.getElementById("lang").addEventListener("change", async (e) => {
+  await loadLang(e.target.value);
   setLang(e.target.value);
   renderChrome();
   if (table && table.ctrl && !table.ctrl.closed) table.ctrl.render();
   else route();
 });
 
+await loadLang(detectLang());
 setLang(detectLang(), false);
 applyDeckColours();
 renderChrome();

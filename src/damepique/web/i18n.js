@@ -1,12 +1,17 @@
 // The one translation system of the pages (the app and the score keeper):
 // the words live in strings/en.js and strings/fr.js; the language is kept in
-// localStorage "damepique.lang" ("en" | "fr"), shared by every page.
-import en from "./strings/en.js";
-import fr from "./strings/fr.js";
+// localStorage "damepique.lang" ("en" | "fr"), shared by every page. A page
+// loads only its language's file (each has every key: tests/web/strings.test.mjs).
 
 export const LANG_KEY = "damepique.lang";
 export const LANGS = ["en", "fr"];
-const TABLES = { en, fr };
+const TABLES = {};
+
+/** Load a language's words (once); call before setLang(l). */
+export async function loadLang(l) {
+  if (!TABLES[l]) TABLES[l] = (await import(`./strings/${l}.js`)).default;
+  return TABLES[l];
+}
 
 let lang = "en";
 let plural = new Intl.PluralRules("en");
@@ -17,6 +22,7 @@ export function currentLang() {
 
 export function setLang(l, remember = true) {
   lang = l === "fr" ? "fr" : "en";
+  if (!TABLES[lang]) throw new Error(`the words of ${lang} are not loaded (loadLang)`);
   plural = new Intl.PluralRules(lang);
   if (remember) {
     try {
@@ -54,9 +60,14 @@ function frenchSpaces(s) {
     .replace(/ »/g, "\u00a0»");
 }
 
-/** Whether `key` has words (in English at least). */
+/** Whether `key` has words. */
 export function has(key) {
-  return key in TABLES[lang] || key in en;
+  return key in TABLES[lang];
+}
+
+/** French typography for a text written with ordinary spaces (a page's HTML). */
+export function typography(s, l = lang) {
+  return l === "fr" ? frenchSpaces(s) : s;
 }
 
 /**
@@ -65,8 +76,7 @@ export function has(key) {
  * A key nobody wrote words for comes back as itself, so that it shows.
  */
 export function t(key, params = {}, l = lang) {
-  let s = TABLES[l][key];
-  if (s === undefined) s = en[key];
+  let s = (TABLES[l] || TABLES[lang])[key];
   if (s === undefined) return key;
   if (typeof s === "function") s = s(params);
   else if (typeof s === "object" && !Array.isArray(s)) {
@@ -112,7 +122,7 @@ export function listNames(names) {
 /** A seat's name: the server's names for computer players are English words. */
 export function seatName(name, l = lang) {
   const key = "seat_" + name;
-  return key in TABLES[l] ? t(key, {}, l) : name;
+  return key in (TABLES[l] || TABLES[lang]) ? t(key, {}, l) : name;
 }
 
 /** An advice reason's words, by the bots' code (docs/bots.md). */
@@ -128,6 +138,6 @@ export function reasonText(code, l = lang) {
  */
 export function refusalText(code, reason, l = lang) {
   const key = "refusal_" + code;
-  if (code && key in TABLES[l]) return t(key, {}, l);
+  if (code && key in (TABLES[l] || TABLES[lang])) return t(key, {}, l);
   return reason || String(code || "").replaceAll("_", " ");
 }

@@ -1,6 +1,6 @@
 // The other pages: history, replays (a stored game or an uploaded record),
 // the rules and the strategy guide.
-import { currentLang, refusalText, seatName, t } from "./i18n.js";
+import { currentLang, refusalText, seatName, t, typography } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { cardChip, cardFace, sortHand } from "./cards.js";
 import { sealVerdict } from "./fairness.js";
@@ -163,19 +163,25 @@ function replayViewer(root, data, record = null) {
 
 // ---------------------------------------------------------------- rules and guide
 
+// The rules and the guide are documents of their own (web/pages/NAME.LANG.html).
+async function page(name) {
+  const r = await fetch(`/static/pages/${name}.${currentLang()}.html`);
+  return typography(await r.text());
+}
+
 export async function renderRules(root) {
-  const opts = await getOptions();
+  const [opts, text] = await Promise.all([getOptions(), page("rules")]);
   const items = Object.keys(opts.presets)
     .map((p) => `<li><strong>${t("preset_" + p)}</strong> — ${esc(t("preset_text_" + p))}</li>`)
     .join("");
   const keys = ["passing", "pass_cycle", "no_points_first_trick", "must_break_hearts", "hearts_broken_by", "first_trick_discard", "moon",
     "jack_of_diamonds", "leftover", "queen_points", "first_lead", "deck", "black_maria", "last_trick_points", "tie"]
     .filter((k) => k in opts.defaults || k in opts.choices || ["deck", "black_maria", "last_trick_points"].includes(k));
-  root.innerHTML = `<article class="prose">${t("rules_html")}<ul>${items}</ul>
+  root.innerHTML = `<article class="prose">${text}<ul>${items}</ul>
     <p>${t("rules_detail")}${keys.map((k) => t("opt_" + k)).join(" · ")}.</p>
     <p>${t("rules_no_undo")}</p></article>`;
 }
 
-export function renderGuide(root) {
-  root.innerHTML = `<article class="prose">${t("guide_html")}</article>`;
+export async function renderGuide(root) {
+  root.innerHTML = `<article class="prose">${await page("guide")}</article>`;
 }

@@ -53,7 +53,7 @@ export function whyNotPlay(state, card, me) {
  * - focusHand: put the focus on the hand once it is drawn (after "Play now");
  * - waitingRoom(ctrl), barExtras(ctrl), sidePanels(ctrl), endActions(ctrl), pageClass(ctrl): HTML;
  * - onMessage(ctrl, msg), onState(ctrl, prev), onError(ctrl, msg) -> handled?, onOpen(ctrl);
- * - onClick(ctrl, event) -> handled?, onChange(ctrl, event) -> handled?; fallbackName(ctrl, seat).
+ * - onClick(ctrl, event), onChange(ctrl, event), onInput(ctrl, event); fallbackName(ctrl, seat).
  */
 export function openTable(root, cfg) {
   const ctrl = {
@@ -341,21 +341,17 @@ export function openTable(root, cfg) {
     put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
     renderOver();
 
+    // A focus lost with the part drawn again comes back at once (the next
+    // key must find it); the cards' travel waits for the next frame (before
+    // it is painted): the state is on the page as soon as this message is handled.
     const lost = active && active !== document.body && !active.isConnected;
-    const wantHand = ctrl.focusWanted || ((focusedCard || focusWasPass) && lost);
-    // The focus and the cards' travel wait for the next frame (before it is
-    // painted, in one layout): the state is on the page as soon as this
-    // message is handled.
-    requestAnimationFrame(() => {
-      if (ctrl.closed) return;
-      const hand = page.querySelector("#hand");
-      if (wantHand && hand && !dialog()?.open && (ctrl.focusWanted || !document.activeElement || document.activeElement === document.body)) {
-        const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || hand.querySelector('[tabindex="0"]');
-        target?.focus({ preventScroll: true });
-        if (target && document.activeElement === target && target.id !== "pass-btn") ctrl.focusWanted = false;
-      }
-      animate(main, before);
-    });
+    const hand = page.querySelector("#hand");
+    if ((ctrl.focusWanted || ((focusedCard || focusWasPass) && lost)) && hand && !dialog()?.open) {
+      const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || hand.querySelector('[tabindex="0"]');
+      target?.focus({ preventScroll: true });
+      if (target && document.activeElement === target && target.id !== "pass-btn") ctrl.focusWanted = false;
+    }
+    requestAnimationFrame(() => !ctrl.closed && animate(main, before));
   }
 
   function put(el, html) {
@@ -641,6 +637,7 @@ export function openTable(root, cfg) {
     if (e.target.id === "sound") return setSound(e.target.checked);
     call("onChange", e);
   };
+  const onInput = (e) => call("onInput", e);
   const onKey = (e) => {
     const btn = e.target.closest?.("#hand [data-card]");
     if (btn) {
@@ -670,6 +667,7 @@ export function openTable(root, cfg) {
   };
   root.addEventListener("click", onClick);
   root.addEventListener("change", onChange);
+  root.addEventListener("input", onInput);
   root.addEventListener("keydown", onKey);
   root.addEventListener("cancel", onCancel, true);
   root.addEventListener("focusin", onFocus);
@@ -696,6 +694,7 @@ export function openTable(root, cfg) {
     ctrl.conn.close();
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onChange);
+    root.removeEventListener("input", onInput);
     root.removeEventListener("keydown", onKey);
     root.removeEventListener("cancel", onCancel, true);
     root.removeEventListener("focusin", onFocus);

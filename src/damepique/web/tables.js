@@ -197,7 +197,7 @@ function waitingRoom(ctrl) {
     <h2>${esc(t("mp_seated", { n: people }))}</h2>
     <ol class="seats">${seats}</ol>
     ${tb.options.fill && empty ? `<p class="muted">${esc(t("mp_bots_fill", { n: empty }))}</p>` : ""}
-    ${you === null && tb.status === "waiting" && free ? `<div class="row"><div class="field"><label for="sit-name">${t("your_name")}</label><input id="sit-name" maxlength="24" value="${esc(prefs().name || "")}"></div>
+    ${you === null && tb.status === "waiting" && free ? `<div class="row"><div class="field"><label for="sit-name">${t("your_name")}</label><input id="sit-name" maxlength="24" value="${esc(ctrl.sitName ?? (prefs().name || ""))}"></div>
       <button type="button" class="button primary" id="sit-btn">${t("mp_sit")}</button></div>` : ""}
     ${you !== null && you === tb.host && tb.status === "waiting" ? `<p><button type="button" class="button primary" id="start-btn" ${tb.can_start ? "" : "disabled"}>${t("mp_start")}</button></p>` : ""}
     ${you !== null ? `<button type="button" class="button secondary" id="leave-btn">${t("mp_leave")}</button>` : ""}
@@ -303,7 +303,7 @@ export function tableView(root, code) {
       return true;
     },
     onClick: (c, e) => {
-      const name = document.getElementById("sit-name")?.value.trim() || prefs().name || t("mp_player");
+      const name = (document.getElementById("sit-name")?.value ?? c.sitName ?? "").trim() || prefs().name || t("mp_player");
       if (e.target.closest("#sit-btn")) return c.send({ type: "sit", name });
       if (e.target.closest("#start-btn")) return c.send({ type: "start" });
       if (e.target.closest("#rematch-btn")) return c.send({ type: "rematch", game: c.state?.game });
@@ -328,6 +328,10 @@ export function tableView(root, code) {
       }
       const quick = e.target.closest("[data-quick]");
       if (quick) c.send({ type: "chat", message: quick.dataset.quick });
+    },
+    // The name being typed to take a seat, kept while the waiting room is drawn again.
+    onInput: (c, e) => {
+      if (e.target.id === "sit-name") c.sitName = e.target.value;
     },
     onChange: (c, e) => {
       if (e.target.dataset?.mute === undefined) return;

@@ -2,7 +2,7 @@
 // or a shared, read-only sheet (?view=...). It speaks /api/sheets.
 
 import { COLOURS, contentWidth, totalsChart } from "../chart.js";
-import { currentLang, detectLang, has, LANGS, setLang as chooseLang, t } from "../i18n.js";
+import { currentLang, detectLang, has, LANGS, loadLang, setLang as chooseLang, t } from "../i18n.js";
 import { openSocket } from "../net.js";
 
 const API = "/api/sheets";
@@ -24,6 +24,7 @@ const state = {
   // The new sheet's choices, kept across re-renders (a refusal, a language switch).
   newRules: { target: "100", other: "", moon: "others", queen: "13", jack: false, black_maria: false },
 };
+await loadLang(detectLang());
 chooseLang(detectLang(), false);
 const app = document.getElementById("app");
 
@@ -121,7 +122,8 @@ function remember(sheet) {
 
 // -- language -----------------------------------------------------------------------------
 
-function setLang(lang) {
+async function setLang(lang) {
+  await loadLang(lang);
   chooseLang(lang);
   render();
 }

@@ -271,42 +271,4 @@ export default {
   scm_tie: (p) => `${names(p.players)} are tied on ${points(p.total)}: play another deal`,
   scm_playing: (p) => (p.players.length === 1 ? `${p.players[0]} leads` : `${names(p.players)} lead`),
 
-  // -- the rules and strategy guide pages (HTML)
-  rules_html: `<h1>The rules of Hearts (Dame de pique)</h1>
-<p>Four players (three and five are possible) each get thirteen cards. The aim is to take as <strong>few points</strong> as possible: every heart is worth 1 point and the queen of spades 13. The game ends after the deal in which someone reaches the target (100 points, or 50 for a short game); the lowest total wins. If several players tie for the lowest total, deals go on until one player alone is lowest.</p>
-<h2>Passing</h2>
-<p>Before each deal's play, everyone passes three cards: to the left on the first deal, then to the right, then across, then no passing, and again. With three or five players: left, right, none. You see the cards you receive once everybody has passed.</p>
-<h2>Playing</h2>
-<p>The player holding the two of clubs leads it to the first trick. Everyone must follow the suit that was led if they can; otherwise they may play any card. The highest card of the suit led takes the trick and leads the next one.</p>
-<ul>
-<li>No points on the first trick: no heart and not the queen of spades, unless your hand holds nothing else.</li>
-<li>Hearts cannot be led until a heart has been played on an earlier trick (hearts are “broken”), unless you hold only hearts. The queen of spades does not break hearts.</li>
-</ul>
-<h2>Shooting the moon</h2>
-<p>If one player takes every heart and the queen of spades, they “shoot the moon”: they score 0 and every other player scores 26.</p>
-<h2>Variants offered here</h2>
-<p>The home page lets you choose a preset or change any option:</p>`,
-  guide_html: `<h1>Strategy guide</h1>
-<p>These are the ideas the damepique computer players use; the training mode shows them card by card.</p>
-<h2>Passing</h2>
-<ul>
-<li>Pass the queen of spades unless you hold four or more spades to protect her; pass the ace and king of spades if you do not hold the queen with enough cover.</li>
-<li>Try to empty a short suit (clubs or diamonds): a void lets you discard points later.</li>
-<li>High hearts are dangerous; low cards of every suit are precious — keep them to duck under tricks.</li>
-<li>Remember what you passed and to whom: your neighbour now holds those cards.</li>
-</ul>
-<h2>Playing</h2>
-<ul>
-<li><strong>Duck</strong>: when you cannot win cheaply, play the highest card that still stays under the card winning the trick.</li>
-<li>Lead low cards of suits where others still have cards; lead spades below the queen to “smoke her out” if you do not hold her.</li>
-<li>When you are void, discard the queen of spades first, then high hearts, then high cards of dangerous suits.</li>
-<li>Count the cards: the training mode shows what has been played, suit by suit, and the voids each player has shown.</li>
-</ul>
-<h2>The moon</h2>
-<ul>
-<li>Try for the moon only with many high hearts and control of the other suits.</li>
-<li>When someone else is taking every point, keep one heart or take one trick with points to stop them: a few points for you save 26.</li>
-</ul>
-<h2>Scoring the training mode</h2>
-<p>For each legal card the advice shows the expected points for you at the end of the deal (lower is better), estimated by playing out many possible deals consistent with what you know, and a short reason. After each deal, the review lists the tricks where your card differed from the expert's, with the estimated cost of your choice.</p>`,
 };

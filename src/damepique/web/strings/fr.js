@@ -319,42 +319,4 @@ export default {
   scm_tie: (p) => `${names(p.players)} sont à égalité avec ${points(p.total)} : jouez une autre donne`,
   scm_playing: (p) => (p.players.length === 1 ? `${p.players[0]} mène` : `${names(p.players)} sont en tête`),
 
-  // -- the rules and strategy guide pages (HTML)
-  rules_html: `<h1>Les règles de la Dame de pique</h1>
-<p>Quatre joueurs (trois ou cinq sont possibles) reçoivent treize cartes chacun. Le but est de prendre le <strong>moins de points</strong> possible : chaque cœur vaut 1 point et la dame de pique 13. La partie s'arrête après la donne où quelqu'un atteint le seuil (100 points, ou 50 pour une partie courte) ; le plus petit total gagne. En cas d'égalité pour le plus petit total, on continue jusqu'à ce qu'un seul joueur soit devant.</p>
-<h2>L'échange</h2>
-<p>Avant de jouer, chacun passe trois cartes : à gauche à la première donne, puis à droite, puis en face, puis pas d'échange, et on recommence. À trois ou cinq joueurs : gauche, droite, aucun. On découvre les cartes reçues quand tout le monde a passé.</p>
-<h2>Le jeu</h2>
-<p>Le joueur qui a le deux de trèfle l'entame au premier pli. Chacun doit fournir à la couleur demandée s'il le peut ; sinon il joue la carte de son choix. La plus forte carte de la couleur demandée remporte le pli et entame le suivant.</p>
-<ul>
-<li>Pas de points au premier pli : ni cœur ni dame de pique, sauf si la main ne contient rien d'autre.</li>
-<li>On ne peut entamer à cœur que si un cœur a déjà été joué (les cœurs sont « ouverts »), sauf si l'on n'a plus que des cœurs. La dame de pique n'ouvre pas les cœurs.</li>
-</ul>
-<h2>Le grand chelem</h2>
-<p>Si un joueur prend tous les cœurs et la dame de pique, il « fait le grand chelem » : il marque 0 et chacun des autres 26.</p>
-<h2>Les variantes proposées</h2>
-<p>La page d'accueil permet de choisir un préréglage ou de changer chaque option :</p>`,
-  guide_html: `<h1>Guide stratégique</h1>
-<p>Voici les idées qu'utilisent les joueurs virtuels de damepique ; le mode entraînement les montre carte par carte.</p>
-<h2>L'échange</h2>
-<ul>
-<li>Passez la dame de pique, sauf si vous avez au moins quatre piques pour la protéger ; passez l'as et le roi de pique si vous n'avez pas la dame bien gardée.</li>
-<li>Cherchez à vider une couleur courte (trèfle ou carreau) : une coupe permet ensuite de se défausser de points.</li>
-<li>Les gros cœurs sont dangereux ; les petites cartes de chaque couleur sont précieuses — gardez-les pour passer sous les plis.</li>
-<li>Retenez ce que vous avez passé et à qui : votre voisin a maintenant ces cartes.</li>
-</ul>
-<h2>Le jeu</h2>
-<ul>
-<li><strong>Passer dessous</strong> : quand vous ne pouvez pas gagner sans risque, jouez la plus forte carte qui reste sous celle qui tient le pli.</li>
-<li>Entamez petit dans les couleurs où les autres ont encore des cartes ; entamez des piques sous la dame pour la « faire tomber » si vous ne l'avez pas.</li>
-<li>Quand vous coupez, défaussez d'abord la dame de pique, puis les gros cœurs, puis les grosses cartes des couleurs dangereuses.</li>
-<li>Comptez les cartes : le mode entraînement montre les cartes jouées couleur par couleur et les coupes révélées.</li>
-</ul>
-<h2>Le grand chelem</h2>
-<ul>
-<li>Ne tentez le grand chelem qu'avec beaucoup de gros cœurs et la maîtrise des autres couleurs.</li>
-<li>Quand un autre joueur prend tous les points, gardez un cœur ou prenez un pli avec des points pour l'arrêter : quelques points pour vous en évitent 26.</li>
-</ul>
-<h2>Les chiffres du mode entraînement</h2>
-<p>Pour chaque carte jouable, le conseil donne les points que vous pouvez attendre en fin de donne (plus c'est bas, mieux c'est), estimés en jouant de nombreuses donnes compatibles avec ce que vous savez, et une courte raison. Après chaque donne, la revue liste les plis où votre carte différait de celle de l'expert, avec le coût estimé de votre choix.</p>`,
 };
