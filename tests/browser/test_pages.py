@@ -203,8 +203,20 @@ async def test_the_kitty_face_down_and_the_sounds_switch(new_context) -> None:  
     await page.goto("/")
     await page.get_by_label("Rules", exact=True).select_option("three_players_kitty")
     await page.get_by_label("Speed").select_option("fast")
+    await page.get_by_label("Four-colour deck").check()  # the four-colour deck stays an option
     await page.get_by_role("button", name="Play now").click()
     await expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    colours = await page.evaluate(
+        """['C', 'D', 'H', 'S'].map((s) => {
+          const probe = document.createElement('span');
+          probe.className = 'card suit-' + s;
+          document.querySelector('#hand').append(probe);
+          const colour = getComputedStyle(probe).color;
+          probe.remove();
+          return colour;
+        })"""
+    )
+    assert len(set(colours)) == 4, colours
     # A word about the kitty before the first trick: there, face down, for whom.
     await expect(page.locator(".bar .kitty")).to_have_text(
         "Kitty: 1 card face down, for the winner of the first trick"
