@@ -61,6 +61,8 @@ async def join_by_code(page: Page, code: str, name: str) -> None:
     await page.goto("/#/friends")
     await page.get_by_label("Table code").fill(code.lower())
     await page.get_by_role("button", name="Join", exact=True).click()
+    # The table's page first: the page before it has a "Your name" too.
+    await expect(page.get_by_role("button", name="Take a seat")).to_be_visible()
     await page.get_by_label("Your name").fill(name)
     await page.get_by_role("button", name="Take a seat").click()
     await expect(page.get_by_text("Waiting for the host to start the game.")).to_be_visible()
@@ -306,6 +308,7 @@ async def test_waiting_room_lobby_leave_latency_and_a_summary_that_closes_by_its
     await expect(entry).to_contain_text("No limit")
     await bob.screenshot(path=str(artifacts / "lobby-en-desktop.png"), full_page=True)
     await entry.get_by_role("link", name=f"Join {shown}").click()
+    await expect(bob.get_by_role("button", name="Take a seat")).to_be_visible()
     await bob.get_by_label("Your name").fill("Bob")
     await bob.get_by_role("button", name="Take a seat").click()
     await expect(bob.get_by_role("status")).to_have_text("Waiting for the host to start the game.")
