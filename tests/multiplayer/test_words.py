@@ -19,7 +19,8 @@ def _keys() -> tuple[set[str], set[str]]:
     node = shutil.which("node")
     assert node is not None, "Node.js reads the pages' strings (scripts/_system.sh installs it)"
     script = (
-        "const [en, fr] = await Promise.all(['en', 'fr'].map((l) => import(process.argv[1] + '/' + l + '.js')));"
+        "const [en, fr] = await Promise.all(['en', 'fr']"
+        ".map((l) => import(process.argv[1] + '/' + l + '.js')));"
         "console.log(JSON.stringify([Object.keys(en.default), Object.keys(fr.default)]));"
     )
     out = subprocess.run(
