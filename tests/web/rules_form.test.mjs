@@ -51,5 +51,6 @@ test("an option the server adds with its choices appears in the form", () => {
   assert.match(html, /<option value="share" >The tied players share the win<\/option>/);
   // A key nobody has words for yet still shows, by its name.
   const unknown = { ...opts, defaults: { ...opts.defaults, new_rule: "a" }, choices: { ...opts.choices, new_rule: ["a", "b"] } };
-  assert.match(optionsGrid("opt", fullRules(unknown.presets.standard, unknown), unknown), /opt-new_rule[\s\S]*value="b" >b</);
+  const grid = optionsGrid("opt", fullRules(unknown.presets.standard, unknown), unknown);
+  assert.match(grid, /<label for="opt-new_rule">new rule<\/label>[\s\S]*value="b" >b</);
 });

@@ -113,7 +113,9 @@ function handSize(rules) {
   return Math.floor((rules.deck ?? 52) / (rules.players ?? 4));
 }
 
-const field = (prefix, key, inner) => `<div class="field"><label for="${prefix}-${key}">${esc(t("opt_" + key))}</label>${inner}</div>`;
+// An option the strings files have no words for yet shows by its name.
+const label = (key) => (has("opt_" + key) ? t("opt_" + key) : key.replaceAll("_", " "));
+const field = (prefix, key, inner) => `<div class="field"><label for="${prefix}-${key}">${esc(label(key))}</label>${inner}</div>`;
 
 /** The "Rules" (preset) and "Game ends at" controls, for the form's first row. */
 export function presetFields(prefix, preset, rules, opts, { custom = true } = {}) {
