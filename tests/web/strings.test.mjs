@@ -27,6 +27,10 @@ test("plurals: 1 point, 2 points; in French 0 and 1 are singular", () => {
   assert.equal(t("cards_left", { n: 1 }), "1 carte");
   assert.equal(t("points_deal", { n: 0 }), "0 point cette donne");
   assert.equal(t("points_deal", { n: 3 }), "3 points cette donne");
+  // A number shown with decimals: "1.0 points" in English, "1,0 point" in French.
+  assert.equal(t("review_cost", { n: 1, digits: 1, x: num(1, 1) }), "coût estimé 1,0 point");
+  setLang("en", false);
+  assert.equal(t("review_cost", { n: 1, digits: 1, x: num(1, 1) }), "estimated cost 1.0 points");
 });
 
 test("French cards read V, D, R; English J, Q, K", () => {

@@ -80,7 +80,8 @@ export function t(key, params = {}, l = lang) {
   if (s === undefined) return key;
   if (typeof s === "function") s = s(params);
   else if (typeof s === "object" && !Array.isArray(s)) {
-    const rules = l === lang ? plural : new Intl.PluralRules(l);
+    // `digits`: the number is shown with that many decimals ("1.0 points", "1,0 point").
+    const rules = params.digits ? new Intl.PluralRules(l, { minimumFractionDigits: params.digits }) : l === lang ? plural : new Intl.PluralRules(l);
     s = s[rules.select(Number(params.n ?? 0))] ?? s.other;
   }
   if (Array.isArray(s)) return s;

@@ -135,7 +135,7 @@ function reviewHtml(ctrl) {
       if (!items.length) return `<p>${t("deal_n", { n: +deal + 1 })}</p><p>${t("review_none")}</p>`;
       return `<p>${t("deal_n", { n: +deal + 1 })}</p><ul class="review">${items
         .map((it) => `<li>${t("review_item", { t: it.trick + 1, mine: cardChip(it.played), theirs: cardChip(it.expert) })}${
-          it.cost !== null && it.cost !== undefined ? ` — ${t("review_cost", { n: Number(it.cost.toFixed(1)), x: num(it.cost, 1) })}` : ""
+          it.cost !== null && it.cost !== undefined ? ` — ${t("review_cost", { n: it.cost, digits: 1, x: num(it.cost, 1) })}` : ""
         }</li>`)
         .join("")}</ul>`;
     })
