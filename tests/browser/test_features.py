@@ -25,6 +25,11 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await expect(page.get_by_role("heading", name="Cards played")).to_be_visible()
     await expect(page.get_by_role("heading", name="Voids shown")).to_be_visible()
     await expect(page.locator(".advice li").first).to_be_visible(timeout=30_000)
+    # Advice values say what they are, and nothing that costs 0.0 is called a mistake.
+    await expect(page.locator(".advice-unit")).to_have_text("expected points for the deal (lower is better)")
+    scores = [float(x) for x in await page.locator(".advice li .score").all_inner_texts()]
+    mistakes = [float(x) for x in await page.locator(".advice li.mistake .score").all_inner_texts()]
+    assert all(m - min(scores) >= 0.05 for m in mistakes), (scores, mistakes)
     # The pass, with the keyboard only: Enter chooses, arrows move, Enter on "Pass".
     await hand.get_by_role("button").first.focus()
     for _ in range(3):
@@ -44,6 +49,13 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     for _ in range(400):
         if await page.get_by_role("heading", name=words["over"]).count():
             break
+        go_on = page.get_by_role("button", name=words["continue"])
+        if await go_on.count() and await go_on.is_enabled():
+            # The deal's summary takes the focus: Enter closes it.
+            await expect(go_on).to_be_focused()
+            await page.keyboard.press("Enter")
+            await page.wait_for_timeout(40)
+            continue
         if await page.get_by_role("button", name=words["pass"], exact=True).count():
             await play_until(page, words, stop=lambda: _no_pass(page, words))
             continue
@@ -67,6 +79,9 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await expect(page.get_by_text("Trick 1 of 13")).to_be_visible()
     await page.get_by_role("button", name="Next trick").click()
     await expect(page.get_by_text("Trick 2 of 13")).to_be_visible()
+    # The trick's winner is readable on its background (WCAG AA: a contrast of 4.5 at least).
+    contrast = await page.locator(".replay-winner").evaluate(CONTRAST)
+    assert contrast >= 4.5, contrast
     # Upload the downloaded record and replay it the same way.
     record = await (await page.request.get(href)).body()
     path = tmp_path / "game.json"
@@ -76,6 +91,18 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await expect(page.get_by_role("heading", name=re.compile("Replay — Deal 1"))).to_be_visible()
     await page.screenshot(path=str(artifacts / "replay-en.png"), full_page=True)
     assert not errors
+
+
+# The contrast ratio of an element's text on its background (WCAG 2).
+CONTRAST = """el => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b]
+    .map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const cs = getComputedStyle(el);
+  const [a, b] = [lum(rgb(cs.color)), lum(rgb(cs.backgroundColor))].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
 
 
 async def _no_pass(page, words) -> bool:  # type: ignore[no-untyped-def]
