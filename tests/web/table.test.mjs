@@ -1,5 +1,5 @@
 // The table's words and rules that need no browser: why a card cannot be
-// played, a deal's summary, when the summary closes, the protocol switch.
+// played, a deal's summary, when the summary closes, the protocol's first message.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
@@ -10,7 +10,7 @@ await loadLang("en");
 await loadLang("fr");
 const { whyNotPlay } = await import("../../src/damepique/web/table.js");
 const { dealWords, leadWords, summaryOpen } = await import("../../src/damepique/web/summary.js");
-const { PROTOCOL, firstMessage, gameEndpoint } = await import("../../src/damepique/web/net.js");
+const { GAME_ENDPOINT, PROTOCOL, firstMessage } = await import("../../src/damepique/web/net.js");
 
 const RULES = { players: 4, no_points_first_trick: true, must_break_hearts: true, first_lead: "two_of_clubs", moon: "others", queen_points: 13 };
 const state = (view) => ({ over: false, rules: RULES, view: { phase: "play", to_act: 0, tricks: [], trick: [], ...view } });
@@ -74,13 +74,10 @@ test("a deal's summary closes by its button, by the page's timeout, or as the se
   assert.equal(summaryOpen(null, server, 15000, 0), false);
 });
 
-test("the protocol switch: one endpoint and one first message per version", () => {
-  assert.equal(PROTOCOL, 1);
-  assert.equal(gameEndpoint({ token: "a" }, 1), "/ws");
-  assert.equal(gameEndpoint({ table: "K7QM4XPA" }, 1), "/ws/table");
-  assert.deepEqual(firstMessage({ token: "a" }, 1), { v: 1, type: "join", token: "a", patches: true });
-  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: null }, 1), { v: 1, type: "hello", table: "K7QM4XPA", patches: true });
-  assert.equal(gameEndpoint({ table: "K7QM4XPA" }, 2), "/ws");
-  assert.deepEqual(firstMessage({ token: "a" }, 2), { v: 2, type: "hello", token: "a", patches: true });
-  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: "b" }, 2), { v: 2, type: "hello", table: "K7QM4XPA", token: "b", patches: true });
+test("protocol 2: one socket for every game, and a hello first", () => {
+  assert.equal(PROTOCOL, 2);
+  assert.equal(GAME_ENDPOINT, "/ws");
+  assert.deepEqual(firstMessage({ token: "a" }), { v: 2, type: "hello", token: "a", patches: true });
+  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: null }), { v: 2, type: "hello", table: "K7QM4XPA", patches: true });
+  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: "b" }), { v: 2, type: "hello", table: "K7QM4XPA", token: "b", patches: true });
 });

@@ -3,28 +3,17 @@
 // front end builds a WebSocket URL or knows what the first message is.
 import { patched } from "./patch.js";
 
-// ---------------------------------------------------------------------------
-// THE PROTOCOL SWITCH (docs/protocol.md). Version 1: a solo game on /ws with
-// {"type": "join", token}, a table on /ws/table with {"type": "hello", table,
-// token?}. Version 2 (the one pipeline of issue 15): solo games and tables on
-// /ws alike, always {"v": 2, "type": "hello", token?, table?, patches: true}.
-// Set PROTOCOL to 2 the day the server speaks it; nothing else changes here.
-export const PROTOCOL = 1;
+// The protocol (docs/protocol.md, version 2): every game, solo or at a table,
+// on the one socket /ws, whose first message is a hello naming the seat token
+// (a solo game), the table's code (a visitor), or both (a seat at a table).
+export const PROTOCOL = 2;
+export const GAME_ENDPOINT = "/ws";
 
-/** The socket path for a game: `target` is {token} (solo) or {table, token?}. */
-export function gameEndpoint(target, version = PROTOCOL) {
-  if (version >= 2) return "/ws";
-  return target.table ? "/ws/table" : "/ws";
-}
-
-/** The first message on a game socket (and the one that joins again). */
-export function firstMessage(target, version = PROTOCOL) {
+/** The first message on a game socket (and the one that joins again): `target` is {token} or {table, token?}. */
+export function firstMessage(target) {
   const token = target.token ? { token: target.token } : {};
-  if (version >= 2) return { v: version, type: "hello", ...(target.table ? { table: target.table } : {}), ...token, patches: true };
-  if (target.table) return { v: 1, type: "hello", table: target.table, ...token, patches: true };
-  return { v: 1, type: "join", ...token, patches: true };
+  return { v: PROTOCOL, type: "hello", ...(target.table ? { table: target.table } : {}), ...token, patches: true };
 }
-// ---------------------------------------------------------------------------
 
 export function socketUrl(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -98,7 +87,7 @@ export function gameConnection(target, { onState, onMessage, onOpen = () => {}, 
       socket.close();
     },
   };
-  const socket = openSocket(gameEndpoint(target), {
+  const socket = openSocket(GAME_ENDPOINT, {
     onOpen: () => {
       last = null;
       conn.hello();

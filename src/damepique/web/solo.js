@@ -202,8 +202,8 @@ export function soloTable(root) {
       c.render();
     },
     onError: (c, msg) => {
-      // The game is gone (or its seat token unknown: "bad_token" in protocol v2).
-      if (msg.code !== "unknown_token" && msg.code !== "bad_token") return false;
+      // The game is gone, or its seat token leads nowhere any more ("bad_token"): home.
+      if (msg.code !== "bad_token") return false;
       save(CURRENT_KEY, null);
       location.hash = "#/";
       return true;

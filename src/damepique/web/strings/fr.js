@@ -269,7 +269,6 @@ export default {
   refusal_too_many_attempts: "Trop de mots de passe erronés ; réessayez dans quelques minutes.",
   refusal_too_many_codes: "Trop de codes de table inconnus essayés ; réessayez plus tard.",
   refusal_unavailable: "La partie est momentanément indisponible ; réessayez.",
-  refusal_unknown_token: "Aucune partie pour ce jeton.",
   refusal_unknown_type: "Type de message inconnu.",
 
   // -- la feuille de score (web/scorer)
