@@ -4,7 +4,7 @@
 // strings files). The form only offers combinations the rules allow: a
 // fixed pass direction needs passing, "across" four players, and the
 // leftover cards are named for the players and deck chosen.
-import { cardShort, has, t } from "./i18n.js";
+import { cardShort, currentLang, has, t } from "./i18n.js";
 import { esc } from "./dom.js";
 
 let cached = null;
@@ -12,6 +12,28 @@ let cached = null;
 export async function getOptions() {
   if (!cached) cached = await (await fetch("/api/options")).json();
   return cached;
+}
+
+/** A computer player's name: the page's words (level_NAME), else the server's (`bots`), else the code. */
+export function levelName(level, opts = cached) {
+  if (has("level_" + level)) return t("level_" + level);
+  const server = opts?.bots?.[level]?.name;
+  return (server && (server[currentLang()] || server.en)) || level.replaceAll("_", " ");
+}
+
+/**
+ * The options of a computer players' select: the levels, then the
+ * personalities beside them (the bold "shooter"), each with its description.
+ */
+export function levelOptions(levels, personalities, selected, opts = cached) {
+  const option = (l) => {
+    const about = opts?.bots?.[l]?.description;
+    const title = about ? ` title="${esc(about[currentLang()] || about.en)}"` : "";
+    return `<option value="${esc(l)}"${title} ${l === selected ? "selected" : ""}>${esc(levelName(l, opts))}</option>`;
+  };
+  if (!personalities || !personalities.length) return levels.map(option).join("");
+  return `<optgroup label="${esc(t("levels_group"))}">${levels.map(option).join("")}</optgroup>
+    <optgroup label="${esc(t("personalities_group"))}">${personalities.map(option).join("")}</optgroup>`;
 }
 
 // Options the server accepts but does not list among its defaults.

@@ -1,11 +1,12 @@
 // A game against the computer: the home page (rules, level, "Play now") and
 // what the one table view gets for a solo game: the training mode (advice,
 // cards played by suit, voids, the review of each deal) and "New game".
-import { has, num, reasonText, refusalText, suitName, t } from "./i18n.js";
+import { refusalText, suitName, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
+import { adviceListHtml, reviewHtml, whyFor } from "./advice.js";
 import { cardChip, cardOrder, SUIT_SYMBOL } from "./cards.js";
 import { load, playerId, prefs, save, setPrefs } from "./prefs.js";
-import { bindRulesForm, fullRules, getOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
+import { bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
 import { openTable } from "./table.js";
 
 export const CURRENT_KEY = "damepique.current";
@@ -14,8 +15,6 @@ let focusNext = false; // "Play now" was pressed: the table puts the focus on th
 export function currentGame() {
   return load(CURRENT_KEY, null);
 }
-
-const levelName = (l) => (has("level_" + l) ? t("level_" + l) : l.replaceAll("_", " "));
 
 function introLine(rules) {
   const bots = (rules.players ?? 4) - 1;
@@ -32,7 +31,8 @@ export async function renderHome(root) {
   const preset = p.preset && (p.preset in opts.presets || p.preset === "custom") ? p.preset : "standard";
   const rules = fullRules(p.rules || opts.presets[preset === "custom" ? "standard" : preset], opts);
   const cur = currentGame();
-  const level = opts.levels.includes(p.level) ? p.level : opts.levels.includes("intermediate") ? "intermediate" : opts.levels[0];
+  const bots = [...opts.levels, ...(opts.personalities || [])];
+  const level = bots.includes(p.level) ? p.level : opts.levels.includes("intermediate") ? "intermediate" : opts.levels[0];
   root.innerHTML = `
   <section class="home">
     <h1>${t("home_heading")}</h1>
@@ -41,7 +41,7 @@ export async function renderHome(root) {
     <form id="home-form" class="home-form">
       <div class="row">
         <div class="field"><label for="level">${t("level")}</label>
-          <select id="level">${opts.levels.map((l) => `<option value="${l}" ${l === level ? "selected" : ""}>${esc(levelName(l))}</option>`).join("")}</select></div>
+          <select id="level">${levelOptions(opts.levels, opts.personalities, level, opts)}</select></div>
         <div class="field"><label for="speed">${t("speed")}</label>
           <select id="speed">${opts.speeds.map((s) => `<option value="${s}" ${s === (p.speed || "normal") ? "selected" : ""}>${t("speed_" + s)}</option>`).join("")}</select></div>
         ${presetFields("opt", preset, rules, opts)}
@@ -106,40 +106,24 @@ function requestReview(ctrl, deal) {
   ctrl.send({ type: "review", deal });
 }
 
-// An option is a mistake only when it costs something once rounded as shown.
-const SHOWN = 0.05;
-
 function adviceList(ctrl) {
   if (!ctrl.advice || ctrl.adviceKey !== decisionKey(ctrl.shown.view)) return `<p>${t("advice_wait")}</p>`;
-  const opts = [...ctrl.advice.options].sort((a, b) => (a.score ?? 0) - (b.score ?? 0));
-  const best = Math.min(...opts.map((o) => o.score ?? Infinity));
-  return `<p class="advice-unit">${t("advice_unit")}</p><ul class="advice">${opts
-    .map((o) => {
-      const mistake = o.mistake && o.score !== null && o.score !== undefined && o.score - best >= SHOWN;
-      const score = o.score !== null && o.score !== undefined
-        ? `<span class="score" title="${esc(t("advice_score", { x: num(o.score, 1) }))}">${num(o.score, 1)}</span>` : "";
-      return `<li class="${o.best ? "best" : ""} ${mistake ? "mistake" : ""}">${o.cards.map(cardChip).join(" ")} ${score}
-        <span class="reason">${esc(reasonText(o.reason))}</span>
-        ${o.best ? `<span class="tag">${t("best")}</span>` : ""}${mistake ? `<span class="tag bad">${t("mistake")}</span>` : ""}</li>`;
-    })
-    .join("")}</ul>`;
+  return adviceListHtml(ctrl.advice.options, ctrl.shown.rules);
 }
 
-function reviewHtml(ctrl) {
-  return Object.entries(ctrl.reviews)
-    .sort((a, b) => b[0] - a[0])
-    .slice(0, 1)
-    .map(([deal, r]) => {
-      if (r.pending) return `<p>${t("review_wait")}</p>`;
-      const items = r.items.filter((it) => it.cost === null || it.cost === undefined || it.cost >= SHOWN);
-      if (!items.length) return `<p>${t("deal_n", { n: +deal + 1 })}</p><p>${t("review_none")}</p>`;
-      return `<p>${t("deal_n", { n: +deal + 1 })}</p><ul class="review">${items
-        .map((it) => `<li>${t("review_item", { t: it.trick + 1, mine: cardChip(it.played), theirs: cardChip(it.expert) })}${
-          it.cost !== null && it.cost !== undefined ? ` — ${t("review_cost", { n: it.cost, digits: 1, x: num(it.cost, 1) })}` : ""
-        }</li>`)
-        .join("")}</ul>`;
-    })
-    .join("");
+// A replay of a finished game starts at the card reviewed (its deal and play).
+function replayLink(ctrl, deal) {
+  if (!ctrl.shown?.over) return () => null;
+  return (it) => `#/replay/${encodeURIComponent(ctrl.shown.game)}?deal=${deal}${it.play === null || it.play === undefined ? "" : `&play=${it.play}`}`;
+}
+
+// The review of the last finished deal.
+function reviewPanel(ctrl) {
+  const last = Object.keys(ctrl.reviews).map(Number).sort((a, b) => b - a)[0];
+  if (last === undefined) return "";
+  const r = ctrl.reviews[last];
+  const body = r.pending ? `<p>${t("review_wait")}</p>` : reviewHtml(r, ctrl.shown.rules, replayLink(ctrl, last));
+  return `<h2>${t("review")}</h2><p>${t("deal_n", { n: last + 1 })}</p>${body}`;
 }
 
 function trainingPanel(ctrl) {
@@ -154,12 +138,11 @@ function trainingPanel(ctrl) {
   const voids = ctrl.shown.seats
     .map((_, i) => `<li>${t("label_value", { label: esc(ctrl.nameOf(i)), value: v.voids[i].length ? v.voids[i].map((x) => `<span class="suit-${"CDHS"[x]}">${SUIT_SYMBOL["CDHS"[x]]}</span> ${suitName("CDHS"[x])}`).join(", ") : t("none") })}</li>`)
     .join("");
-  const reviews = reviewHtml(ctrl);
   return `<section class="training" aria-label="${t("training")}">
     ${ctrl.isMyTurn() ? `<h2>${t("advice")}</h2>${adviceList(ctrl)}` : ""}
     <h2>${t("played_by_suit")}</h2><ul class="by-suit">${bySuit}</ul>
     <h2>${t("voids")}</h2><ul class="voids">${voids}</ul>
-    ${reviews ? `<h2>${t("review")}</h2>${reviews}` : ""}
+    ${reviewPanel(ctrl)}
   </section>`;
 }
 
@@ -181,6 +164,14 @@ export function soloTable(root) {
     pageClass: (c) => (c.training ? "training-on" : ""),
     barExtras: (c) => `<label class="switch"><input type="checkbox" role="switch" id="training" ${c.training ? "checked" : ""}> ${t("training")}</label>`,
     sidePanels: trainingPanel,
+    hints: (c) => !c.training, // outside the training mode, a hint once a trick
+    onHover: (c, el) => {
+      // The sentence under the advice: what separates the best card from the one pointed at.
+      const why = document.getElementById("advice-why");
+      if (!why || !c.advice || c.adviceKey !== decisionKey(c.shown.view)) return;
+      const text = whyFor(c.advice.options, el.dataset.card || el.dataset.cards.split(" ")[0], c.shown.rules);
+      if (text !== null) why.textContent = text;
+    },
     endActions: () => `<a class="button primary" href="#/" id="new-game">${t("new_game")}</a>`,
     onState: (c) => {
       const s = c.state;

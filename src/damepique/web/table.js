@@ -12,6 +12,7 @@ import { removedCards } from "./rules_form.js";
 import { gameOverHtml, summaryHtml, summaryOpen } from "./summary.js";
 import { contentWidth } from "./chart.js";
 import { sealVerdict } from "./fairness.js";
+import { hintHtml } from "./advice.js";
 
 const POSITIONS = {
   3: ["bottom", "left", "right"],
@@ -52,8 +53,10 @@ export function whyNotPlay(state, card, me) {
  * - summaryTimeout: ms after which a deal's summary closes by itself (null: only its button);
  * - focusHand: put the focus on the hand once it is drawn (after "Play now");
  * - waitingRoom(ctrl), barExtras(ctrl), sidePanels(ctrl), endActions(ctrl), pageClass(ctrl): HTML;
+ * - hints(ctrl): whether the "Hint" button is offered (once a trick; never in a ranked game);
  * - onMessage(ctrl, msg), onState(ctrl, prev), onError(ctrl, msg) -> handled?, onOpen(ctrl);
- * - onClick(ctrl, event), onChange(ctrl, event), onInput(ctrl, event); fallbackName(ctrl, seat).
+ * - onClick(ctrl, event), onChange(ctrl, event), onInput(ctrl, event), onHover(ctrl, element)
+ *   (a card of the hand, or an option of the advice, pointed at or focused); fallbackName(ctrl, seat).
  */
 export function openTable(root, cfg) {
   const ctrl = {
@@ -68,6 +71,8 @@ export function openTable(root, cfg) {
     lastTrick: null, // the number of cards played when "Last trick" was pressed
     summary: null,
     hadServerSummary: false,
+    summariesRead: new Set(), // deals whose summary this page closed (a reconnection does not open them again)
+    hint: { key: null, pending: null, answer: null }, // this trick's hint
     seen: null, // deals already summed up in this game
     gameId: null,
     focusWanted: !!cfg.focusHand,
@@ -100,6 +105,7 @@ export function openTable(root, cfg) {
     onState: (msg) => onState(msg),
     onMessage: (msg) => {
       if (msg.type === "error") onError(msg);
+      else if (msg.type === "hint") onHint(msg);
       else call("onMessage", msg);
     },
     onLost: () => {
@@ -112,10 +118,46 @@ export function openTable(root, cfg) {
   function onError(msg) {
     if (call("onError", msg)) return;
     if (ctrl.pending !== null && msg.ref === ctrl.pending) ctrl.pending = null;
+    if (ctrl.hint.pending !== null && msg.ref === ctrl.hint.pending) {
+      // Refused: "hint_used" keeps this trick's hint spent; anything else may be asked again.
+      ctrl.hint = { key: msg.code === "hint_used" ? ctrl.hint.key : null, pending: null, answer: null };
+    }
     const text = t("error", { reason: refusalText(msg.code, msg.reason) });
     announce(text);
     flashAlert(text, document.getElementById("hand"), 4000);
     render();
+  }
+
+  // -- the hint: the best card now and why, once a trick (the server counts it)
+
+  // The server's count: one hint per seat, deal and trick (the pass shares the first trick's).
+  const hintKey = (v) => (v ? `${v.deal}:${v.tricks.length}` : null);
+  function hintOffered() {
+    const s = ctrl.shown;
+    return !!s && !s.over && !s.spectator && s.seat !== null && s.seat !== undefined && !!call("hints");
+  }
+  function askHint() {
+    const v = ctrl.shown.view;
+    if (!hintOffered() || !ctrl.isMyTurn() || ctrl.hint.key === hintKey(v) || ctrl.summary) return;
+    ctrl.hint = { key: hintKey(v), pending: ctrl.send({ type: "hint" }), answer: null };
+    render();
+  }
+  function onHint(msg) {
+    if (ctrl.hint.pending === null || msg.ref !== ctrl.hint.pending) return;
+    ctrl.hint = { ...ctrl.hint, pending: null, answer: msg };
+    render();
+  }
+  function hintButton() {
+    if (!hintOffered()) return "";
+    const used = ctrl.hint.key === hintKey(ctrl.shown.view);
+    const can = ctrl.isMyTurn() && !used && !ctrl.summary;
+    return `<button type="button" class="button small hint-btn" id="hint-btn" title="${esc(t(used ? "hint_once" : "hint_title"))}" ${can ? "" : "disabled"}>${t("hint")}</button>`;
+  }
+  function hintLine() {
+    const s = ctrl.shown;
+    if (!s.view || ctrl.hint.key !== hintKey(s.view)) return "";
+    if (ctrl.hint.pending !== null) return esc(t("hint_wait"));
+    return ctrl.hint.answer ? hintHtml(ctrl.hint.answer, ctrl.hint.answer.phase, s.rules) : "";
   }
 
   // -- states
@@ -126,6 +168,8 @@ export function openTable(root, cfg) {
     ctrl.lastTrick = null;
     ctrl.selected = [];
     ctrl.summary = null;
+    ctrl.summariesRead = new Set();
+    ctrl.hint = { key: null, pending: null, answer: null };
     ctrl.overKey = null;
     // A page that joins a game already under way does not sum up its old deals.
     ctrl.seen = ctrl.shown ? 0 : msg.results.length;
@@ -149,6 +193,13 @@ export function openTable(root, cfg) {
     if (ctrl.summary) {
       if (msg.summary) ctrl.hadServerSummary = true;
       refreshSummary();
+      return;
+    }
+    // A page that comes back while the table waits for it to read a deal's summary shows it.
+    const server = msg.summary;
+    if (server && !msg.over && (server.waiting || []).includes(msg.seat) && !ctrl.summariesRead.has(server.deal) && msg.results[server.deal]) {
+      draw(msg);
+      openSummary(msg, server.deal);
       return;
     }
     draw(msg);
@@ -208,11 +259,11 @@ export function openTable(root, cfg) {
     if (d && d.open) d.close();
   }
 
-  function openSummary(msg) {
+  function openSummary(msg, deal = msg.results.length - 1) {
     ctrl.summary = {
-      deal: msg.results.length - 1,
-      result: msg.results[msg.results.length - 1],
-      view: msg.view && msg.view.deal === msg.results.length - 1 ? msg.view : null,
+      deal,
+      result: msg.results[deal],
+      view: msg.view && msg.view.deal === deal ? msg.view : null,
       totals: msg.totals,
       openedAt: Date.now(),
       pressed: false,
@@ -265,12 +316,15 @@ export function openTable(root, cfg) {
   function pressContinue() {
     if (!ctrl.summary || ctrl.summary.pressed) return;
     ctrl.summary.pressed = true;
-    // A server that sums up deals (a `summary` in its states) hears who pressed.
-    if (ctrl.hadServerSummary) ctrl.send({ type: "continue", deal: ctrl.summary.deal });
+    // At a table the server holds the next deal until every person has read it
+    // (its states' `summary`): it hears who pressed. A solo game's summary is the page's own.
+    const s = ctrl.state;
+    if (s && s.mode === "table" && !s.spectator && s.seat !== null) ctrl.send({ type: "continue", deal: ctrl.summary.deal });
     refreshSummary();
   }
 
   function endSummary() {
+    ctrl.summariesRead.add(ctrl.summary.deal);
     ctrl.summary = null;
     closeDialog();
     ctrl.focusWanted = true;
@@ -295,6 +349,7 @@ export function openTable(root, cfg) {
         <div class="bar" id="t-bar"></div>
         <div class="felt" id="t-felt"><div class="layer" id="t-seats"></div><div class="layer" id="t-centre"></div></div>
         <p class="status" id="status"></p>
+        <p class="hint-line" id="hint-line" role="status"></p>
         <div class="hand-area" id="t-hand"></div>
         <dialog class="game-over" id="t-over" aria-labelledby="over-h"></dialog>
       </div>
@@ -337,6 +392,7 @@ export function openTable(root, cfg) {
     put(page.querySelector("#t-seats"), s.seats.map((_, i) => seatHtml(i)).join(""));
     put(page.querySelector("#t-centre"), centreHtml());
     page.querySelector("#status").textContent = statusLine();
+    put(page.querySelector("#hint-line"), hintLine());
     put(page.querySelector("#t-hand"), handHtml(focusedCard));
     put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
     renderOver();
@@ -406,6 +462,7 @@ export function openTable(root, cfg) {
       <span class="hearts ${v?.hearts_broken ? "broken" : ""}">${v?.hearts_broken ? "♥ " + t("hearts_broken") : "♡ " + t("hearts_not_broken")}</span>
       ${kitty}
       ${call("barExtras") || ""}
+      ${hintButton()}
       <label class="switch"><input type="checkbox" role="switch" id="sound" ${soundOn() ? "checked" : ""}> ${t("sounds")}</label>
       <details class="undo"><summary>${t("undo_q")}</summary><p>${t("undo_text")}</p></details>`;
   }
@@ -624,6 +681,7 @@ export function openTable(root, cfg) {
     if (card) return onCard(card);
     if (e.target.closest("#pass-btn")) return onPass();
     if (e.target.closest("#continue-btn")) return pressContinue();
+    if (e.target.closest("#hint-btn")) return askHint();
     if (e.target.closest("#last-trick-btn")) {
       const v = ctrl.shown.view;
       ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v) : null;
@@ -638,6 +696,14 @@ export function openTable(root, cfg) {
     call("onChange", e);
   };
   const onInput = (e) => call("onInput", e);
+  // A card of the hand or an option of the advice, pointed at or focused.
+  const onHover = (e) => {
+    const el = e.target.closest?.("#hand [data-card], .advice [data-cards]");
+    if (el && el !== ctrl.hovered) {
+      ctrl.hovered = el;
+      call("onHover", el);
+    }
+  };
   const onKey = (e) => {
     const btn = e.target.closest?.("#hand [data-card]");
     if (btn) {
@@ -661,6 +727,7 @@ export function openTable(root, cfg) {
   const onFocus = (e) => {
     const btn = e.target.closest?.("#hand [data-card]");
     if (btn) root.querySelectorAll("#hand [data-card]").forEach((b) => b.setAttribute("tabindex", b === btn ? "0" : "-1"));
+    onHover(e);
   };
   const onCancel = (e) => {
     if (e.target.id === "t-summary") e.preventDefault();
@@ -671,6 +738,7 @@ export function openTable(root, cfg) {
   root.addEventListener("keydown", onKey);
   root.addEventListener("cancel", onCancel, true);
   root.addEventListener("focusin", onFocus);
+  root.addEventListener("mouseover", onHover);
   // The end's chart is drawn at the width of its box: drawn again when that changes.
   let width = window.innerWidth;
   const onResize = () => {
@@ -698,6 +766,7 @@ export function openTable(root, cfg) {
     root.removeEventListener("keydown", onKey);
     root.removeEventListener("cancel", onCancel, true);
     root.removeEventListener("focusin", onFocus);
+    root.removeEventListener("mouseover", onHover);
     window.removeEventListener("resize", onResize);
   };
   render();

@@ -6,7 +6,7 @@ import { has, listNames, refusalText, seatName, t } from "./i18n.js";
 import { announce, esc, flashAlert, showRefusal } from "./dom.js";
 import { load, prefs, save } from "./prefs.js";
 import { openSocket } from "./net.js";
-import { bindRulesForm, fullRules, getOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
+import { bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
 import { openTable } from "./table.js";
 
 const TOKENS_KEY = "damepique.tables";
@@ -35,7 +35,6 @@ export function normalizeCode(text) {
   return /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/.test(c) ? c : null;
 }
 
-const levelName = (l) => (has("level_" + l) ? t("level_" + l) : l.replaceAll("_", " "));
 const presetOf = (rules, opts) => Object.keys(opts.presets).find((p) => {
   const full = fullRules(opts.presets[p], opts);
   return Object.keys(rules).every((k) => String(full[k]) === String(rules[k]));
@@ -82,7 +81,7 @@ export async function renderFriends(root) {
         <div class="field"><label for="mp-timer">${t("mp_timer")}</label>
           <select id="mp-timer">${mp.timers.map((s) => `<option value="${s}">${esc(timerLabel(s))}</option>`).join("")}</select></div>
         <div class="field"><label for="mp-level">${t("mp_bot_level")}</label>
-          <select id="mp-level">${mp.levels.map((l) => `<option value="${l}" ${l === "intermediate" ? "selected" : ""}>${esc(levelName(l))}</option>`).join("")}</select></div>
+          <select id="mp-level">${levelOptions(mp.levels, mp.personalities, "intermediate", opts)}</select></div>
         <div class="field"><label for="mp-speed">${t("speed")}</label>
           <select id="mp-speed">${mp.speeds.map((s) => `<option value="${s}">${t("speed_" + s)}</option>`).join("")}</select></div>
       </div>
@@ -268,6 +267,7 @@ export function tableView(root, code) {
     summaryTimeout: SUMMARY_TIMEOUT,
     waitingRoom,
     sidePanels: extrasPanel,
+    hints: (c) => c.you !== null && !!c.table && !c.table.options.ranked, // never in a ranked game
     endActions: (c) => (c.you === null || !c.table ? "" : `<button type="button" class="button primary" id="rematch-btn">${t("mp_rematch")}</button>`),
     fallbackName: (c, seat) => (c.table ? seatLabel(c, seat) : ""),
     onOpen: (c) => {
