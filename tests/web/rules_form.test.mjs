@@ -9,7 +9,7 @@ globalThis.document = { documentElement: {} };
 const { setLang, loadLang } = await import("../../src/damepique/web/i18n.js");
 await loadLang("en");
 await loadLang("fr");
-const { choicesFor, fullRules, moonPoints, optionsGrid, removedCards } = await import("../../src/damepique/web/rules_form.js");
+const { choicesFor, fullRules, levelOptions, moonPoints, optionsGrid, presetFields, removedCards } = await import("../../src/damepique/web/rules_form.js");
 const opts = JSON.parse(readFileSync(new URL("options.json", import.meta.url), "utf8"));
 const rules = (changes) => ({ ...fullRules(opts.presets.standard, opts), ...changes });
 
@@ -43,13 +43,57 @@ test("the moon's worth follows the rules", () => {
   assert.equal(moonPoints(fullRules(opts.presets.black_maria, opts)), 43);
 });
 
-test("an option the server adds with its choices appears in the form", () => {
+test("the house rules' options, in both languages, open only where they matter", () => {
   setLang("en", false);
-  const more = { ...opts, defaults: { ...opts.defaults, tie: "play_on" }, choices: { ...opts.choices, tie: ["play_on", "share"] } };
-  const html = optionsGrid("opt", fullRules(more.presets.standard, more), more);
-  assert.match(html, /<label for="opt-tie">A tie for the lowest total<\/label>/);
-  assert.match(html, /<option value="share" >The tied players share the win<\/option>/);
-  // A key nobody has words for yet still shows, by its name.
+  const html = optionsGrid("opt", rules({}), opts);
+  assert.match(html, /<label for="opt-hearts_broken_by">Hearts are broken by<\/label>/);
+  assert.match(html, /<option value="any" selected>any heart played<\/option><option value="discard" >a heart discarded on another suit<\/option>/);
+  assert.match(html, /<label for="opt-first_trick_discard">First trick: a hand of only hearts and Q♠ plays<\/label>/);
+  assert.match(html, /<option value="any" selected>any of them<\/option><option value="heart" >a heart<\/option>/);
+  assert.match(html, /<label for="opt-tie">A tie for the lowest total at the end<\/label>/);
+  assert.match(html, /<option value="play_on" selected>play another deal<\/option><option value="share" >the tied players share the win<\/option>/);
+  // What breaks hearts only matters when hearts must be broken; the first trick's discard, with no points on it.
+  assert.equal(choicesFor("hearts_broken_by", rules({ must_break_hearts: false }), opts).open, false);
+  assert.equal(choicesFor("first_trick_discard", rules({ no_points_first_trick: false }), opts).open, false);
+  setLang("fr", false);
+  const fr = optionsGrid("opt", rules({}), opts);
+  for (const words of ["Ce qui ouvre les cœurs", "tout cœur joué", "un cœur joué en défausse",
+    "Au premier pli, une main de cœurs et de la dame de pique joue", "n'importe laquelle", "un cœur",
+    "Égalité pour le plus petit total à la fin", "on joue une autre donne", "les ex æquo se partagent la victoire"]) {
+    assert.ok(fr.includes(`>${words.replaceAll("'", "&#39;")}<`), words);
+  }
+});
+
+test("the presets old_rules and hearts_any_time say what they are", () => {
+  setLang("en", false);
+  const html = presetFields("opt", "standard", rules({}), opts);
+  assert.match(html, /<option value="old_rules" >Old rules \(any first lead, points on the first trick, hearts free\)<\/option>/);
+  assert.match(html, /<option value="hearts_any_time" >Hearts led at any time<\/option>/);
+  assert.deepEqual(
+    [opts.presets.old_rules.first_lead, opts.presets.old_rules.no_points_first_trick, opts.presets.old_rules.must_break_hearts],
+    ["any", false, false],
+  );
+  setLang("fr", false);
+  const fr = presetFields("opt", "standard", rules({}), opts);
+  assert.ok(fr.includes(">Anciennes règles (entame libre, points au premier pli, cœurs libres)<"));
+  assert.ok(fr.includes(">Entame à cœur à tout moment<"));
+});
+
+test("the bold personality is offered beside the levels, by its name", () => {
+  setLang("en", false);
+  const html = levelOptions(opts.levels, opts.personalities, "intermediate", opts);
+  assert.match(html, /<optgroup label="Levels"><option value="beginner" title="simple rules and human mistakes" >Beginner<\/option>/);
+  assert.match(html, /<optgroup label="Personalities"><option value="shooter" title="an expert who goes for the moon whenever it has a fair chance" >Bold<\/option><\/optgroup>/);
+  assert.match(html, /value="intermediate"[^>]* selected>Intermediate</);
+  setLang("fr", false);
+  assert.match(levelOptions(opts.levels, opts.personalities, "shooter", opts), /value="shooter"[^>]* selected>Audacieux</);
+  // A bot the page has no words for takes the server's name.
+  const more = { ...opts, bots: { ...opts.bots, careful: { kind: "personality", name: { en: "Careful", fr: "Prudent" } } } };
+  assert.match(levelOptions(["beginner"], ["careful"], null, more), />Prudent</);
+});
+
+test("an option the server adds with its choices appears in the form, by its name until it has words", () => {
+  setLang("en", false);
   const unknown = { ...opts, defaults: { ...opts.defaults, new_rule: "a" }, choices: { ...opts.choices, new_rule: ["a", "b"] } };
   const grid = optionsGrid("opt", fullRules(unknown.presets.standard, unknown), unknown);
   assert.match(grid, /<label for="opt-new_rule">new rule<\/label>[\s\S]*value="b" >b</);

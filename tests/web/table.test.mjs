@@ -9,7 +9,7 @@ const { setLang, loadLang } = await import("../../src/damepique/web/i18n.js");
 await loadLang("en");
 await loadLang("fr");
 const { whyNotPlay } = await import("../../src/damepique/web/table.js");
-const { dealWords, leadWords, summaryOpen } = await import("../../src/damepique/web/summary.js");
+const { dealWords, gameOverHtml, leadWords, summaryOpen, winnersOf } = await import("../../src/damepique/web/summary.js");
 const { GAME_ENDPOINT, PROTOCOL, firstMessage } = await import("../../src/damepique/web/net.js");
 
 const RULES = { players: 4, no_points_first_trick: true, must_break_hearts: true, first_lead: "two_of_clubs", moon: "others", queen_points: 13 };
@@ -32,6 +32,30 @@ test("why a card cannot be played, in English and in French", () => {
   assert.equal(whyNotPlay(firstPoints, "QS", 0), "Pas de points au premier pli");
   assert.equal(whyNotPlay(hearts, "QH", 0), "Les cœurs ne sont pas encore ouverts");
   assert.equal(whyNotPlay(state({ hand: ["QH", "5S"], legal: ["5S"], trick: ["3D"] }), "QH", 0), "Pas de points au premier pli");
+});
+
+test("first_trick_discard heart: a hand of only hearts and the queen must discard a heart on the first trick", () => {
+  const onlyPoints = (rules) => ({ ...state({ hand: ["QH", "2H", "QS"], legal: ["QH", "2H"], trick: ["2C"] }), rules: { ...RULES, ...rules } });
+  setLang("en", false);
+  assert.equal(whyNotPlay(onlyPoints({ first_trick_discard: "heart" }), "QS", 0), "A heart must be discarded on the first trick");
+  assert.equal(whyNotPlay(onlyPoints({ first_trick_discard: "heart" }), "2H", 0), null);
+  setLang("fr", false);
+  assert.equal(whyNotPlay(onlyPoints({ first_trick_discard: "heart" }), "QS", 0), "Il faut se défausser d'un cœur au premier pli");
+});
+
+test("the end of a game with a shared win says who share it", () => {
+  const names = ["Ann", "Bob", "Cy", "Dee"];
+  const over = {
+    game: "g", over: true, winner: null, totals: [40, 40, 60, 102], seats: names.map((name) => ({ name })), rules: { ...RULES, tie: "share", target: 100 },
+    results: [{ points: [10, 10, 0, 6], moon: null }],
+  };
+  assert.deepEqual(winnersOf(over.totals, null), [0, 1]);
+  assert.deepEqual(winnersOf(over.totals, 2), [2]);
+  setLang("en", false);
+  assert.match(gameOverHtml(over, 0, (i) => names[i], "", 400), /<p class="winner-line">Ann and Bob share the win with 40 points!<\/p>/);
+  setLang("fr", false);
+  assert.match(strip(gameOverHtml(over, 0, (i) => names[i], "", 400)), /<p class="winner-line">Ann et Bob se partagent la victoire avec 40 points !<\/p>/);
+  assert.match(strip(gameOverHtml({ ...over, winner: 2, totals: [60, 70, 40, 102] }, 0, (i) => names[i], "", 400)), /Cy gagne avec 40 points !/);
 });
 
 test("a deal's summary says the moon, the jack of diamonds and the kitty in words", () => {

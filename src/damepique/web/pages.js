@@ -1,10 +1,12 @@
 // The other pages: history, replays (a stored game or an uploaded record),
 // the rules and the strategy guide.
-import { currentLang, refusalText, seatName, t, typography } from "./i18n.js";
+import { currentLang, listNames, refusalText, seatName, t, typography } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { cardChip, cardFace, sortHand } from "./cards.js";
 import { sealVerdict } from "./fairness.js";
+import { adviceListHtml } from "./advice.js";
 import { contentWidth, totalsChart } from "./chart.js";
+import { winnersOf } from "./summary.js";
 import { getOptions } from "./rules_form.js";
 
 // Fill each `[data-seal]` element with the verdict on its game's record.
@@ -53,12 +55,13 @@ export async function renderHistory(root, { playerId }) {
   if (!data.games.length) list.innerHTML = `<p>${t("history_empty")}</p>`;
   else {
     const fmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: "medium", timeStyle: "short" });
-    list.innerHTML = `<table class="history-table"><thead><tr><th scope="col">${t("date")}</th><th scope="col">${t("score_sheet")}</th><th scope="col">${t("winner")}</th><th scope="col"></th></tr></thead><tbody>
+    list.innerHTML = `<table class="history-table"><thead><tr><th scope="col">${t("date")}</th><th scope="col">${t("score_sheet")}</th><th scope="col">${t("winner")}</th><th scope="col">${t("hints_col")}</th><th scope="col"></th></tr></thead><tbody>
       ${data.games
         .map(
           (g) => `<tr><td>${fmt.format(new Date(g.finished * 1000))}</td>
           <td>${g.players.map((p, i) => `${esc(seatName(p))} ${g.totals[i]}`).join(" · ")}</td>
-          <td>${g.winner !== null ? esc(seatName(g.players[g.winner])) : ""}</td>
+          <td>${esc(listNames(winnersOf(g.totals, g.winner).map((s) => seatName(g.players[s]))))}</td>
+          <td>${g.hints ? g.hints[0] : 0}</td>
           <td><a href="#/replay/${g.game}">${t("replay")}</a> · <a href="/api/games/${g.game}/record" download>${t("download")}</a>
             <span data-seal="${esc(g.game)}"></span></td></tr>`,
         )
@@ -87,18 +90,23 @@ export async function renderHistory(root, { playerId }) {
   });
 }
 
-export async function renderReplay(root, id) {
+/** #/replay/ID, or #/replay/ID?deal=K&play=I: from card I of deal K (a review's link), the expert's view open. */
+export async function renderReplay(root, arg) {
+  const [id, query] = String(arg || "").split("?");
+  const params = new URLSearchParams(query || "");
+  const at = (key) => (params.has(key) && /^\d+$/.test(params.get(key)) ? Number(params.get(key)) : null);
   root.innerHTML = `<section class="replay-page"><div id="replay-root">…</div></section>`;
   const data = await fetchJSON(`/api/games/${encodeURIComponent(id)}/replay`);
   if (!data || data.error) {
     root.innerHTML = `<p class="error">${esc(data ? refusalText(data.code, data.reason) : "…")}</p>`;
     return;
   }
-  replayViewer(document.getElementById("replay-root"), data);
+  replayViewer(document.getElementById("replay-root"), data, null, { deal: at("deal"), play: at("play") });
 }
 
 // `record`: the uploaded record itself, to check its seal (a stored game's is fetched).
-function replayViewer(root, data, record = null) {
+// `start`: {deal, play} to begin at (null: the first trick, whole).
+function replayViewer(root, data, record = null, start = {}) {
   let seal = "";
   const sealed = record ? sealVerdict(record) : data.game ? fetchJSON(`/api/games/${encodeURIComponent(data.game)}/record`).then(sealVerdict) : null;
   if (sealed) {
@@ -108,55 +116,105 @@ function replayViewer(root, data, record = null) {
       if (el) el.innerHTML = html;
     });
   }
-  let d = 0;
-  let k = 0;
   const n = data.players.length;
   const names = data.players.map((p) => seatName(p));
   const offset = { left: 1, right: n - 1, across: 2, none: 0 };
+  const plays = (deal) => deal.tricks.flatMap((tr) => tr.plays);
+  // The position is deal `d` with `p` of its cards played; the trick shown is the one of the last card played.
+  const endOf = (deal, k) => deal.tricks.slice(0, k + 1).reduce((a, tr) => a + tr.plays.length, 0);
+  let d = start.deal !== null && start.deal !== undefined && start.deal < data.deals.length ? start.deal : 0;
+  let p = start.play !== null && start.play !== undefined ? Math.min(start.play, plays(data.deals[d]).length) : endOf(data.deals[d], 0);
+  // The expert's view (a stored game only): shown from a review's link, or when asked; it follows the cards.
+  let expert = !!data.game && start.play !== null && start.play !== undefined;
+  const advice = new Map(); // "d:p" -> options, or a promise while asked
+  const trickAt = (deal, pos) => {
+    let k = 0;
+    while (k < deal.tricks.length - 1 && endOf(deal, k) < pos) k++;
+    return k;
+  };
+  const expertHtml = (deal, all) => {
+    if (!data.game) return "";
+    if (!expert) return `<p><button type="button" class="button" data-go="ex">${t("expert_show")}</button></p>`;
+    if (p >= all.length || !deal.complete) return `<section class="expert" aria-labelledby="expert-h"><h2 id="expert-h">${t("expert_view")}</h2><p>${t("expert_none")}</p></section>`;
+    const key = `${d}:${p}`;
+    const got = advice.get(key);
+    if (got === undefined) {
+      advice.set(key, fetchJSON(`/api/games/${encodeURIComponent(data.game)}/advice?deal=${d}&play=${p}`).then((answer) => {
+        advice.set(key, answer && !answer.error ? answer.options : { error: answer ? refusalText(answer.code, answer.reason) : "…" });
+        if (`${d}:${p}` === key && root.isConnected) draw();
+      }));
+    }
+    const seat = all[p].seat;
+    const body = got === undefined || got instanceof Promise ? `<p>${t("advice_wait")}</p>`
+      : got.error ? `<p class="error">${esc(got.error)}</p>` : adviceListHtml(got, data.rules, { played: all[p].card });
+    return `<section class="expert" aria-labelledby="expert-h"><h2 id="expert-h">${t("expert_view")}</h2>
+      <p>${esc(t("expert_for", { name: names[seat], n: p + 1 }))}</p>${body}</section>`;
+  };
   const draw = () => {
     const deal = data.deals[d];
+    const all = plays(deal);
     const hands = deal.hands.map((h) => [...h]);
-    if (deal.passes.length && deal.passes.every((p) => p)) {
+    if (deal.passes.length && deal.passes.every((x) => x)) {
       const off = offset[deal.direction];
-      deal.passes.forEach((p, s) => {
-        hands[s] = hands[s].filter((c) => !p.includes(c));
+      deal.passes.forEach((x, s) => {
+        hands[s] = hands[s].filter((c) => !x.includes(c));
       });
-      deal.passes.forEach((p, s) => hands[(s + off) % n].push(...p));
+      deal.passes.forEach((x, s) => hands[(s + off) % n].push(...x));
     }
-    for (let i = 0; i < k; i++) for (const pl of deal.tricks[i].plays) hands[pl.seat] = hands[pl.seat].filter((c) => c !== pl.card);
+    for (const pl of all.slice(0, p)) hands[pl.seat] = hands[pl.seat].filter((c) => c !== pl.card);
+    const k = trickAt(deal, p);
     const trick = deal.tricks[k];
+    const shown = trick ? trick.plays.slice(0, Math.max(0, p - (endOf(deal, k) - trick.plays.length))) : [];
+    const whole = trick && shown.length === trick.plays.length;
+    const over = data.over && d === data.deals.length - 1 && p === all.length;
+    const winners = over ? winnersOf(data.totals, data.winner) : [];
     root.innerHTML = `<h1>${t("replay")} — ${t("deal_n", { n: d + 1 })}</h1>
       <p id="replay-seal">${seal}</p>
       <p class="actions">
         <button type="button" class="button" data-go="pd" ${d === 0 ? "disabled" : ""}>${t("prev_deal")}</button>
         <button type="button" class="button" data-go="nd" ${d >= data.deals.length - 1 ? "disabled" : ""}>${t("next_deal")}</button>
         <button type="button" class="button" data-go="pt" ${k === 0 ? "disabled" : ""}>${t("prev")}</button>
-        <button type="button" class="button" data-go="nt" ${k >= deal.tricks.length - 1 ? "disabled" : ""}>${t("next")}</button>
+        <button type="button" class="button" data-go="nt" ${k >= deal.tricks.length - 1 && whole ? "disabled" : ""}>${t("next")}</button>
+        <button type="button" class="button" data-go="pc" ${p === 0 ? "disabled" : ""}>${t("prev_card")}</button>
+        <button type="button" class="button" data-go="nc" ${p >= all.length ? "disabled" : ""}>${t("next_card")}</button>
       </p>
       <p aria-live="polite" class="trick-count">${deal.tricks.length ? t("trick_n", { n: k + 1, m: deal.tricks.length }) : ""}</p>
       <div class="replay-trick">${
-        trick
-          ? trick.plays.map((pl) => `<div class="${pl.seat === trick.winner ? "won" : ""}"><div>${esc(names[pl.seat])}</div>${cardFace(pl.card)}</div>`).join("") +
-            (trick.winner !== null ? `<p class="replay-winner">${esc(t("takes_trick", { name: names[trick.winner] }))} (${esc(t("trick_points", { n: trick.points }))})</p>` : "")
-          : ""
+        shown.map((pl) => `<div class="${whole && pl.seat === trick.winner ? "won" : ""}"><div>${esc(names[pl.seat])}</div>${cardFace(pl.card)}</div>`).join("") +
+        (whole && trick.winner !== null ? `<p class="replay-winner">${esc(t("takes_trick", { name: names[trick.winner] }))} (${esc(t("trick_points", { n: trick.points }))})</p>` : "")
       }</div>
       <table class="replay-hands"><tbody>${hands
         .map((h, s) => `<tr><th scope="row">${esc(names[s])}</th><td>${sortHand(h).map(cardChip).join(" ")}</td></tr>`)
         .join("")}</tbody></table>
-      ${deal.passes.length ? `<p>${t("label_value", { label: `${t("passes")} (${t("dir_" + deal.direction)})`, value: deal.passes.map((p, s) => t("label_value", { label: esc(names[s]), value: (p || []).map(cardChip).join(" ") })).join(" · ") })}</p>` : ""}
-      <p>${deal.complete ? deal.points.map((p, s) => `${esc(names[s])} ${p}${deal.moon === s ? " ☾" : ""}`).join(" · ") : ""}</p>
+      ${expertHtml(deal, all)}
+      ${deal.passes.length ? `<p>${t("label_value", { label: `${t("passes")} (${t("dir_" + deal.direction)})`, value: deal.passes.map((x, s) => t("label_value", { label: esc(names[s]), value: (x || []).map(cardChip).join(" ") })).join(" · ") })}</p>` : ""}
+      <p>${deal.complete ? deal.points.map((x, s) => `${esc(names[s])} ${x}${deal.moon === s ? " ☾" : ""}`).join(" · ") : ""}</p>
+      ${winners.length ? `<p class="replay-result">${esc(winners.length > 1 ? t("replay_shared", { names: listNames(winners.map((s) => names[s])) }) : t("replay_winner", { name: names[winners[0]] }))}</p>` : ""}
       ${totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: contentWidth(root) })}
       ${data.game ? `<p><a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}`;
+  };
+  // The sentence under the expert's options follows the one pointed at.
+  root.onmouseover = (e) => {
+    const option = e.target.closest(".advice [data-cards]");
+    const why = root.querySelector("#advice-why");
+    if (option && why && option.dataset.why) why.textContent = option.dataset.why;
   };
   root.onclick = (e) => {
     const go = e.target.closest("[data-go]")?.dataset.go;
     if (!go) return;
-    if (go === "pd") (d -= 1), (k = 0);
-    if (go === "nd") (d += 1), (k = 0);
-    if (go === "pt") k -= 1;
-    if (go === "nt") k += 1;
+    const deal = data.deals[d];
+    const k = trickAt(deal, p);
+    const whole = p === endOf(deal, k);
+    if (go === "pd") (d -= 1), (p = endOf(data.deals[d], 0));
+    if (go === "nd") (d += 1), (p = endOf(data.deals[d], 0));
+    if (go === "pt") p = endOf(deal, k - 1);
+    if (go === "nt") p = endOf(deal, whole ? k + 1 : k);
+    if (go === "pc") p -= 1;
+    if (go === "nc") p += 1;
+    if (go === "ex") expert = true;
     draw();
     root.querySelector(`[data-go="${go}"]:not([disabled])`)?.focus();
+    if (go === "ex") root.querySelector("#expert-h")?.scrollIntoView({ block: "nearest" });
   };
   draw();
 }

@@ -25,6 +25,11 @@ export function leaders(totals) {
   return totals.map((x, i) => (x === low ? i : -1)).filter((i) => i >= 0);
 }
 
+/** The seats that won a finished game: its winner, or, with none, every seat tied for the lowest total (a shared win). */
+export function winnersOf(totals, winner) {
+  return winner !== null && winner !== undefined ? [winner] : leaders(totals);
+}
+
 /**
  * The sentences of a finished deal, as HTML: the moon, who took the J♦ and
  * where the kitty went. `view` is the deal's last view (its tricks), when the
@@ -86,7 +91,8 @@ export function summaryHtml({ deal, result, view, totals, rules, me, nameOf, wai
 
 /** The end of the game: winner, final totals, the chart; `actions` are the buttons. */
 export function gameOverHtml(state, me, nameOf, actions, width) {
-  const winners = state.winners && state.winners.length ? state.winners : state.winner === null || state.winner === undefined ? [] : [state.winner];
+  // A game over with no single winner is a shared win (the rules' tie "share"): every seat tied for the lowest total.
+  const winners = state.winners && state.winners.length ? state.winners : state.over ? winnersOf(state.totals, state.winner) : [];
   const total = winners.length ? pts(state.totals[winners[0]]) : "";
   let line = "";
   if (winners.length > 1) line = t("winners_are", { names: listNames(winners.map(nameOf)), total });
