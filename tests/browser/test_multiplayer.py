@@ -17,6 +17,7 @@ import pytest
 from playwright.async_api import Page, expect
 
 from ..conftest import free_port, start_server, stop_server
+from .test_play import enabled_now
 
 pytestmark = [pytest.mark.browser]
 
@@ -80,7 +81,8 @@ async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type
             return
         # Each deal ends on its summary, closed by "Continue" (or by itself after 15 s).
         go_on = page.get_by_role("button", name="Continue")
-        if await go_on.count() and await go_on.is_enabled():
+        # (It may close by itself meanwhile: the others read it, or its time ran out.)
+        if await go_on.count() and await enabled_now(go_on):
             with contextlib.suppress(Exception):
                 await go_on.click(timeout=2000)
             continue
@@ -349,7 +351,7 @@ async def test_waiting_room_lobby_leave_latency_and_a_summary_that_closes_by_its
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not bob_task.done():
         go_on = ann.get_by_role("button", name="Continue")
-        if await go_on.count() and await go_on.is_enabled():
+        if await go_on.count() and await enabled_now(go_on):
             await go_on.click()  # the first deal is over: its cards are measured
             break
         if await ann.get_by_role("button", name="Pass", exact=True).count():

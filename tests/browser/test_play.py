@@ -73,7 +73,8 @@ async def play_until(page: Page, words: dict[str, str], stop=None, limit: float 
             return
         # Each deal ends on its summary: the next hand comes once "Continue" is pressed.
         go_on = page.get_by_role("button", name=words["continue"])
-        if await go_on.count() and await go_on.is_enabled():
+        # (It may close by itself meanwhile: the others read it, or its time ran out.)
+        if await go_on.count() and await enabled_now(go_on):
             with contextlib.suppress(Exception):
                 await go_on.click(timeout=2000)
             continue
@@ -137,3 +138,11 @@ async def test_reload_mid_deal_resumes(new_context) -> None:  # type: ignore[no-
     await expect(hand.get_by_role("button")).to_have_count(7)
     await play_until(page, words)
     await expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
+
+
+async def enabled_now(button) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``button`` is there and enabled, without waiting for it."""
+    try:
+        return bool(await button.is_enabled(timeout=500))
+    except Exception:
+        return False

@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.async_api import Page, expect
 
-from .test_play import CARD_NAME, TEXT
+from .test_play import CARD_NAME, TEXT, enabled_now
 
 pytestmark = [pytest.mark.browser]
 
@@ -144,7 +144,7 @@ class Game:
         if await page.get_by_role("heading", name=words["over"]).count():
             return "over"
         go_on = page.get_by_role("button", name=words["continue"])
-        if await go_on.count() and await go_on.is_enabled():
+        if await go_on.count() and await enabled_now(go_on):
             return "summary"
         pass_button = page.get_by_role("button", name=words["pass"], exact=True)
         if await pass_button.count():

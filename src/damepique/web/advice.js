@@ -48,7 +48,7 @@ export function numbersHtml(option, rules) {
   if (o.hearts !== undefined) items.push([t("adv_hearts"), num(o.hearts, 1), "hearts"]);
   if (o.moon_by_self !== undefined) items.push([t("adv_moon_self"), percent(o.moon_by_self), "moon-self"]);
   if (o.moon_by_other !== undefined) items.push([t("adv_moon_other"), percent(o.moon_by_other), "moon-other"]);
-  return `<dl class="numbers">${items.map(([label, value, cls]) => `<div class="${cls}"><dt>${esc(label)}</dt> <dd class="${cls === "score" ? "score" : ""}">${esc(value)}</dd></div>`).join(" ")}</dl>`;
+  return `<dl class="numbers">${items.map(([label, value, cls]) => `<div class="n-${cls}"><dt>${esc(label)}</dt> <dd class="${cls === "score" ? "score" : ""}">${esc(value)}</dd></div>`).join(" ")}</dl>`;
 }
 
 /**

@@ -140,9 +140,9 @@ function trainingPanel(ctrl) {
     .join("");
   return `<section class="training" aria-label="${t("training")}">
     ${ctrl.isMyTurn() ? `<h2>${t("advice")}</h2>${adviceList(ctrl)}` : ""}
+    ${reviewPanel(ctrl)}
     <h2>${t("played_by_suit")}</h2><ul class="by-suit">${bySuit}</ul>
     <h2>${t("voids")}</h2><ul class="voids">${voids}</ul>
-    ${reviewPanel(ctrl)}
   </section>`;
 }
 
