@@ -139,6 +139,12 @@ async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(bro
     await start.click()
     hand_b = bob.get_by_role("group", name="Your hand")
     await expect(hand_b).to_be_visible()
+    # A table that is not ranked offers a hint, once a trick: here for the pass in front of Bob.
+    hint = bob.get_by_role("button", name="Hint", exact=True)
+    await expect(hint).to_be_enabled()
+    await hint.click()
+    await expect(bob.get_by_role("status").filter(has_text="Hint: pass")).to_be_visible(timeout=30_000)
+    await expect(hint).to_be_disabled()
     # A spectator with the link sees the table and the score sheet, never a hand.
     ctx_c, carl = await new_page(browser, mp_server)
     carl.on("pageerror", lambda e: errors.append(str(e)))
@@ -146,6 +152,9 @@ async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(bro
     await expect(carl.locator(".felt")).to_be_visible()
     await expect(carl.locator(".table-extras")).to_contain_text("you are watching")
     assert await carl.locator("#hand button").count() == 0
+    await expect(carl.get_by_role("button", name="Hint", exact=True)).to_have_count(
+        0
+    )  # a spectator asks nothing
     await ctx_c.close()  # type: ignore[attr-defined]
 
     async def bob_mid_deal() -> bool:
@@ -353,6 +362,9 @@ async def test_waiting_room_lobby_leave_latency_and_a_summary_that_closes_by_its
         go_on = ann.get_by_role("button", name="Continue")
         if await go_on.count() and await enabled_now(go_on):
             await go_on.click()  # the first deal is over: its cards are measured
+            # The table holds the next deal for Bob: Ann's summary says so, and stays until his closes.
+            await expect(ann.get_by_role("dialog", name="Deal 1 is over")).to_contain_text("Waiting for Bob…")
+            await expect(go_on).to_be_disabled()
             break
         if await ann.get_by_role("button", name="Pass", exact=True).count():
             await play_until(ann, stop=lambda: _no_pass(ann))
@@ -376,6 +388,7 @@ async def test_waiting_room_lobby_leave_latency_and_a_summary_that_closes_by_its
             "card => !document.querySelector(`#hand [data-card='${card}']`)", arg=card
         )
     await bob_task
+    await expect(ann.get_by_role("dialog", name="Deal 1 is over")).to_have_count(0, timeout=2000)
     assert 13 <= closed_after[0] <= 17, closed_after
     delays.sort()
     median = delays[len(delays) // 2]
