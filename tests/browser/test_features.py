@@ -46,6 +46,13 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     assert await disabled.get_attribute("title")
     await disabled.focus()
     await page.screenshot(path=str(artifacts / "training-en.png"), full_page=True)
+    # Without the training mode, one hint on our turn (the history counts it).
+    await page.get_by_role("switch", name="Training mode").uncheck()
+    hint = page.get_by_role("button", name="Hint", exact=True)
+    await expect(hint).to_be_enabled(timeout=30_000)
+    await hint.click()
+    await expect(page.locator("#hint-line")).to_contain_text("Hint: play", timeout=30_000)
+    await page.get_by_role("switch", name="Training mode").check()
     # Play the rest with the keyboard: focus an enabled card and press Enter.
     for _ in range(400):
         if await page.get_by_role("heading", name=words["over"]).count():
@@ -86,6 +93,9 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     # History: the finished game, its replay trick by trick, and its record.
     await page.get_by_role("link", name="History").click()
     await expect(page.get_by_role("link", name="Replay").first).to_be_visible(timeout=15_000)
+    # The hints a game took are counted in its history: the one asked above.
+    await expect(page.get_by_role("columnheader", name="Hints")).to_be_visible()
+    await expect(page.locator(".history-table tbody tr").first.locator("td").nth(3)).to_have_text("1")
     href = await page.get_by_role("link", name="Download the record").first.get_attribute("href")
     await page.get_by_role("link", name="Replay").first.click()
     await expect(page.get_by_role("heading", name=re.compile("Replay — Deal 1"))).to_be_visible()

@@ -155,6 +155,96 @@ async def test_the_options_form_offers_only_what_the_rules_allow(new_context) ->
     await context.close()
 
 
+HOUSE_RULES = {
+    "en": {
+        "locale": "en-GB",
+        "options": "Every option",
+        "level": "Computer level",
+        "bold": "Bold",
+        "broken": ("Hearts are broken by", ["any heart played", "a heart discarded on another suit"]),
+        "discard": ("First trick: a hand of only hearts and Q♠ plays", ["any of them", "a heart"]),
+        "tie": (
+            "A tie for the lowest total at the end",
+            ["play another deal", "the tied players share the win"],
+        ),
+        "must_break": "Hearts must be broken before being led",
+        "no_points": "No points on the first trick",
+        "presets": {
+            "old_rules": "Old rules (any first lead, points on the first trick, hearts free)",
+            "hearts_any_time": "Hearts led at any time",
+        },
+        "rules_link": "Rules",  # the preset select and the page share the word
+        "rules_text": "Hearts led at any time — the standard rules, but hearts may be led at any time.",
+        "friends": "/#/friends",
+        "bot_level": "Bot level",
+    },
+    "fr": {
+        "locale": "fr-FR",
+        "options": "Toutes les options",
+        "level": "Niveau des ordinateurs",
+        "bold": "Audacieux",
+        "broken": ("Ce qui ouvre les cœurs", ["tout cœur joué", "un cœur joué en défausse"]),
+        "discard": (
+            "Au premier pli, une main de cœurs et de la dame de pique joue",
+            ["n'importe laquelle", "un cœur"],
+        ),
+        "tie": (
+            "Égalité pour le plus petit total à la fin",
+            ["on joue une autre donne", "les ex æquo se partagent la victoire"],
+        ),
+        "must_break": "Cœur ouvert avant d'être entamé",
+        "no_points": "Pas de points au premier pli",
+        "presets": {
+            "old_rules": "Anciennes règles (entame libre, points au premier pli, cœurs libres)",
+            "hearts_any_time": "Entame à cœur à tout moment",
+        },
+        "rules_link": "Règles",
+        "rules_text": "Entame à cœur à tout moment — les règles classiques, mais on peut entamer à cœur"
+        " à tout moment.",
+        "friends": "/#/friends",
+        "bot_level": "Niveau des robots",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_house_rules_and_the_bold_bots_are_offered_in_both_languages(
+    new_context, lang: str
+) -> None:  # type: ignore[no-untyped-def]
+    words = HOUSE_RULES[lang]
+    context = await new_context(locale=words["locale"], **DESKTOP)
+    page = await context.new_page()
+    await page.goto("/")
+    # The bold personality beside the levels, by its name, on the home page and for a table's bots.
+    await expect(page.get_by_label(words["level"]).get_by_role("option", name=words["bold"])).to_have_count(1)
+    await page.get_by_label(words["level"]).select_option("shooter")
+    await expect(page.get_by_label(words["level"])).to_have_value("shooter")
+    await page.get_by_text(words["options"]).click()
+    for key in ("broken", "discard", "tie"):
+        label, choices = words[key]
+        await expect(page.get_by_label(label, exact=True).locator("option")).to_have_text(choices)
+    # What breaks hearts matters only when hearts must be broken; the first trick's discard
+    # only with no points on the first trick.
+    await page.get_by_label(words["must_break"], exact=True).select_option("false")
+    await expect(page.get_by_label(words["broken"][0], exact=True)).to_be_disabled()
+    await page.get_by_label(words["no_points"], exact=True).select_option("false")
+    await expect(page.get_by_label(words["discard"][0], exact=True)).to_be_disabled()
+    rules = page.get_by_label(words["rules_link"], exact=True)
+    for preset, name in words["presets"].items():
+        await expect(rules.locator(f'option[value="{preset}"]')).to_have_text(name)
+    # The old rules: any first lead, points on the first trick, hearts free.
+    await rules.select_option("old_rules")
+    await expect(page.get_by_label(words["no_points"], exact=True)).to_have_value("false")
+    await expect(page.get_by_label(words["must_break"], exact=True)).to_have_value("false")
+    await page.goto(words["friends"])
+    await expect(
+        page.get_by_label(words["bot_level"]).get_by_role("option", name=words["bold"])
+    ).to_have_count(1)
+    await page.goto("/#/rules")
+    await expect(page.get_by_text(words["rules_text"])).to_be_visible()
+    await context.close()
+
+
 @pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
 async def test_a_refusal_is_a_sentence_next_to_its_button(new_context, lang: str, size: str) -> None:  # type: ignore[no-untyped-def]
     context = await new_context(
