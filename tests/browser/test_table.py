@@ -8,6 +8,7 @@ travels."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import time
@@ -102,6 +103,10 @@ class Game:
 
     async def settle(self) -> None:
         """Until no card is travelling (positions are read at rest)."""
+        # The cards' travel starts in the frame after a state is drawn: two frames first.
+        await self.page.evaluate(
+            "new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))"
+        )
         await self.page.wait_for_function(
             "document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000
         )
@@ -119,6 +124,27 @@ class Game:
             await self.page.touchscreen.tap(box["x"] + 6, box["y"] + 24)
         else:
             await self.page.mouse.click(box["x"] + 6, box["y"] + 24)
+
+    async def choose(self, card) -> None:  # type: ignore[no-untyped-def]
+        """Tap a card to pass until it is chosen: a new hand may still be dealt in
+        (its cards travelling from the deck) when the tap comes, and miss."""
+        name = await card.get_attribute("data-card")
+        card = self.hand.locator(f'[data-card="{name}"]')
+        for _ in range(5):
+            if await card.get_attribute("aria-pressed") == "true":
+                return
+            await self.tap(card)
+            with contextlib.suppress(AssertionError):
+                await expect(card).to_have_attribute("aria-pressed", "true", timeout=2000)
+                return
+        box = await card.bounding_box()
+        under = await self.page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 300)",
+            [box["x"] + 6, box["y"] + 24] if box else [0, 0],
+        )
+        why = await card.get_attribute("data-why")
+        await self.page.screenshot(path="test-artifacts/choose-failed.png")
+        raise AssertionError(f"{name} could not be chosen: {why=}, {box=}, under the tap: {under}")
 
     async def hand_on_screen(self) -> dict:
         await self.settle()
@@ -148,9 +174,10 @@ class Game:
             return "summary"
         pass_button = page.get_by_role("button", name=words["pass"], exact=True)
         if await pass_button.count():
-            pressed = await self.hand.locator("[aria-pressed=true]").count()
-            for _ in range(3 - pressed):
-                await self.tap(self.hand.locator("[aria-pressed=false]").first)
+            for _ in range(6):  # counted again each time: a slow page may take a tap late
+                if await self.hand.locator("[aria-pressed=true]").count() >= 3:
+                    break
+                await self.choose(self.hand.locator("[aria-pressed=false]").first)
             await expect(self.hand.locator("[aria-pressed=true]")).to_have_count(3)
             await pass_button.click()
             await expect(pass_button).to_have_count(0)
@@ -268,7 +295,7 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
         if await page.get_by_role("button", name=words["pass"], exact=True).count() and passes == 0:
             # Choose three, then Tab from the hand to "Pass" and press it with the keyboard.
             for _ in range(3):
-                await game.tap(game.hand.locator("[aria-pressed=false]").first)
+                await game.choose(game.hand.locator("[aria-pressed=false]").first)
             await game.hand.locator("[data-card]").first.focus()
             await page.keyboard.press("Tab")
             await expect(page.get_by_role("button", name=words["pass"], exact=True)).to_be_focused()
