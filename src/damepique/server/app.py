@@ -14,8 +14,9 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from damepique.bots.registry import BOT_INFO
@@ -34,6 +35,8 @@ from .accounts import routes as account_routes
 from .accounts.accounts import Accounts
 from .asgi import App
 from .cluster.node import Node
+from .errors import Refusal
+from .http import refused
 from .play.hub import Hub
 from .play.runner import SPEEDS, Pace
 from .play.thinking import CHOICES, LEVELS, PERSONALITIES, Thinker, resolve_level
@@ -98,6 +101,19 @@ def create_app(
             await db.close()
 
     app = App(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input, which may not be JSON (NaN, Infinity): say where instead.
+        errors = [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", ""))} for err in e.errors()]
+        return JSONResponse(
+            {"detail": errors, "code": "bad_request", "reason": "the body is not as expected"}, 422
+        )
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_: Request, e: RecursionError) -> JSONResponse:
+        return refused(Refusal("bad_json", "the body is nested too deeply"))
+
     app.state.db = db
     app.state.settings = settings
     app.state.tables = tables

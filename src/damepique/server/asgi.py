@@ -61,6 +61,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from .protocol import Json
+from .shield import Shield
 
 Handler = Callable[["RawWebSocket"], Awaitable[None]]
 
@@ -135,6 +136,7 @@ class App(FastAPI):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.raw_websockets: dict[str, Handler] = {}
+        self._shielded = Shield(self._dispatch)
 
     def raw_websocket(self, path: str) -> Callable[[Handler], Handler]:
         """Answer WebSockets at ``path`` with the decorated handler, before FastAPI."""
@@ -146,6 +148,10 @@ class App(FastAPI):
         return register
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # Every request passes the shield first (``shield``: limits, origins, headers).
+        await self._shielded(scope, receive, send)
+
+    async def _dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and self.raw_websockets:
             if self.root_path:  # as FastAPI does before routing
                 scope["root_path"] = self.root_path
