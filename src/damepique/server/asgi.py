@@ -273,11 +273,19 @@ class Connection:
 
     def _too_slow(self, why: str) -> None:
         log.info("closing a connection that does not read: %s", why)
+        self.close_for(TOO_SLOW, "this connection does not read")
+
+    def close_for(self, code: int, reason: str) -> None:
+        """Close the connection now, whatever it was doing: the close frame is
+        sent (within 2 s), then the task reading its frames is stopped."""
         self.closed = True
         self._queue.clear()
+        asyncio.get_running_loop().create_task(self._close_and_stop(code, reason))
+
+    async def _close_and_stop(self, code: int, reason: str) -> None:
+        await self._close(code, reason)
         if self.reader is not None and self.reader is not asyncio.current_task():
             self.reader.cancel()
-        asyncio.get_running_loop().create_task(self._close(TOO_SLOW, "this connection does not read"))
 
     async def _close(self, code: int, reason: str) -> None:
         if self.socket is not None:

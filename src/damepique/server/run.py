@@ -34,11 +34,17 @@ def serve(
     open_browser: bool = False,
     broker: str | None = None,
     process_id: str | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> int:
-    """Run the server until interrupted; returns the exit status."""
+    """Run the server until interrupted; returns the exit status.
+
+    ``forwarded_allow_ips`` (default ``$FORWARDED_ALLOW_IPS``): the proxies
+    whose ``X-Forwarded-For`` is believed, comma-separated; none by default,
+    so that a client's address is always the one it connects from."""
     import uvicorn
 
     from .app import create_app
+    from .guard import Guard, guarded
 
     url = database_url(db)
     app = create_app(database_url=url, broker_url=broker, process_id=process_id)
@@ -54,13 +60,24 @@ def serve(
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
+    proxies = (
+        forwarded_allow_ips if forwarded_allow_ips is not None else os.environ.get("FORWARDED_ALLOW_IPS", "")
+    )
+    trusted = frozenset(p.strip() for p in proxies.split(",") if p.strip())
+    http, ws = guarded(Guard(trusted=trusted))
     # No per-message deflate: it costs more CPU than it saves on messages of a few KB.
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=16 * 1024 * 1024,
+        http=http,
+        ws=ws,
+        ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=",".join(sorted(trusted)) or None,
     )
     return 0
