@@ -127,7 +127,7 @@ def create_app(
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Json:
-        return {"ok": True, "protocol": VERSION, "process": node.pid}
+        return {"ok": True, "protocol": VERSION, "process": node.name}
 
     @app.get("/api/options")
     async def options() -> Json:
