@@ -126,8 +126,19 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> Json:
-        return {"ok": True, "protocol": VERSION, "process": node.name}
+    async def healthz() -> JSONResponse:
+        # Unhealthy when the database no longer takes writes (its last one failed,
+        # or its file was deleted): a load balancer stops sending players here.
+        failure = db.failure
+        if failure is None:
+            try:
+                db.check_file()
+            except Exception as e:
+                failure = str(e)
+        body = {"ok": failure is None, "protocol": VERSION, "process": node.name}
+        if failure is not None:
+            body["database"] = failure
+        return JSONResponse(body, status_code=200 if failure is None else 503)
 
     @app.get("/api/options")
     async def options() -> Json:

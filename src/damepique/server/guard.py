@@ -40,9 +40,7 @@ def _env_number(name: str, default: float) -> float:
 
 @dataclass
 class Guard:
-    per_address: int = field(
-        default_factory=lambda: int(_env_number("DAMEPIQUE_PER_ADDRESS", 64))
-    )
+    per_address: int = field(default_factory=lambda: int(_env_number("DAMEPIQUE_PER_ADDRESS", 64)))
     request_s: float = field(default_factory=lambda: _env_number("DAMEPIQUE_REQUEST_TIMEOUT", 10.0))
     trusted: frozenset[str] = frozenset()
     open: Counter[str] = field(default_factory=Counter)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import threading
 import webbrowser
 
 from .settings import database_url
+from .storage.database import damaged, sqlite_file
 
 DEFAULT_GC_THRESHOLD = (10_000, 20, 100)
 
@@ -47,6 +49,17 @@ def serve(
     from .guard import Guard, guarded
 
     url = database_url(db)
+    file = sqlite_file(url)
+    why = damaged(file) if file is not None else None
+    if why is not None:
+        # Starting would fail at the first read or, worse, write into a damaged
+        # file: say which file and what to do instead of a traceback.
+        print(
+            f"damepique: the database {file} is damaged ({why}); "
+            "restore it from a backup or move it aside to start with an empty one",
+            file=sys.stderr,
+        )
+        return 1
     app = create_app(database_url=url, broker_url=broker, process_id=process_id)
     # A server holds many long-lived objects (tables, connections): full collections
     # of that heap stopped the loop for 0.2 to 0.7 s under load (benchmarks/README.md,

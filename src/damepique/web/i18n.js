@@ -265,6 +265,7 @@ const REFUSALS_FR = {
   out_of_step: "Cette page n'est plus à jour ; elle se reconnecte.",
   rate_limited: "Trop de messages ; ralentissez.",
   stale_rematch: "Cette revanche concerne une partie qui n'est pas la dernière terminée.",
+  storage_failed: "Le coup n'a pas pu être enregistré ; il ne compte pas. Réessayez dans un instant.",
   table_full: "Toutes les places de cette table sont prises.",
   too_large: "Message trop long.",
   too_many_attempts: "Trop de mots de passe erronés ; réessayez dans quelques minutes.",

@@ -210,10 +210,13 @@ class Runner:
                 if self.game.match.deals[:-1]:  # not the first deal: the one before has a summary
                     self.summary.open(len(self.game.match.deals) - 2, self.seating.readers())
                 self._broadcast(dealt)
-        except Exception:
+        except Exception as e:
             # Memory and store may disagree now: stop; the table loads the game again.
             self.broken = True
-            raise
+            if isinstance(e, Refusal):
+                raise
+            log.exception("storing game %s failed", self.id)
+            raise Refusal("storage_failed", "the move could not be saved; it did not count") from e
         await self.seating.after_update(self.game)
 
     async def _finish(self) -> None:
