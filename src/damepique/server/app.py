@@ -46,6 +46,7 @@ from .settings import database_url as make_url
 from .sheets import routes as sheet_routes
 from .sheets.live import Watchers
 from .solo import routes as solo_routes
+from .solo.uploads import Uploads
 from .storage.accounts import AccountStore
 from .storage.database import Database
 from .storage.games import GameStore
@@ -86,6 +87,7 @@ def create_app(
         node=node,
     )
     watchers = Watchers(node)
+    uploads = Uploads()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -98,6 +100,7 @@ def create_app(
             await tables.close()
             await node.stop()
             thinker.close()
+            uploads.close()
             await db.close()
 
     app = App(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -164,7 +167,7 @@ def create_app(
             "speeds": list(SPEEDS),
         }
 
-    solo_routes.install(app, tables, games)
+    solo_routes.install(app, tables, games, uploads)
     table_routes.install(app, tables, accounts)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)

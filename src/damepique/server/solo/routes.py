@@ -11,8 +11,7 @@ import json
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from damepique.engine import PASS, Deal, RecordError, view_of
-from damepique.engine.record import load as load_record
+from damepique.engine import PASS, Deal, view_of
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
@@ -24,6 +23,7 @@ from ..storage.games import GameStore
 from ..tables.registry import Tables
 from ..tables.seats import TableSeat, clean_name
 from .replays import replay_data
+from .uploads import Uploads
 
 MAX_BODY = 65_536
 """Bytes of a new game's JSON body (its options fit in a few hundred)."""
@@ -49,7 +49,7 @@ def player_of(request: Request, body: Json) -> str | None:
     return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
 
 
-def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
+def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) -> None:
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
         try:
@@ -134,17 +134,15 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
         return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
 
     @app.post("/api/replay")
-    async def replay_upload(request: Request) -> JSONResponse:
+    async def replay_upload(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > MAX_RECORD:
             return refused(Refusal("too_large", "a record larger than 2 MB"))
         try:
-            data = load_record(raw)
-            match = replay_record(data)
-        except RecordError as e:
-            return JSONResponse(e.to_json() | {"code": e.kind}, status_code=400)
-        players = data.get("players") if isinstance(data.get("players"), list) else None
-        return JSONResponse(replay_data(match, players))
+            status, body = await uploads.replay(raw)
+        except Refusal as e:
+            return refused(e)
+        return Response(body, status_code=status, media_type="application/json")
 
 
 __all__ = ["BOT_NAMES", "install", "solo_seats"]
