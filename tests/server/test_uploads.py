@@ -53,7 +53,9 @@ def test_the_server_answers_while_a_large_record_is_replayed(server: str, big: b
     httpx.post(f"{server}/api/replay", content=record(100), headers=headers, timeout=30)  # the worker is up
     answer: list[httpx.Response] = []
     upload = threading.Thread(
-        target=lambda: answer.append(httpx.post(f"{server}/api/replay", content=big, headers=headers, timeout=30))
+        target=lambda: answer.append(
+            httpx.post(f"{server}/api/replay", content=big, headers=headers, timeout=30)
+        )
     )
     started = time.monotonic()
     upload.start()
