@@ -21,10 +21,9 @@ from ..conftest import ROOT, free_port, start_server, stop_server
 
 
 def record(target: int, seed: int = 3) -> bytes:
-    out = subprocess.run(
-        [sys.executable, "-m", "damepique", "random-game", "--seed", str(seed), "--rules", json.dumps({"target": target})],
-        capture_output=True, check=True, cwd=ROOT,
-    )  # fmt: skip
+    rules = json.dumps({"target": target})
+    command = [sys.executable, "-m", "damepique", "random-game", "--seed", str(seed), "--rules", rules]
+    out = subprocess.run(command, capture_output=True, check=True, cwd=ROOT)
     return out.stdout
 
 
