@@ -146,10 +146,20 @@ class GameStore:
         winner: int | None,
         record: Json,
         hints: list[int] | None = None,
+        last: tuple[int, list[Json]] = (0, []),
     ) -> None:
-        """The game is over: its totals, winner and record, and how many hints each seat took."""
+        """The game is over: its totals, winner and record, and how many hints
+        each seat took, in one transaction with ``last``, the events that ended
+        it (their first number and bodies): a crash cannot keep one without
+        the other."""
         games = schema.games
+        first_seq, bodies = last
         async with self.db.write() as conn:
+            if bodies:
+                rows = [
+                    {"game_id": game_id, "seq": first_seq + i, "body": dumps(b)} for i, b in enumerate(bodies)
+                ]
+                await conn.execute(insert(schema.events), rows)
             values: Json = {
                 "finished": time.time(),
                 "totals": json.dumps(totals),
