@@ -562,15 +562,6 @@ def test_a_finished_table_set_aside_is_loaded_again_by_its_code(client: TestClie
         assert not fresh["over"]
 
 
-def test_guessing_a_password_is_slowed_down(client: TestClient) -> None:
-    register(client, "Guarded")
-    for _ in range(10):
-        r = client.post("/api/login", json={"nickname": "guarded", "password": "wrong password"})
-        assert r.status_code == 401
-    r = client.post("/api/login", json={"nickname": "guarded", "password": "correct horse"})
-    assert r.status_code == 429 and r.json()["code"] == "too_many_attempts"
-
-
 @pytest.mark.parametrize("how", ["leave", "stay_away"])
 def test_a_ranked_game_a_bot_finished_for_a_player_who_left_is_a_loss(tmp_path: Path, how: str) -> None:
     """Leaving for good, or dropping and never coming back (a stand-in finishes

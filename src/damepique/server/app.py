@@ -100,6 +100,7 @@ def create_app(
             await tables.close()
             await node.stop()
             thinker.close()
+            accounts.close()
             uploads.close()
             await db.close()
 
@@ -121,6 +122,7 @@ def create_app(
     app.state.settings = settings
     app.state.tables = tables
     app.state.node = node
+    app.state.accounts = accounts
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -245,7 +245,7 @@ const REFUSALS_FR = {
   bad_timer: "Ce temps par tour n'est pas proposé.",
   bad_token: "Ce jeton de place n'est pas (ou plus) valable pour cette table.",
   bad_version: "Version du protocole inconnue de ce serveur.",
-  busy: "Le serveur vérifie d'autres parties ; réessayez dans un instant.",
+  busy: "Le serveur est très occupé ; réessayez dans un instant.",
   cannot_start: "La partie ne peut pas encore commencer : il manque des joueurs.",
   illegal_pass: "Ces cartes ne peuvent pas être passées.",
   illegal_play: "Cette carte ne peut pas être jouée maintenant.",

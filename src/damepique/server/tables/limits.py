@@ -9,11 +9,12 @@ connection's own rate of messages is ``connection.RateLimit``.)
 
 from __future__ import annotations
 
-import ipaddress
 import math
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
+
+from ..http import address_key
 
 
 class CodeLimitSettings(Protocol):
@@ -30,27 +31,6 @@ class CodeLimitSettings(Protocol):
     @property
     def unknown_codes_clock(self) -> Callable[[], float]:
         """Monotonic seconds (tests pass a fake clock)."""
-
-
-def address_key(host: str | None) -> str:
-    """The bucket a client address counts in: an IPv6 address by its /64 (what one
-    subscriber usually gets, so that walking through it does not give fresh
-    allowances), any other address as it is.
-
-    >>> address_key("203.0.113.9"), address_key("2001:db8::1:2"), address_key("::ffff:203.0.113.9")
-    ('203.0.113.9', '2001:db8::/64', '203.0.113.9')
-    """
-    if not host:
-        return ""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:100]
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 class UnknownCodes:
@@ -142,7 +122,6 @@ __all__ = [
     "TOO_MANY_CODES",
     "CodeLimitSettings",
     "UnknownCodes",
-    "address_key",
     "retry_after",
     "too_many_codes",
 ]
