@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "too_many_attempts": 429,
     "too_many_codes": 429,
+    "too_many_created": 429,
     "too_many": 429,
     "busy": 429,
     "unavailable": 503,

@@ -271,6 +271,7 @@ const REFUSALS_FR = {
   too_large: "Message trop long.",
   too_many_attempts: "Trop de mots de passe erronés ; réessayez dans quelques minutes.",
   too_many_codes: "Trop de codes de table inconnus essayés ; réessayez plus tard.",
+  too_many_created: "Trop de parties et de tables créées depuis votre adresse ; réessayez dans quelques minutes.",
   too_slow: "Cette partie est trop longue pour être vérifiée ici.",
   unavailable: "La partie est momentanément indisponible ; réessayez.",
   unknown_token: "Aucune partie pour ce jeton.",

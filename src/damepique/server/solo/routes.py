@@ -15,7 +15,7 @@ from damepique.engine import PASS, Deal, view_of
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
-from ..http import json_body, refused, rules_from_body
+from ..http import client_host, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
@@ -62,6 +62,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
             if speed not in SPEEDS:
                 raise Refusal("bad_speed", "speed must be normal or fast")
             seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
+            tables.refuse_creation(client_host(request))
             table, token = await tables.create_solo(rules, level, speed, seats)
         except Refusal as e:
             return refused(e)

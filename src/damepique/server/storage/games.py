@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 
 from ..protocol import Json, dumps
 from . import schema
@@ -171,6 +171,12 @@ class GameStore:
                 options = json.loads(row.options) if row is not None else {}
                 values["options"] = json.dumps(options | {"hints": hints})
             await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    async def delete(self, game_id: str) -> None:
+        """The game and its events go (a game nobody ever played)."""
+        async with self.db.write() as conn:
+            await conn.execute(delete(schema.events).where(schema.events.c.game_id == game_id))
+            await conn.execute(delete(schema.games).where(schema.games.c.id == game_id))
 
     async def games_of(self, owner: str, limit: int = 100) -> list[GameRow]:
         """The finished games a browser played, newest first (its history)."""

@@ -24,13 +24,17 @@ class TableStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def save(self, code: str, kind: str, status: str, public: bool, data: Json) -> None:
+    async def save(
+        self, code: str, kind: str, status: str, public: bool, data: Json, *, joined: bool = True
+    ) -> None:
         now = time.time()
         body = json.dumps(data)
         t = schema.tables
         async with self.db.write() as conn:
             r = await conn.execute(
-                update(t).where(t.c.code == code).values(status=status, public=public, updated=now, data=body)
+                update(t)
+                .where(t.c.code == code)
+                .values(status=status, public=public, joined=joined, updated=now, data=body)
             )
             if r.rowcount == 0:
                 await conn.execute(
@@ -39,6 +43,7 @@ class TableStore:
                         kind=kind,
                         status=status,
                         public=public,
+                        joined=joined,
                         created=now,
                         updated=now,
                         data=body,
@@ -62,6 +67,23 @@ class TableStore:
         when their player comes back, never looked for."""
         t = schema.tables
         return select(t.c.code.label("name")).where(t.c.kind == "table", t.c.status.in_(RUNNING))
+
+    async def unjoined_solo(self, before: float, limit: int = 500) -> list[tuple[str, str | None]]:
+        """(code, game) of solo tables nobody joined, made before ``before`` (``time.time()``)."""
+        t = schema.tables
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(t.c.code, t.c.data)
+                .where(t.c.kind == "solo", t.c.joined.is_(False), t.c.created < before)
+                .limit(limit)
+            )
+            return [(r.code, json.loads(r.data).get("game")) for r in rows]
+
+    async def delete(self, code: str) -> None:
+        """The table and its seat tokens go."""
+        async with self.db.write() as conn:
+            await conn.execute(delete(schema.seat_tokens).where(schema.seat_tokens.c.code == code))
+            await conn.execute(delete(schema.tables).where(schema.tables.c.code == code))
 
     # -- seat tokens ----------------------------------------------------------------------
 

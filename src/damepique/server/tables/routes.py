@@ -110,6 +110,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             if options.ranked and account is None:
                 raise Refusal("account_needed", "ranked tables need an account: sign in first")
             seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
+            tables.refuse_creation(client_host(request))
             table = await tables.create("table", options, seats)
             token, seat = await table.sit(body.get("name"), account, await tables.nickname_of(account))
         except Refusal as e:

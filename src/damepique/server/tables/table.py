@@ -71,6 +71,10 @@ class Table:
         self.game_id: str | None = None
         self.games: list[str] = []
         self.created = time.time()
+        self.joined = False
+        """A person came to one of its seats (``attach``): a table nobody joined expires."""
+        self.empty_since: float | None = time.monotonic()
+        """Since when nobody is connected (``time.monotonic``); None while somebody is."""
         self.runner: Runner | None = None
         self.lock = asyncio.Lock()
         self.moved = False
@@ -98,6 +102,7 @@ class Table:
             "game": self.game_id,
             "games": self.games,
             "created": self.created,
+            "joined": self.joined,
         }
 
     @classmethod
@@ -114,6 +119,7 @@ class Table:
         table.game_id = data.get("game")
         table.games = list(data.get("games") or [])
         table.created = data.get("created", time.time())
+        table.joined = data.get("joined", True)  # from before it was kept: joined, to be safe
         return table
 
     # -- what people see --------------------------------------------------------------
@@ -214,6 +220,10 @@ class Table:
 
     async def attach(self, conn: Connection, seat: int | None) -> None:
         self.hub.attach(self.code, conn, seat)
+        self.empty_since = None
+        if seat is not None and not self.joined:
+            self.joined = True
+            await self.services.save(self)
         if seat is not None:
             task = self._grace.pop(seat, None)
             if task is not None:
@@ -239,6 +249,7 @@ class Table:
             self._start_grace(seat)
         self.announce()
         if self.hub.count(self.code) == 0:
+            self.empty_since = time.monotonic()
             self.services.forget(self)
 
     @property
@@ -350,6 +361,17 @@ class Table:
             self.runner.announce()
         if self.status == "closed":
             self.services.forget(self)
+
+    async def expire(self) -> None:
+        """Nobody came to this waiting table for long: it closes (its code then
+        leads to no table, and it leaves the lobby and memory)."""
+        async with self.lock:
+            if self.status != "waiting":
+                return
+            self.status = "closed"
+            await self.services.save(self)
+        self.announce()
+        self.services.forget(self)
 
     # -- games ---------------------------------------------------------------------------
 
