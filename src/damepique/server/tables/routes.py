@@ -198,14 +198,13 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
     async def lobby_ws(ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws)
-        tables.lobby.watchers.add(conn)
+        tables.lobby.watch(conn)
         try:
-            conn.post(tables.lobby.message())
+            # The page has nothing to say here: a frame is answered only when
+            # they come too fast (never with the list: that was 46 KB a frame).
             async for _ in frames(ws):
                 if not conn.allow():
                     conn.post(dumps(error(Refusal("rate_limited", "too many messages; slow down"))))
-                    continue
-                conn.post(tables.lobby.message())
         except WebSocketDisconnect:
             pass
         finally:
