@@ -12,6 +12,7 @@ the table session, the engine, the SQLite event log, the updates. The
 subtracted.
 
     python benchmarks/server_inprocess.py --tables 100 --cards 20000
+    python benchmarks/server_inprocess.py --solo --tables 300 --cards 20000   # solo games
     python benchmarks/server_inprocess.py --tables 100 --cards 20000 --profile /tmp/prof.pstats
 
 This is a development tool for the hot path: ``server_multiplayer.py`` is the
@@ -68,12 +69,14 @@ class Player:
 
 
 class TableRun:
+    """A table's people (one, in a solo game, against three intermediate bots at fast speed)."""
+
     def __init__(self, bench: Bench, code: str, tokens: list[str], seed: int) -> None:
         self.bench = bench
         self.code = code
         self.tokens = tokens
         self.rng = random.Random(seed)
-        self.players = [Player(self, i) for i in range(4)]
+        self.players = [Player(self, i) for i in range(len(tokens))]
         self.game: str | None = None
 
     def on_message(self, i: int, text: str) -> None:
@@ -92,7 +95,7 @@ class TableRun:
                 if ev and ev.get("type") == "play":
                     self.bench.cards += 1
         if msg["over"]:
-            if i == 0 and msg["game"] != self.game:
+            if i == 0 and msg["game"] != self.game and len(self.players) > 1:
                 self.game = msg["game"]
                 p.say({"type": "rematch", "game": msg["game"]})
             return
@@ -126,6 +129,7 @@ class Bench:
 async def main(args: argparse.Namespace) -> None:
     folder = tempfile.mkdtemp()
     app = create_app(database_url=str(Path(folder) / "bench.sqlite3"))
+    app.state.settings.creations = 0  # every table comes from one address here
     life: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     started = asyncio.get_running_loop().create_future()
 
@@ -142,7 +146,11 @@ async def main(args: argparse.Namespace) -> None:
     runs: list[TableRun] = []
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 5000))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        for k in range(args.tables):
+        for k in range(args.tables if args.solo else 0):
+            body = {"preset": "standard", "speed": "fast", "level": "intermediate"}
+            g = (await http.post("/api/games", json=body)).json()
+            runs.append(TableRun(bench, g.get("code", ""), [g["token"]], k))
+        for k in range(0 if args.solo else args.tables):
             body = {"preset": "standard", "speed": "fast", "fill": False, "name": "P0"}
             r = await http.post("/api/tables", json=body)
             t = r.json()
@@ -158,8 +166,8 @@ async def main(args: argparse.Namespace) -> None:
                 "type": "websocket",
                 "asgi": {"version": "3.0"},
                 "scheme": "ws",
-                "path": WS_PATH,
-                "raw_path": WS_PATH.encode(),
+                "path": "/ws" if args.solo else WS_PATH,
+                "raw_path": b"/ws" if args.solo else WS_PATH.encode(),
                 "query_string": b"",
                 "root_path": "",
                 "headers": [(b"host", b"127.0.0.1")],
@@ -169,9 +177,14 @@ async def main(args: argparse.Namespace) -> None:
                 "state": {},
             }
             p.inbox.put_nowait({"type": "websocket.connect"})
-            p.say({"type": "hello", "table": run.code, "token": run.tokens[i], "patches": True})
+            if args.solo and VERSION == 1:
+                p.say({"type": "join", "token": run.tokens[i]})
+            elif args.solo:
+                p.say({"type": "hello", "token": run.tokens[i]})
+            else:
+                p.say({"type": "hello", "table": run.code, "token": run.tokens[i], "patches": True})
             tasks.append(asyncio.create_task(app(scope, p.receive, p.send)))
-    for run in runs:
+    for run in runs if not args.solo else ():
         run.players[0].say({"type": "start"})
     while bench.cards < args.warm:
         await asyncio.sleep(0.05)
@@ -203,6 +216,9 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--tables", type=int, default=100)
+    p.add_argument(
+        "--solo", action="store_true", help="solo games (one person, three bots) instead of tables"
+    )
     p.add_argument("--cards", type=int, default=20000, help="cards measured")
     p.add_argument("--warm", type=int, default=2000, help="cards played before measuring")
     p.add_argument("--profile", help="write a cProfile of the measured cards here")

@@ -128,7 +128,9 @@ def wait_healthy(base: str, seconds: float = 30.0) -> None:
 def local_server(gc_threshold: tuple[int, ...] | None = None) -> Iterator[tuple[str, int]]:
     """A fresh ``damepique serve`` on a free loopback port: (base URL, pid);
     ``gc_threshold``: the server's ``gc.set_threshold`` (its default otherwise)."""
-    env = dict(os.environ)
+    # The load comes from one address and stands for many people: the limits
+    # per client address (connections, tables and games created) are off.
+    env = dict(os.environ) | {"DAMEPIQUE_PER_ADDRESS": "0", "DAMEPIQUE_CREATIONS": "0"}
     if gc_threshold:
         env["DAMEPIQUE_GC_THRESHOLD"] = ",".join(map(str, gc_threshold))
     with tempfile.TemporaryDirectory() as folder:

@@ -83,8 +83,9 @@ export DAMEPIQUE_SECURE_COOKIES="${DAMEPIQUE_SECURE_COOKIES:-0}"
 n=0
 for port in "$PORT1" "$PORT2"; do
     n=$((n + 1))
+    # nginx runs on this machine: its X-Forwarded-For is believed, nobody else's.
     DAMEPIQUE_PROCESS_ID="p$n" "$PYTHON" -m damepique serve --host 127.0.0.1 --port "$port" \
-        >"$dir/logs/process$n.log" 2>&1 &
+        --forwarded-allow-ips 127.0.0.1 >"$dir/logs/process$n.log" 2>&1 &
     pids+=("$!")
 done
 

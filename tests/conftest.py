@@ -115,7 +115,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     folder = tmp_path_factory.mktemp("server")
     port = free_port()
-    proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log")
+    # Every browser of the session comes from 127.0.0.1: no limit on the games
+    # one address creates (tests/server/test_creations.py tests it).
+    env = os.environ | {"DAMEPIQUE_CREATIONS": "0"}
+    proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log", env)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -437,6 +437,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="this process's name among the others (default: $DAMEPIQUE_PROCESS_ID, else host-pid-random)",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="the proxies in front whose X-Forwarded-For is believed, comma-separated "
+        "(default: $FORWARDED_ALLOW_IPS, else none: a client's address is the one it connects from)",
+    )
 
     args = parser.parse_args(argv)
 
@@ -478,6 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             open_browser=args.open,
             broker=args.broker,
             process_id=args.process_id,
+            forwarded_allow_ips=args.forwarded_allow_ips,
         )
     parser.error(f"unknown command {args.command}")  # pragma: no cover
     return 2

@@ -127,6 +127,7 @@ class Player(threading.Thread):
         first: dict[str, Any] | None = None,
         actions: int | None = None,
         until_summary: bool = False,
+        after: str | None = None,
     ) -> None:
         super().__init__(daemon=True)
         self.ws = ws
@@ -141,6 +142,9 @@ class Player(threading.Thread):
         self.first = first
         self.actions = actions
         self.continued: set[int] = set()
+        self.last: dict[str, Any] | None = None
+        self.after = after
+        """A finished game whose late states (still on their way) are not this player's business."""
         self.until_summary = until_summary
         """Stop at the first deal summary this seat is asked to read (without reading it)."""
         self.summary: dict[str, Any] | None = None
@@ -152,10 +156,14 @@ class Player(threading.Thread):
                 if self.actions is not None and self.actions <= 0:
                     return
                 msg, self.first = (self.first, None) if self.first else (recv(self.ws, self.log), None)
-                if msg["type"] == "error":
+                if msg["type"] == "error" and msg.get("code") == "rate_limited" and self.last is not None:
+                    # Faster than a person may go: wait, then act again on the position it refused.
+                    time.sleep(0.25)
+                    msg, self.done_key = self.last, None
+                elif msg["type"] == "error":
                     self.errors.append(msg)
                     continue
-                if msg["type"] != "state":
+                if msg["type"] != "state" or msg.get("game") == self.after:
                     continue
                 if msg["over"]:
                     self.final = msg
@@ -163,6 +171,7 @@ class Player(threading.Thread):
                 if self.until_summary and msg.get("summary"):
                     self.summary = msg
                     return
+                self.last = msg
                 read_summary(self.ws, msg, self.continued)
                 key = decision_key(msg)
                 if key is None or key == self.done_key or self.idle:

@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
 from damepique.server.asgi import Connection
+from damepique.server.http import address_key
 from damepique.server.settings import Settings
-from damepique.server.tables.limits import UnknownCodes, address_key
+from damepique.server.tables.limits import UnknownCodes
 
 from .mp_helpers import create_table, hello, recv, recv_type
 

@@ -243,3 +243,35 @@ def test_a_solo_game_moves_between_processes_as_a_table_does(cluster: Cluster) -
     played = [c for t in st3["view"]["tricks"] for c in t["cards"]] + st3["view"]["trick"]
     assert card in played and card not in st3["view"]["hand"] and st3["game"] == game["game"]
     ws3.close()
+
+
+def test_a_process_restarted_under_its_name_takes_its_tables_back(cluster: Cluster) -> None:
+    """A process killed and started again at once under the same ``--process-id``
+    is another run of it: the leases its predecessor held run out and the tables
+    come back (here or at the other process), with their bots and timers, and
+    the lobby lists them; none is renewed by the new run without being loaded."""
+    code, seats = seat_four(cluster, "a", "b", public=True)
+    drive(seats, lambda: sum(len(s.acked) for s in seats) >= 8)
+    settle(seats)
+    before = seats[0].latest
+    assert before is not None
+    assert httpx.get(cluster.processes["a"].base + "/healthz").json()["process"] == "a"
+    cluster.kill("a")
+    cluster.start_all(["a"])  # at once, under the same name
+    killed_at = time.monotonic()
+    for s in seats:
+        s.ws.close()  # type: ignore[union-attr]
+        s.reconnect()
+    while any(s.latest is None for s in seats):
+        for s in seats:
+            s.pump(0.1)
+        assert time.monotonic() - killed_at < 30, "the table came back within 30 s"
+    after = seats[0].latest
+    assert after is not None and after["game"] == before["game"]
+    assert after["view"]["tricks"] == before["view"]["tricks"]
+    deadline = time.monotonic() + 15
+    while code not in {t["code"] for t in httpx.get(cluster.front + "/api/lobby").json()["tables"]}:
+        assert time.monotonic() < deadline, "the table is back in the lobby"
+        time.sleep(0.3)
+    drive(seats, lambda: over(seats), limit=180)
+    check_record(cluster, seats)

@@ -314,6 +314,14 @@ async def test_tables_and_their_seat_tokens(db: Database) -> None:
     assert await mp.find_token("tok-1") is None
     assert await mp.find_token("tok-3") == ("ABCD-EFGH", 3)
 
+    # Solo tables nobody joined are found (by age) and go with their tokens.
+    await mp.save("LONE-LONE", "solo", "playing", False, {"code": "LONE-LONE", "game": "g1"}, joined=False)
+    await mp.add_token("tok-lone", "LONE-LONE", 0)
+    assert await mp.unjoined_solo(time.time() + 1) == [("LONE-LONE", "g1")]
+    assert await mp.unjoined_solo(time.time() - 60) == []
+    await mp.delete("LONE-LONE")
+    assert await mp.load("LONE-LONE") is None and await mp.find_token("tok-lone") is None
+
 
 async def test_table_leases_one_holder_then_orphans_are_found(db: Database) -> None:
     """The leases the server uses (rows of its database): one holder at a time,

@@ -19,6 +19,7 @@ from damepique.server.app import create_app
 
 from .helpers import my_turn, new_game, play_out, recv_state
 
+JSON = {"content-type": "application/json"}
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 
 
@@ -75,8 +76,10 @@ def test_bad_requests_for_a_game(client: TestClient) -> None:
     assert r.status_code == 400
     r = client.post("/api/games", json={"level": "godlike"})
     assert r.status_code == 400
-    r = client.post("/api/games", content=b"{not json")
-    assert r.status_code == 400
+    r = client.post("/api/games", content=b"{not json")  # and not said to be JSON
+    assert r.status_code == 415 and r.json()["code"] == "unsupported_media_type"
+    r = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
 
 
 def test_every_bad_input_gets_a_reason_and_changes_nothing(client: TestClient) -> None:
@@ -281,11 +284,13 @@ def test_history_and_uploaded_records(client: TestClient) -> None:
     assert games[0]["totals"] == final["totals"]
     record = client.get(f"/api/games/{g['game']}/record")
     assert record.headers["content-disposition"].startswith("attachment")
-    data = client.post("/api/replay", content=record.content).json()
+    data = client.post("/api/replay", content=record.content, headers=JSON).json()
     assert data["totals"] == final["totals"] and data["winner"] == final["winner"]
     tricks = data["deals"][0]["tricks"]
     assert len(tricks) == 13 and all(len(t["plays"]) == 4 for t in tricks)
-    bad = client.post("/api/replay", content=b'{"format": "damepique-game/1", "deals": [{"hands": []}]}')
+    bad = client.post(
+        "/api/replay", content=b'{"format": "damepique-game/1", "deals": [{"hands": []}]}', headers=JSON
+    )
     assert bad.status_code == 400 and bad.json()["reason"]
     assert client.get("/api/games/nope/record").status_code == 404
 

@@ -93,5 +93,5 @@ def test_sigkill_mid_trick_then_restart(tmp_path: Path, server_process) -> None:
         assert set(deal["hands"][0]) == dealt
         if first["passed"]:
             assert deal["passes"][0] == sorted(first["passed"], key=deal["hands"][0].index)
-    replay = httpx.post(f"{base}/api/replay", content=json.dumps(record)).json()
+    replay = httpx.post(f"{base}/api/replay", json=record).json()
     assert replay["totals"] == state["totals"] and replay["winner"] == state["winner"]

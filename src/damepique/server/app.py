@@ -14,8 +14,9 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from damepique.bots.registry import BOT_INFO
@@ -34,6 +35,8 @@ from .accounts import routes as account_routes
 from .accounts.accounts import Accounts
 from .asgi import App
 from .cluster.node import Node
+from .errors import Refusal
+from .http import refused
 from .play.hub import Hub
 from .play.runner import SPEEDS, Pace
 from .play.thinking import CHOICES, LEVELS, PERSONALITIES, Thinker, resolve_level
@@ -43,6 +46,7 @@ from .settings import database_url as make_url
 from .sheets import routes as sheet_routes
 from .sheets.live import Watchers
 from .solo import routes as solo_routes
+from .solo.uploads import Uploads
 from .storage.accounts import AccountStore
 from .storage.database import Database
 from .storage.games import GameStore
@@ -83,6 +87,7 @@ def create_app(
         node=node,
     )
     watchers = Watchers(node)
+    uploads = Uploads()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -95,13 +100,29 @@ def create_app(
             await tables.close()
             await node.stop()
             thinker.close()
+            accounts.close()
+            uploads.close()
             await db.close()
 
     app = App(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input, which may not be JSON (NaN, Infinity): say where instead.
+        errors = [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", ""))} for err in e.errors()]
+        return JSONResponse(
+            {"detail": errors, "code": "bad_request", "reason": "the body is not as expected"}, 422
+        )
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_: Request, e: RecursionError) -> JSONResponse:
+        return refused(Refusal("bad_json", "the body is nested too deeply"))
+
     app.state.db = db
     app.state.settings = settings
     app.state.tables = tables
     app.state.node = node
+    app.state.accounts = accounts
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -110,8 +131,19 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> Json:
-        return {"ok": True, "protocol": VERSION, "process": node.pid}
+    async def healthz() -> JSONResponse:
+        # Unhealthy when the database no longer takes writes (its last one failed,
+        # or its file was deleted): a load balancer stops sending players here.
+        failure = db.failure
+        if failure is None:
+            try:
+                db.check_file()
+            except Exception as e:
+                failure = str(e)
+        body = {"ok": failure is None, "protocol": VERSION, "process": node.name}
+        if failure is not None:
+            body["database"] = failure
+        return JSONResponse(body, status_code=200 if failure is None else 503)
 
     @app.get("/api/options")
     async def options() -> Json:
@@ -137,7 +169,7 @@ def create_app(
             "speeds": list(SPEEDS),
         }
 
-    solo_routes.install(app, tables, games)
+    solo_routes.install(app, tables, games, uploads)
     table_routes.install(app, tables, accounts)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)

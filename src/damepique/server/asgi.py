@@ -61,6 +61,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from .protocol import Json
+from .shield import Shield
 
 Handler = Callable[["RawWebSocket"], Awaitable[None]]
 
@@ -135,6 +136,7 @@ class App(FastAPI):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.raw_websockets: dict[str, Handler] = {}
+        self._shielded = Shield(self._dispatch)
 
     def raw_websocket(self, path: str) -> Callable[[Handler], Handler]:
         """Answer WebSockets at ``path`` with the decorated handler, before FastAPI."""
@@ -146,6 +148,10 @@ class App(FastAPI):
         return register
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # Every request passes the shield first (``shield``: limits, origins, headers).
+        await self._shielded(scope, receive, send)
+
+    async def _dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and self.raw_websockets:
             if self.root_path:  # as FastAPI does before routing
                 scope["root_path"] = self.root_path
@@ -267,11 +273,19 @@ class Connection:
 
     def _too_slow(self, why: str) -> None:
         log.info("closing a connection that does not read: %s", why)
+        self.close_for(TOO_SLOW, "this connection does not read")
+
+    def close_for(self, code: int, reason: str) -> None:
+        """Close the connection now, whatever it was doing: the close frame is
+        sent (within 2 s), then the task reading its frames is stopped."""
         self.closed = True
         self._queue.clear()
+        asyncio.get_running_loop().create_task(self._close_and_stop(code, reason))
+
+    async def _close_and_stop(self, code: int, reason: str) -> None:
+        await self._close(code, reason)
         if self.reader is not None and self.reader is not asyncio.current_task():
             self.reader.cancel()
-        asyncio.get_running_loop().create_task(self._close(TOO_SLOW, "this connection does not read"))
 
     async def _close(self, code: int, reason: str) -> None:
         if self.socket is not None:

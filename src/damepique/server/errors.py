@@ -36,10 +36,13 @@ STATUS: dict[str, int] = {
     "unsupported_media_type": 415,
     "bad_sheet": 422,
     "bad_entry": 422,
+    "too_slow": 422,
     "rate_limited": 429,
     "too_many_attempts": 429,
     "too_many_codes": 429,
+    "too_many_created": 429,
     "too_many": 429,
+    "busy": 429,
     "unavailable": 503,
     "storage_failed": 503,
 }

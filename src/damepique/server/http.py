@@ -3,6 +3,7 @@ a refusal as a response, and a FastAPI WebSocket's frames one after another."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import AsyncIterator
 
@@ -70,6 +71,27 @@ def client_host(conn: Request | WebSocket) -> str | None:
     return conn.client.host if conn.client is not None else None
 
 
+def address_key(host: str | None) -> str:
+    """The bucket a client address counts in: an IPv6 address by its /64 (what one
+    subscriber usually gets, so that walking through it does not give fresh
+    allowances), any other address as it is.
+
+    >>> address_key("203.0.113.9"), address_key("2001:db8::1:2"), address_key("::ffff:203.0.113.9")
+    ('203.0.113.9', '2001:db8::/64', '203.0.113.9')
+    """
+    if not host:
+        return ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 async def frames(ws: WebSocket) -> AsyncIterator[str | bytes | None]:
     """Each frame's text (or bytes, for a binary frame) until the peer leaves.
     A frame with neither is yielded as None, for the caller to refuse."""
@@ -81,4 +103,12 @@ async def frames(ws: WebSocket) -> AsyncIterator[str | bytes | None]:
         yield message.get("bytes") if text is None else text
 
 
-__all__ = ["client_host", "error_response", "frames", "json_body", "refused", "rules_from_body"]
+__all__ = [
+    "address_key",
+    "client_host",
+    "error_response",
+    "frames",
+    "json_body",
+    "refused",
+    "rules_from_body",
+]

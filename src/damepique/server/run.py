@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import threading
 import webbrowser
 
 from .settings import database_url
+from .storage.database import damaged, sqlite_file
 
 DEFAULT_GC_THRESHOLD = (10_000, 20, 100)
 
@@ -34,13 +36,30 @@ def serve(
     open_browser: bool = False,
     broker: str | None = None,
     process_id: str | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> int:
-    """Run the server until interrupted; returns the exit status."""
+    """Run the server until interrupted; returns the exit status.
+
+    ``forwarded_allow_ips`` (default ``$FORWARDED_ALLOW_IPS``): the proxies
+    whose ``X-Forwarded-For`` is believed, comma-separated; none by default,
+    so that a client's address is always the one it connects from."""
     import uvicorn
 
     from .app import create_app
+    from .guard import Guard, guarded
 
     url = database_url(db)
+    file = sqlite_file(url)
+    why = damaged(file) if file is not None else None
+    if why is not None:
+        # Starting would fail at the first read or, worse, write into a damaged
+        # file: say which file and what to do instead of a traceback.
+        print(
+            f"damepique: the database {file} is damaged ({why}); "
+            "restore it from a backup or move it aside to start with an empty one",
+            file=sys.stderr,
+        )
+        return 1
     app = create_app(database_url=url, broker_url=broker, process_id=process_id)
     # A server holds many long-lived objects (tables, connections): full collections
     # of that heap stopped the loop for 0.2 to 0.7 s under load (benchmarks/README.md,
@@ -54,13 +73,24 @@ def serve(
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
+    proxies = (
+        forwarded_allow_ips if forwarded_allow_ips is not None else os.environ.get("FORWARDED_ALLOW_IPS", "")
+    )
+    trusted = frozenset(p.strip() for p in proxies.split(",") if p.strip())
+    http, ws = guarded(Guard(trusted=trusted))
     # No per-message deflate: it costs more CPU than it saves on messages of a few KB.
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=16 * 1024 * 1024,
+        http=http,
+        ws=ws,
+        ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=",".join(sorted(trusted)) or None,
     )
     return 0

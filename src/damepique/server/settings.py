@@ -91,3 +91,11 @@ class Settings:
     )
     unknown_codes_clock: Callable[[], float] = time.monotonic
     """The clock of that limit (tests pass a fake one)."""
+    creations: int = field(default_factory=lambda: int(_env_float("DAMEPIQUE_CREATIONS", 60)))
+    """Solo games and tables one client address may create at once (``POST
+    /api/games`` and ``/api/tables`` together); then one more every
+    ``creations_window / creations`` seconds. 0 turns the limit off."""
+    creations_window: float = field(default_factory=lambda: _env_float("DAMEPIQUE_CREATIONS_WINDOW", 600.0))
+    unjoined: float = field(default_factory=lambda: _env_float("DAMEPIQUE_UNJOINED", 900.0))
+    """Seconds after which a table waiting with nobody at it closes, and a solo
+    game nobody joined is deleted (``Tables._expire``). 0 keeps them."""

@@ -1,15 +1,18 @@
 """Accounts for ranked games: a nickname and a password, sessions on the server.
 
-Passwords are hashed with Argon2id (argon2-cffi); hashing runs in a thread so
-it never stalls the event loop. Signing in (or registering) makes a session: a
-row of the database with a random id, and a cookie holding the account's key
-and that id signed with itsdangerous (HMAC, with a time stamp checked on read),
-``HttpOnly``, ``SameSite=Lax``, and ``Secure`` whenever the page came over
-HTTPS (or ``DAMEPIQUE_SECURE_COOKIES=1`` says so behind a proxy). A cookie
-counts only while its row exists: signing out deletes the row, so a copy of
-the cookie (another device, a stolen one) signs nobody in afterwards. Sessions
-last 30 days. A cookie made before sessions had rows (no id in it) is refused:
-its player signs in again, once.
+Passwords are hashed with Argon2id (argon2-cffi) in two threads of their own,
+never on the event loop; at most ``HASHING`` logins and registrations wait for
+them, the others are refused (``busy``). Guessing is limited by ``Attempts``.
+
+Signing in (or registering) makes a session: a row of the database with a
+random id, and a cookie holding the account's key and that id signed with
+itsdangerous (HMAC, with a time stamp checked on read), ``HttpOnly``,
+``SameSite=Lax``, and ``Secure`` whenever the page came over HTTPS (or
+``DAMEPIQUE_SECURE_COOKIES=1`` says so behind a proxy). A cookie counts only
+while its row exists: signing out deletes the row, so a copy of the cookie
+(another device, a stolen one) signs nobody in afterwards. Sessions last 30
+days. A cookie made before sessions had rows (no id in it) is refused: its
+player signs in again, once.
 
 >>> nickname_key("  Léa_42 ")
 'léa_42'
@@ -23,20 +26,27 @@ import asyncio
 import os
 import re
 import secrets
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from ..errors import Refusal
 from ..storage.accounts import AccountStore
+from .attempts import Attempts
 from .ratings import DEFAULT_RATING
+
+T = TypeVar("T")
 
 COOKIE = "damepique_session"
 SESSION_AGE = 60 * 60 * 24 * 30
 _NICK = re.compile(r"^[\w\-]{3,24}$")
 _hasher = PasswordHasher()
+HASHING = 32
+"""Logins and registrations that may wait for the hashing threads at once."""
 
 
 def nickname_key(nickname: object) -> str | None:
@@ -83,28 +93,25 @@ class Sessions:
 
 
 class Accounts:
-    MAX_FAILURES = 10
-    FAILURE_WINDOW = 600.0
-
     def __init__(self, store: AccountStore) -> None:
         self.store = store
         self.sessions: Sessions | None = None
-        self._failures: dict[str, list[float]] = {}
+        self.attempts = Attempts()
+        self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argon2")
+        self._waiting = 0
 
-    def locked(self, nickname: object) -> bool:
-        """Too many wrong passwords for this nickname lately (guessing is slowed down)."""
-        key = nickname_key(nickname)
-        if key is None:
-            return False
-        now = time.monotonic()
-        recent = [t for t in self._failures.get(key, []) if now - t < self.FAILURE_WINDOW]
-        self._failures[key] = recent
-        return len(recent) >= self.MAX_FAILURES
+    async def _hash(self, work: Callable[..., T], *args: str) -> T:
+        """``work(*args)`` in the hashing threads; refused when too many wait."""
+        if self._waiting >= HASHING:
+            raise Refusal("busy", "too many people are signing in; try again in a moment", retry_after=2)
+        self._waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._hashing, work, *args)
+        finally:
+            self._waiting -= 1
 
-    def _failed(self, key: str) -> None:
-        self._failures.setdefault(key, []).append(time.monotonic())
-        if len(self._failures) > 10_000:
-            self._failures.clear()
+    def close(self) -> None:
+        self._hashing.shutdown(wait=False, cancel_futures=True)
 
     async def start(self) -> None:
         self.sessions = Sessions(os.environ.get("DAMEPIQUE_SECRET") or await self.store.secret())
@@ -132,33 +139,41 @@ class Accounts:
             key, sid = found
             await self.store.drop_session(sid, key)
 
-    async def register(self, nickname: object, password: object) -> tuple[str | None, str, str]:
-        """(key, code, reason): key is None on refusal."""
+    async def register(self, address: str, nickname: object, password: object) -> tuple[str | None, str, str]:
+        """(key, code, reason): key is None on refusal (``Refusal``: too many at once)."""
         key = nickname_key(nickname)
         if key is None:
             return None, "bad_nickname", "a nickname has 3 to 24 letters, digits, - or _"
         if not isinstance(password, str) or not 8 <= len(password) <= 200:
             return None, "bad_password", "a password has 8 to 200 characters"
-        hashed = await asyncio.to_thread(_hasher.hash, password)
+        hashed = await self._hash(_hasher.hash, password)
         assert isinstance(nickname, str)
         if not await self.store.create_account(key, nickname.strip(), hashed, DEFAULT_RATING):
             return None, "nickname_taken", "this nickname is taken"
+        self.attempts.known(address, key)
         return key, "", ""
 
-    async def login(self, nickname: object, password: object) -> str | None:
+    async def login(self, address: str, nickname: object, password: object) -> str | None:
+        """The account signed in to, or None (a wrong nickname or password);
+        ``Refusal`` when this address may not try now (``Attempts``) or too many
+        people are signing in. A nickname nobody has costs the same time."""
         key = nickname_key(nickname)
         if key is None or not isinstance(password, str) or len(password) > 200:
             return None
+        attempt = self.attempts.begin(address, key)
+        if attempt.delay:
+            await asyncio.sleep(attempt.delay)
         acc = await self.store.get_account(key)
-        if acc is None:
-            # Spend the same time as a real check, so a timing does not tell who exists.
-            await asyncio.to_thread(_verify, _DUMMY, password)
+        try:
+            right = await self._hash(_verify, acc["password"] if acc else _DUMMY, password)
+        except Refusal:
+            self.attempts.withdrawn(attempt)
+            raise
+        if not right or acc is None:
             return None
-        if not await asyncio.to_thread(_verify, acc["password"], password):
-            self._failed(key)
-            return None
+        self.attempts.succeeded(attempt)
         if _hasher.check_needs_rehash(acc["password"]):
-            await self.store.set_password(key, await asyncio.to_thread(_hasher.hash, password))
+            await self.store.set_password(key, await self._hash(_hasher.hash, password))
         return key
 
 

@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from ..errors import Refusal
-from ..http import json_body, refused
+from ..http import address_key, client_host, json_body, refused
 from .accounts import COOKIE, SESSION_AGE, Accounts, nickname_key
 
 
@@ -39,9 +39,11 @@ def install(app: FastAPI, accounts: Accounts) -> None:
     async def register(request: Request) -> JSONResponse:
         try:
             body = await json_body(request, 4096)
+            key, code, reason = await accounts.register(
+                address_key(client_host(request)), body.get("nickname"), body.get("password")
+            )
         except Refusal as e:
             return refused(e)
-        key, code, reason = await accounts.register(body.get("nickname"), body.get("password"))
         if key is None:
             return refused(Refusal(code, reason))
         return await signed_in(key, str(body["nickname"]).strip(), request, 201)
@@ -50,13 +52,11 @@ def install(app: FastAPI, accounts: Accounts) -> None:
     async def login(request: Request) -> JSONResponse:
         try:
             body = await json_body(request, 4096)
+            key = await accounts.login(
+                address_key(client_host(request)), body.get("nickname"), body.get("password")
+            )
         except Refusal as e:
             return refused(e)
-        if accounts.locked(body.get("nickname")):
-            return refused(
-                Refusal("too_many_attempts", "too many wrong passwords; try again in a few minutes")
-            )
-        key = await accounts.login(body.get("nickname"), body.get("password"))
         if key is None:
             return refused(Refusal("bad_login", "wrong nickname or password"))
         acc = await store.get_account(key)

@@ -157,7 +157,13 @@ class Node:
     ) -> None:
         self.db = db
         self.broker = broker_from_url(broker_url)
-        self.pid = pid or process_id()
+        self.name = pid or process_id()
+        """This process's name, as its operator gave it (``--process-id``) or made up."""
+        self.pid = f"{self.name}~{secrets.token_hex(3)}"
+        """This run of it: what its leases and messages are held by. A process
+        restarted under the same name is another run: the leases its
+        predecessor held are not its own, so they run out and are taken over
+        (by it or another) with the tables they name, never renewed blind."""
         self.ttl_ms = ttl_ms
         # Alone, leases live in memory; with a broker, every process shares the database's.
         alone = isinstance(self.broker, MemoryBroker)

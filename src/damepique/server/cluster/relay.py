@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -35,6 +36,9 @@ log = logging.getLogger("damepique.server")
 
 MOVED = 1012
 """WebSocket close code when what a connection watches moved to another process: reconnect."""
+HELLO_S = float(os.environ.get("DAMEPIQUE_HELLO_TIMEOUT", "10"))
+"""Seconds a new socket has to say hello; one that does not is closed (it holds a descriptor)."""
+SILENT = 1008
 
 
 class Session(Protocol):
@@ -111,6 +115,7 @@ class Link:
         self.owner: str | None = None
         """The process running this connection's session, while it is not this one."""
         self.name: str | None = None
+        self.said_hello = False
 
     async def on_text(self, text: str | bytes | None) -> None:
         relay = self.relay
@@ -121,6 +126,7 @@ class Link:
         if isinstance(text, str) and len(text) <= MAX_MESSAGE:
             hello = hello_of(text)
             if hello is not None:
+                self.said_hello = True
                 name = await relay.route(hello, self.conn)
                 if name is not None:
                     await self._route(await relay.owner_for(name), name)
@@ -203,12 +209,16 @@ class Relay:
         conn = Connection(ws, account=account, host=ws.host)
         conn.reader = asyncio.current_task()
         link = Link(self, conn)
+        silent = asyncio.get_running_loop().call_later(HELLO_S, conn.close_for, SILENT, "no hello")
         try:
             async for text in ws.frames():
                 await link.on_text(text)
+                if link.said_hello:
+                    silent.cancel()
         except (WebSocketDisconnect, asyncio.CancelledError):
             pass  # the peer left, or the connection was closed for not reading
         finally:
+            silent.cancel()
             link.close()
 
     async def owner_for(self, name: str) -> str:

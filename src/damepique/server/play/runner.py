@@ -145,6 +145,7 @@ class Runner:
             "totals": match.totals,
             "over": over,
             "winner": match.winner,
+            "winners": list(match.winners),
             "fairness": self._fairness[1],
             "timer": self.timer.info(),
             "summary": self.summary.info(),
@@ -200,8 +201,11 @@ class Runner:
         """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
         try:
             stamp(new)
-            await self.store.append_many(self.id, len(self.game.log) - len(new), new)
-            await self._finish()
+            first = len(self.game.log) - len(new)
+            if self.game.over and not self._finished:
+                await self._finish((first, new))  # the last events and the end, together
+            else:
+                await self.store.append_many(self.id, first, new)
             self._broadcast(new, ack_seat, ack)
             dealt = self.game.deal_next()
             if dealt:
@@ -210,28 +214,37 @@ class Runner:
                 if self.game.match.deals[:-1]:  # not the first deal: the one before has a summary
                     self.summary.open(len(self.game.match.deals) - 2, self.seating.readers())
                 self._broadcast(dealt)
-        except Exception:
+        except Exception as e:
             # Memory and store may disagree now: stop; the table loads the game again.
             self.broken = True
-            raise
+            if isinstance(e, Refusal):
+                raise
+            log.exception("storing game %s failed", self.id)
+            raise Refusal("storage_failed", "the move could not be saved; it did not count") from e
         await self.seating.after_update(self.game)
 
-    async def _finish(self) -> None:
-        """A game that is over: its end stored (with its record), and what follows
-        from it recorded, once, before anybody hears of it."""
-        if self.game.over and not self._finished:
-            m = self.game.match
-            hints = [self.game.hints_of(s) for s in range(self.game.rules.players)]
-            await self.store.finish(self.id, m.totals, m.winner, self.game.record(), hints)
-            self._finished = True
-            await self.seating.game_over(self.id, self.game)
+    async def _finish(self, last: tuple[int, list[Json]] = (0, [])) -> None:
+        """A game that is over: its end stored (with its record, in one
+        transaction with ``last``, the events that ended it), and what follows
+        from it recorded, before anybody hears of it."""
+        m = self.game.match
+        hints = [self.game.hints_of(s) for s in range(self.game.rules.players)]
+        await self.store.finish(self.id, m.totals, m.winner, self.game.record(), hints, last)
+        self._finished = True
+        await self.seating.game_over(self.id, self.game)
 
     async def start(self) -> None:
         """Deal if a deal is due (a new game, or one that ended just before a crash),
         finish a game whose end was not stored yet, and set the bots going."""
         async with self.lock:
-            if self.game.over:
+            if self.game.over and not self._finished:
+                # Its last card stored and its end not: a crash in between,
+                # from before the two were one transaction.
                 await self._finish()
+            elif self.game.over:
+                # Stored, but what follows (results, ratings) may not be: recording
+                # them is idempotent, so it is done again.
+                await self.seating.game_over(self.id, self.game)
             dealt = self.game.deal_next()
             if dealt:
                 await self._commit(dealt)

@@ -119,7 +119,7 @@ TRAINING_QUEUE = 8
 """Training requests that may wait for the coach at once; past that they are refused."""
 
 
-def _spawning() -> multiprocessing.context.BaseContext:
+def spawning() -> multiprocessing.context.BaseContext:
     """Not "fork": the server has threads (SQLite, the bot thread pool), and a
     child forked while one of them holds a lock can hang for ever."""
     methods = multiprocessing.get_all_start_methods()
@@ -140,7 +140,7 @@ class Thinker:
     def _heavy(self) -> Executor:
         if self._pool is None:
             workers = self._processes or max(1, (os.cpu_count() or 2) - 1)
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=_spawning())
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=spawning())
         return self._pool
 
     def inline(self, level: str) -> bool:
@@ -169,7 +169,7 @@ class Thinker:
         if self._coaching >= TRAINING_QUEUE:
             raise Refusal("too_many", "the coach is busy with other players; try again in a moment")
         if self._coach is None:
-            self._coach = ProcessPoolExecutor(max_workers=1, mp_context=_spawning())
+            self._coach = ProcessPoolExecutor(max_workers=1, mp_context=spawning())
         self._coaching += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._coach, work, *args)

@@ -11,19 +11,20 @@ import json
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from damepique.engine import PASS, Deal, RecordError, view_of
-from damepique.engine.record import load as load_record
+from damepique.engine import PASS, Deal, Rules, view_of
+from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
-from ..http import json_body, refused, rules_from_body
+from ..http import client_host, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
-from ..storage.games import GameStore
+from ..storage.games import GameRow, GameStore
 from ..tables.registry import Tables
 from ..tables.seats import TableSeat, clean_name
 from .replays import replay_data
+from .uploads import Uploads
 
 MAX_BODY = 65_536
 """Bytes of a new game's JSON body (its options fit in a few hundred)."""
@@ -49,7 +50,15 @@ def player_of(request: Request, body: Json) -> str | None:
     return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
 
 
-def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
+def winners_of(g: GameRow) -> list[int]:
+    """The seats that won a finished game (several when they shared the win)."""
+    if g.totals is None:
+        return []
+    rules = Rules.from_json(g.rules)
+    return list(match_winners(g.totals, rules.target, rules.tie))
+
+
+def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) -> None:
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
         try:
@@ -62,6 +71,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
             if speed not in SPEEDS:
                 raise Refusal("bad_speed", "speed must be normal or fast")
             seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
+            tables.refuse_creation(client_host(request))
             table, token = await tables.create_solo(rules, level, speed, seats)
         except Refusal as e:
             return refused(e)
@@ -80,6 +90,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
                     "players": [s["name"] for s in g.seats],
                     "totals": g.totals,
                     "winner": g.winner,
+                    "winners": winners_of(g),
                     "rules": g.rules,
                     "level": g.options.get("level"),
                     "hints": g.options.get("hints"),
@@ -134,17 +145,15 @@ def install(app: FastAPI, tables: Tables, games: GameStore) -> None:
         return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
 
     @app.post("/api/replay")
-    async def replay_upload(request: Request) -> JSONResponse:
+    async def replay_upload(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > MAX_RECORD:
             return refused(Refusal("too_large", "a record larger than 2 MB"))
         try:
-            data = load_record(raw)
-            match = replay_record(data)
-        except RecordError as e:
-            return JSONResponse(e.to_json() | {"code": e.kind}, status_code=400)
-        players = data.get("players") if isinstance(data.get("players"), list) else None
-        return JSONResponse(replay_data(match, players))
+            status, body = await uploads.replay(raw)
+        except Refusal as e:
+            return refused(e)
+        return Response(body, status_code=status, media_type="application/json")
 
 
 __all__ = ["BOT_NAMES", "install", "solo_seats"]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sqlite3
 import sys
 import weakref
@@ -225,6 +226,9 @@ class Database:
         """The SQLite file, when the database is one (the event log's hot path writes it directly)."""
         self._direct: sqlite3.Connection | None = None
         self._opened = False
+        self._inode: tuple[int, int] | None = None
+        self.failure: str | None = None
+        """Why the last write failed (None: the database takes writes): ``/healthz`` says it."""
 
     @property
     def dialect(self) -> str:
@@ -235,6 +239,20 @@ class Database:
         if not self._opened:
             await migrate(self.engine)
             self._opened = True
+            if self.file is not None:
+                self._inode = _inode(self.file)
+
+    def check_file(self) -> None:
+        """Raise when the SQLite file this database writes is gone or replaced:
+        writes would go to a file nobody will ever read again (lost at restart)."""
+        if self.file is None or self._inode is None:
+            return
+        if _inode(self.file) != self._inode:
+            raise DatabaseGone(f"the database file {self.file} was deleted or replaced")
+
+    def wrote(self, error: BaseException | None) -> None:
+        """A write succeeded (None) or failed: what ``/healthz`` reports."""
+        self.failure = None if error is None else f"{type(error).__name__}: {error}"[:300]
 
     async def close(self) -> None:
         if self._direct is not None:
@@ -244,8 +262,15 @@ class Database:
 
     @contextlib.asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
-        async with self.lock, self.engine.begin() as conn:
-            yield conn
+        async with self.lock:
+            try:
+                self.check_file()
+                async with self.engine.begin() as conn:
+                    yield conn
+            except Exception as e:
+                self.wrote(e)
+                raise
+            self.wrote(None)
 
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -258,18 +283,48 @@ class Database:
         on this thread (committed, or rolled back on error), elsewhere through
         SQLAlchemy."""
         async with self.lock:
-            if self.file is None:
-                async with self.engine.begin() as conn:
-                    await conn.execute(insert(tables.events), list(rows))
-                return
-            if self._direct is None:
-                self._direct = sqlite3.connect(self.file, check_same_thread=False)
-                sqlite_pragmas(self._direct, None)
-            with self._direct as conn:
-                conn.executemany(
-                    "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
-                    [(r["game_id"], r["seq"], r["body"]) for r in rows],
-                )
+            try:
+                if self.file is None:
+                    async with self.engine.begin() as conn:
+                        await conn.execute(insert(tables.events), list(rows))
+                else:
+                    self.check_file()
+                    if self._direct is None:
+                        self._direct = sqlite3.connect(self.file, check_same_thread=False)
+                        sqlite_pragmas(self._direct, None)
+                    with self._direct as conn:
+                        conn.executemany(
+                            "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                            [(r["game_id"], r["seq"], r["body"]) for r in rows],
+                        )
+            except Exception as e:
+                self.wrote(e)
+                raise
+            self.wrote(None)
+
+
+class DatabaseGone(Exception):
+    """The database's file is not the one it opened any more."""
+
+
+def _inode(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def damaged(path: str) -> str | None:
+    """Why the SQLite file at ``path`` cannot be used (None: it is sound, or not there yet)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.DatabaseError as e:
+        return str(e)
+    return None if row is not None and row[0] == "ok" else f"quick_check says {row[0] if row else 'nothing'}"
 
 
 def sqlite_file(url: str) -> str | None:

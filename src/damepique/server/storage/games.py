@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 
 from ..protocol import Json, dumps
 from . import schema
@@ -146,10 +146,20 @@ class GameStore:
         winner: int | None,
         record: Json,
         hints: list[int] | None = None,
+        last: tuple[int, list[Json]] = (0, []),
     ) -> None:
-        """The game is over: its totals, winner and record, and how many hints each seat took."""
+        """The game is over: its totals, winner and record, and how many hints
+        each seat took, in one transaction with ``last``, the events that ended
+        it (their first number and bodies): a crash cannot keep one without
+        the other."""
         games = schema.games
+        first_seq, bodies = last
         async with self.db.write() as conn:
+            if bodies:
+                rows = [
+                    {"game_id": game_id, "seq": first_seq + i, "body": dumps(b)} for i, b in enumerate(bodies)
+                ]
+                await conn.execute(insert(schema.events), rows)
             values: Json = {
                 "finished": time.time(),
                 "totals": json.dumps(totals),
@@ -161,6 +171,12 @@ class GameStore:
                 options = json.loads(row.options) if row is not None else {}
                 values["options"] = json.dumps(options | {"hints": hints})
             await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    async def delete(self, game_id: str) -> None:
+        """The game and its events go (a game nobody ever played)."""
+        async with self.db.write() as conn:
+            await conn.execute(delete(schema.events).where(schema.events.c.game_id == game_id))
+            await conn.execute(delete(schema.games).where(schema.games.c.id == game_id))
 
     async def games_of(self, owner: str, limit: int = 100) -> list[GameRow]:
         """The finished games a browser played, newest first (its history)."""

@@ -7,7 +7,7 @@ them the database is exactly this (Alembic's autogenerate finds nothing).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, true
 
 metadata = MetaData()
 
@@ -51,12 +51,14 @@ tables = Table(
     Column("kind", String(8), nullable=False, server_default="table"),
     Column("status", String(16), nullable=False, index=True),
     Column("public", Boolean, nullable=False),
+    Column("joined", Boolean, nullable=False, server_default=true()),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("data", Text, nullable=False),
 )
 """A table's whole state (seats, host, options, current game) as one JSON document;
-``kind`` is ``solo`` or ``table``."""
+``kind`` is ``solo`` or ``table``; ``joined``: a person came to it (those
+nobody joined expire: ``Tables.expire``)."""
 
 seat_tokens = Table(
     "mp_tokens",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 
 from sqlalchemy import Select, delete, insert, select, update
 
@@ -24,13 +25,17 @@ class TableStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def save(self, code: str, kind: str, status: str, public: bool, data: Json) -> None:
+    async def save(
+        self, code: str, kind: str, status: str, public: bool, data: Json, *, joined: bool = True
+    ) -> None:
         now = time.time()
         body = json.dumps(data)
         t = schema.tables
         async with self.db.write() as conn:
             r = await conn.execute(
-                update(t).where(t.c.code == code).values(status=status, public=public, updated=now, data=body)
+                update(t)
+                .where(t.c.code == code)
+                .values(status=status, public=public, joined=joined, updated=now, data=body)
             )
             if r.rowcount == 0:
                 await conn.execute(
@@ -39,6 +44,7 @@ class TableStore:
                         kind=kind,
                         status=status,
                         public=public,
+                        joined=joined,
                         created=now,
                         updated=now,
                         data=body,
@@ -63,6 +69,23 @@ class TableStore:
         t = schema.tables
         return select(t.c.code.label("name")).where(t.c.kind == "table", t.c.status.in_(RUNNING))
 
+    async def unjoined_solo(self, before: float, limit: int = 500) -> list[tuple[str, str | None]]:
+        """(code, game) of solo tables nobody joined, made before ``before`` (``time.time()``)."""
+        t = schema.tables
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(t.c.code, t.c.data)
+                .where(t.c.kind == "solo", t.c.joined.is_(False), t.c.created < before)
+                .limit(limit)
+            )
+            return [(r.code, json.loads(r.data).get("game")) for r in rows]
+
+    async def delete(self, code: str) -> None:
+        """The table and its seat tokens go."""
+        async with self.db.write() as conn:
+            await conn.execute(delete(schema.seat_tokens).where(schema.seat_tokens.c.code == code))
+            await conn.execute(delete(schema.tables).where(schema.tables.c.code == code))
+
     # -- seat tokens ----------------------------------------------------------------------
 
     async def add_token(self, token: str, code: str, seat: int) -> None:
@@ -73,6 +96,18 @@ class TableStore:
         tok = schema.seat_tokens
         async with self.db.write() as conn:
             await conn.execute(delete(tok).where(tok.c.code == code, tok.c.seat == seat))
+
+    async def move_tokens(self, code: str, moves: Mapping[int, int]) -> None:
+        """Seats renumbered (``moves``: old seat -> new): each token follows its
+        seat; the tokens of seats not in ``moves`` go."""
+        tok = schema.seat_tokens
+        async with self.db.write() as conn:
+            rows = (await conn.execute(select(tok.c.token, tok.c.seat).where(tok.c.code == code))).all()
+            for token, seat in rows:  # one by one, by token: seat numbers may swap
+                if seat in moves:
+                    await conn.execute(update(tok).where(tok.c.token == token).values(seat=moves[seat]))
+                else:
+                    await conn.execute(delete(tok).where(tok.c.token == token))
 
     async def find_token(self, token: str) -> tuple[str, int] | None:
         tok = schema.seat_tokens

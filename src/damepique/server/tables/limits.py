@@ -1,4 +1,4 @@
-"""Limits per client address: unknown table codes.
+"""Limits per client address: unknown table codes, tables and games created.
 
 A token bucket per address. It is what keeps private tables private: a
 table's code (about 39 bits) is its only secret, so each client address may
@@ -9,11 +9,12 @@ connection's own rate of messages is ``connection.RateLimit``.)
 
 from __future__ import annotations
 
-import ipaddress
 import math
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
+
+from ..http import address_key
 
 
 class CodeLimitSettings(Protocol):
@@ -32,56 +33,35 @@ class CodeLimitSettings(Protocol):
         """Monotonic seconds (tests pass a fake clock)."""
 
 
-def address_key(host: str | None) -> str:
-    """The bucket a client address counts in: an IPv6 address by its /64 (what one
-    subscriber usually gets, so that walking through it does not give fresh
-    allowances), any other address as it is.
+class Allowance:
+    """A token bucket per client address, ``limit()`` deep, refilled in full
+    over ``window()`` seconds (read at each call, so that a change of settings
+    applies at once; a limit of 0 turns it off). Only addresses that spent
+    within the last window are kept, and at most ``max_addresses`` of them (the
+    longest quiet go first), so memory stays bounded.
 
-    >>> address_key("203.0.113.9"), address_key("2001:db8::1:2"), address_key("::ffff:203.0.113.9")
-    ('203.0.113.9', '2001:db8::/64', '203.0.113.9')
-    """
-    if not host:
-        return ""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:100]
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
-
-
-class UnknownCodes:
-    """Table codes that named no table, per client address: a token bucket each,
-    ``unknown_codes`` deep, refilled in full over ``unknown_codes_window`` seconds.
-
-    ``wait`` is asked before any lookup of a code (known or not: the answer must not
-    tell whether a code exists); ``miss`` counts one that named no table. Only
-    addresses that missed within the last window are kept, and at most
-    ``max_addresses`` of them (the longest quiet go first), so memory stays bounded.
-
-    >>> from types import SimpleNamespace
     >>> now = [0.0]
-    >>> codes = UnknownCodes(SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0,
-    ...     unknown_codes_clock=lambda: now[0]))
-    >>> codes.miss("203.0.113.9"); codes.miss("203.0.113.9")
-    >>> codes.wait("203.0.113.9"), codes.wait("198.51.100.7")
-    (30.0, 0.0)
+    >>> a = Allowance(lambda: 2, lambda: 60.0, lambda: now[0])
+    >>> a.take("203.0.113.9"), a.take("203.0.113.9"), a.take("203.0.113.9"), a.take("198.51.100.7")
+    (0.0, 0.0, 30.0, 0.0)
     >>> now[0] = 30.0
-    >>> codes.wait("203.0.113.9")
+    >>> a.wait("203.0.113.9")
     0.0
     """
 
     MAX_ADDRESSES = 50_000
 
-    def __init__(self, settings: CodeLimitSettings, max_addresses: int = MAX_ADDRESSES) -> None:
-        self.settings = settings
-        """Read at each call, so that a change of settings applies at once."""
+    def __init__(
+        self,
+        limit: Callable[[], int],
+        window: Callable[[], float],
+        clock: Callable[[], float],
+        max_addresses: int = MAX_ADDRESSES,
+    ) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
         self.max_addresses = max_addresses
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-        """Address key -> (codes left, when counted), the least recently counted first."""
+        """Address key -> (allowance left, when counted), the least recently counted first."""
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -94,28 +74,64 @@ class UnknownCodes:
         return min(float(limit), left + max(0.0, now - stamp) * limit / window)
 
     def wait(self, host: str | None) -> float:
-        """0 when this address may look a code up now, else the seconds until it may."""
-        s = self.settings
-        if s.unknown_codes <= 0:
+        """0 when this address may spend now, else the seconds until it may."""
+        limit, window = self.limit(), self.window()
+        if limit <= 0:
             return 0.0
-        left = self._left(address_key(host), s.unknown_codes_clock(), s.unknown_codes, s.unknown_codes_window)
-        return 0.0 if left >= 1 else (1 - left) * s.unknown_codes_window / s.unknown_codes
+        left = self._left(address_key(host), self.clock(), limit, window)
+        return 0.0 if left >= 1 else (1 - left) * window / limit
 
-    def miss(self, host: str | None) -> None:
-        """This address named a code that leads to no table."""
-        s = self.settings
-        if s.unknown_codes <= 0:
+    def spend(self, host: str | None) -> None:
+        """Count one against this address."""
+        limit, window = self.limit(), self.window()
+        if limit <= 0:
             return
-        key, now = address_key(host), s.unknown_codes_clock()
-        left = self._left(key, now, s.unknown_codes, s.unknown_codes_window)
+        key, now = address_key(host), self.clock()
+        left = self._left(key, now, limit, window)
         self._buckets[key] = (max(0.0, left - 1), now)
         self._buckets.move_to_end(key)
         # Buckets counted a whole window ago are full again: the same as none.
         while self._buckets:
             oldest, (_, stamp) = next(iter(self._buckets.items()))
-            if now - stamp < s.unknown_codes_window and len(self._buckets) <= self.max_addresses:
+            if now - stamp < window and len(self._buckets) <= self.max_addresses:
                 break
             del self._buckets[oldest]
+
+    def take(self, host: str | None) -> float:
+        """``wait``, and when it is 0, ``spend`` at once (nothing in between)."""
+        wait = self.wait(host)
+        if not wait:
+            self.spend(host)
+        return wait
+
+
+class UnknownCodes(Allowance):
+    """Table codes that named no table, per client address: ``unknown_codes``
+    deep, refilled in full over ``unknown_codes_window`` seconds.
+
+    ``wait`` is asked before any lookup of a code (known or not: the answer must not
+    tell whether a code exists); ``miss`` counts one that named no table.
+
+    >>> from types import SimpleNamespace
+    >>> now = [0.0]
+    >>> codes = UnknownCodes(SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0,
+    ...     unknown_codes_clock=lambda: now[0]))
+    >>> codes.miss("203.0.113.9"); codes.miss("203.0.113.9")
+    >>> codes.wait("203.0.113.9"), codes.wait("198.51.100.7")
+    (30.0, 0.0)
+    """
+
+    def __init__(self, settings: CodeLimitSettings, max_addresses: int = Allowance.MAX_ADDRESSES) -> None:
+        super().__init__(
+            lambda: settings.unknown_codes,
+            lambda: settings.unknown_codes_window,
+            lambda: settings.unknown_codes_clock(),
+            max_addresses,
+        )
+
+    def miss(self, host: str | None) -> None:
+        """This address named a code that leads to no table."""
+        self.spend(host)
 
 
 TOO_MANY_CODES = "too_many_codes"
@@ -140,9 +156,9 @@ def retry_after(seconds: float) -> int:
 
 __all__ = [
     "TOO_MANY_CODES",
+    "Allowance",
     "CodeLimitSettings",
     "UnknownCodes",
-    "address_key",
     "retry_after",
     "too_many_codes",
 ]

@@ -3,7 +3,11 @@
 Each process knows its own public tables (``local``); it tells the others
 what they are whenever they change and every few seconds, on a shared
 channel, and keeps their latest word for a while. Pages watching the lobby
-(``/ws/lobby``) get the list on connect and again within 0.1 s of a change.
+(``/ws/lobby``) get the list on connect (``lobby``), then only what changed,
+within 0.1 s of a change (``lobby_changes``: the entries new or changed, the
+codes gone): at a hundred tables the whole list is some 46 KB, a change a few
+hundred bytes. Every watcher has seen the same list (``_sent``), so one
+message of changes serves them all.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ class Lobby:
         self._push: asyncio.Task[None] | None = None
         self._everywhere = False
         self._published = 0.0
+        self._sent: dict[str, Json] = {}
+        """The list the watchers have, by code (what changes are counted from)."""
         node.subscribe(CHANNEL, self._news)
         node.every_tick(self._tick)
         node.on_reconnected(self._forget_published)
@@ -49,8 +55,22 @@ class Lobby:
         rows.sort(key=lambda r: (r["status"] != "waiting", -r["taken"], r["code"]))
         return rows[:LIMIT]
 
-    def message(self) -> str:
-        return dumps({"v": VERSION, "type": "lobby", "tables": self.tables()})
+    def watch(self, conn: Connection) -> None:
+        """A page watches the lobby: it gets the whole list now, changes after."""
+        self._catch_up()  # the others first, so that all have seen the same list
+        self.watchers.add(conn)
+        conn.post(dumps({"v": VERSION, "type": "lobby", "tables": list(self._sent.values())}))
+
+    def _catch_up(self) -> None:
+        """Tell the watchers what changed since the list they have."""
+        rows = {r["code"]: r for r in self.tables()}
+        changed = [r for code, r in rows.items() if self._sent.get(code) != r]
+        gone = [code for code in self._sent if code not in rows]
+        self._sent = rows
+        if (changed or gone) and self.watchers:
+            text = dumps({"v": VERSION, "type": "lobby_changes", "tables": changed, "gone": gone})
+            for conn in list(self.watchers):
+                conn.post(text)
 
     def changed(self, everywhere: bool = True) -> None:
         """Tell the lobby soon (here and, ``everywhere``, at the other processes);
@@ -67,9 +87,7 @@ class Lobby:
             self._everywhere = False
             await self._publish()
         if self.watchers:
-            text = self.message()
-            for conn in list(self.watchers):
-                conn.post(text)
+            self._catch_up()
 
     async def _publish(self) -> None:
         self._published = time.monotonic()

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections.abc import Mapping
 
 from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
@@ -32,7 +34,7 @@ from ..storage.accounts import AccountStore
 from ..storage.games import GameRow, GameStore
 from ..storage.tables import TableStore
 from .codes import new_code, new_token, normalize_code
-from .limits import UnknownCodes
+from .limits import Allowance, UnknownCodes, retry_after
 from .lobby import Lobby
 from .seating import SoloSeating, TableSeating
 from .seats import STAND_IN_LEVEL, TableOptions, TableSeat
@@ -40,6 +42,10 @@ from .session import Session, TableMoved
 from .table import Table
 
 log = logging.getLogger("damepique.server")
+
+
+EXPIRY_CHECK_S = 30.0
+"""How often tables and games nobody joined are looked for."""
 
 
 class Tables:
@@ -66,12 +72,18 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.unknown_codes = UnknownCodes(settings)
         """Codes that led to no table, per client address (HTTP and WebSocket alike)."""
+        self.creations = Allowance(
+            lambda: settings.creations, lambda: settings.creations_window, time.monotonic
+        )
+        """Tables and solo games created, per client address (``refuse_creation``)."""
+        self._expired = time.monotonic()
         self.lobby = Lobby(node, self.local_lobby)
         self.relay = Relay(node, self._route, self._open, self._runnable)
         self._loading: dict[str, asyncio.Lock] = {}
         node.on_lost(self._lost)
         node.on_call("sit", self._call_sit)
         node.every_tick(self._take_over)
+        node.every_tick(self._expire)
 
     @property
     def grace(self) -> float:
@@ -82,6 +94,18 @@ class Tables:
         return self.settings.chat_interval
 
     # -- making tables ---------------------------------------------------------------------
+
+    def refuse_creation(self, host: str | None) -> None:
+        """Count a table or solo game ``host`` creates; ``Refusal`` when it made
+        too many lately (one client cannot fill the memory and the lobby)."""
+        wait = self.creations.take(host)
+        if wait:
+            raise Refusal(
+                "too_many_created",
+                f"too many games and tables created from your address; try again in {retry_after(wait)} s",
+                params={"seconds": retry_after(wait)},
+                retry_after=retry_after(wait),
+            )
 
     async def create(
         self, kind: str, options: TableOptions, seats: list[TableSeat], *, host: int | None = None
@@ -109,7 +133,9 @@ class Tables:
     # -- what a table asks of its registry (``table.Services``) ---------------------------------
 
     async def save(self, table: Table) -> None:
-        await self.store.save(table.code, table.kind, table.status, table.options.public, table.to_data())
+        await self.store.save(
+            table.code, table.kind, table.status, table.options.public, table.to_data(), joined=table.joined
+        )
 
     async def add_token(self, table: Table, seat: int) -> str:
         token = new_token()
@@ -118,6 +144,9 @@ class Tables:
 
     async def drop_token(self, table: Table, seat: int) -> None:
         await self.store.drop_token(table.code, seat)
+
+    async def move_tokens(self, table: Table, moves: Mapping[int, int]) -> None:
+        await self.store.move_tokens(table.code, moves)
 
     def _seating(self, table: Table) -> SoloSeating:
         return SoloSeating(table) if table.solo else TableSeating(table)
@@ -283,6 +312,37 @@ class Tables:
                 await self.get(code)
             except Exception:
                 log.exception("could not take over table %s", code)
+
+    async def _expire(self) -> None:
+        """Every ``EXPIRY_CHECK_S``: tables waiting with nobody at them for
+        ``settings.unjoined`` seconds close (they leave the lobby and memory),
+        and solo games nobody joined in that time go, from memory and store."""
+        now = time.monotonic()
+        if now - self._expired < EXPIRY_CHECK_S or self.settings.unjoined <= 0:
+            return
+        self._expired = now
+        limit = self.settings.unjoined
+        for table in list(self.tables.values()):
+            empty = table.empty_since is not None and now - table.empty_since > limit
+            if not table.solo and table.status == "waiting" and empty and self.hub.count(table.code) == 0:
+                log.info("table %s expired: nobody at it for %.0f s", table.code, limit)
+                await table.expire()
+        unjoined = await self.store.unjoined_solo(time.time() - limit)
+        holders = await self.node.leases.holders([code for code, _ in unjoined])
+        for code, game_id in unjoined:
+            held = self.tables.get(code)
+            if held is None and holders.get(code, self.node.pid) != self.node.pid:
+                continue  # another process has it in memory: it will see to it
+            if held is not None:
+                if held.joined or self.hub.count(code):
+                    continue
+                del self.tables[code]
+                self.node.released(code)
+                if held.runner is not None:
+                    await held.runner.stop()
+            await self.store.delete(code)
+            if game_id is not None:
+                await self.games.delete(game_id)
 
     async def _call_sit(self, code: str, name: object, account: str | None, nickname: str | None) -> Json:
         """Another process took a seat for a page (``POST /api/tables/{code}/seats``)."""

@@ -24,7 +24,7 @@ from ..protocol import Json, dumps, error
 from .codes import display_code, normalize_code
 from .limits import TOO_MANY_CODES, retry_after, too_many_codes
 from .registry import Tables
-from .seats import TableOptions, TableSeat
+from .seats import MAX_PLAYERS, MIN_PLAYERS, TableOptions, TableSeat
 from .session import QUICK_MESSAGES, TableMoved
 from .table import Table
 
@@ -63,7 +63,16 @@ def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
             f"unknown table option {str(unknown[0])[:40]!r} (known: {', '.join(TABLE_OPTIONS)}; "
             "the rules' options, such as target, go in rules)",
         )
-    rules = rules_from_body(body)
+    auto = isinstance(body.get("rules"), dict) and body["rules"].get("players") == "auto"
+    if auto:
+        # Valid for every count people may sit down as; held at the most until the start.
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            try:
+                rules = rules_from_body(body | {"rules": body["rules"] | {"players": n}})
+            except Refusal as e:
+                raise Refusal(e.code, f"players auto: with {n} players, {e.reason}") from None
+    else:
+        rules = rules_from_body(body)
     timer = body.get("timer", 0)
     if not isinstance(timer, int) or isinstance(timer, bool):
         raise Refusal("bad_timer", "time per turn is a whole number of seconds")
@@ -84,6 +93,7 @@ def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
         _flag(body, "ranked", False),
         _flag(body, "spectators", True),
         speed,
+        auto,
     )
 
 
@@ -99,6 +109,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             "speeds": list(SPEEDS),
             "quick_messages": list(QUICK_MESSAGES),
             "grace": settings.grace,
+            "players": ["auto", *range(MIN_PLAYERS, MAX_PLAYERS + 1)],
         }
 
     @app.post("/api/tables")
@@ -110,6 +121,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             if options.ranked and account is None:
                 raise Refusal("account_needed", "ranked tables need an account: sign in first")
             seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
+            tables.refuse_creation(client_host(request))
             table = await tables.create("table", options, seats)
             token, seat = await table.sit(body.get("name"), account, await tables.nickname_of(account))
         except Refusal as e:
@@ -197,14 +209,13 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
     async def lobby_ws(ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws)
-        tables.lobby.watchers.add(conn)
+        tables.lobby.watch(conn)
         try:
-            conn.post(tables.lobby.message())
+            # The page has nothing to say here: a frame is answered only when
+            # they come too fast (never with the list: that was 46 KB a frame).
             async for _ in frames(ws):
                 if not conn.allow():
                     conn.post(dumps(error(Refusal("rate_limited", "too many messages; slow down"))))
-                    continue
-                conn.post(tables.lobby.message())
         except WebSocketDisconnect:
             pass
         finally:

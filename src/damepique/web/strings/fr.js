@@ -288,6 +288,11 @@ export default {
   refusal_too_many_codes: "Trop de codes de table inconnus essayés ; réessayez plus tard.",
   refusal_unavailable: "La partie est momentanément indisponible ; réessayez.",
   refusal_unknown_type: "Type de message inconnu.",
+  refusal_busy: "Le serveur est très occupé ; réessayez dans un instant.",
+  refusal_storage_failed: "Le coup n'a pas pu être enregistré ; il ne compte pas. Réessayez dans un instant.",
+  refusal_too_many_created: "Trop de parties et de tables créées depuis votre adresse ; réessayez dans quelques minutes.",
+  refusal_too_slow: "Cette partie est trop longue pour être vérifiée ici.",
+  refusal_unknown_token: "Aucune partie pour ce jeton.",
 
   // -- la feuille de score (web/scorer)
   sc_title: "Feuille de score",

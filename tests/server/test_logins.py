@@ -1,0 +1,148 @@
+"""Guessing passwords (issue 20): the limit holds under concurrency, a
+stranger cannot lock an account (limits per address and nickname, a slow-down
+for the owner's address), nicknames nobody has are limited the same way and
+cost the same, and password hashing waits in a bounded queue, off the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from damepique.server.accounts import accounts as accounts_module
+from damepique.server.accounts.attempts import ACCOUNT, ADDRESS, PAIR, WINDOW, Attempts
+from damepique.server.app import create_app
+from damepique.server.errors import Refusal
+
+from ..conftest import free_port, start_server, stop_server
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    proc = start_server(tmp_path / "logins.sqlite3", port, tmp_path / "logins.log", dict(os.environ))
+    yield f"http://127.0.0.1:{port}"
+    stop_server(proc)
+
+
+async def guesses(base: str, address: str, nickname: str, n: int) -> list[httpx.Response]:
+    """``n`` wrong passwords for ``nickname`` sent at once from ``address``."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    limits = httpx.Limits(max_connections=n)
+    async with httpx.AsyncClient(base_url=base, transport=transport, limits=limits, timeout=60) as client:
+        return list(
+            await asyncio.gather(
+                *(
+                    client.post("/api/login", json={"nickname": nickname, "password": f"guess {i}"})
+                    for i in range(n)
+                )
+            )
+        )
+
+
+def test_sixty_guesses_at_once_are_held_to_the_limit_and_lock_out_nobody_else(server: str) -> None:
+    assert (
+        httpx.post(f"{server}/api/accounts", json={"nickname": "Owner", "password": PASSWORD}).status_code
+        == 201
+    )
+    for nickname in ("Owner", "nobody_has_this"):  # an account, and a nickname nobody has: the same
+        answers = asyncio.run(guesses(server, "127.0.0.2", nickname, 60))
+        statuses = [r.status_code for r in answers]
+        assert statuses.count(401) == PAIR and statuses.count(429) == 60 - PAIR, statuses
+        refused = next(r for r in answers if r.status_code == 429)
+        assert refused.json()["code"] == "too_many_attempts" and int(refused.headers["Retry-After"]) > 0
+    # The owner, from where they registered, signs in at once; so does anybody else from elsewhere.
+    assert (
+        httpx.post(f"{server}/api/login", json={"nickname": "owner", "password": PASSWORD}).status_code == 200
+    )
+    transport = httpx.HTTPTransport(local_address="127.0.0.3")
+    with httpx.Client(base_url=server, transport=transport) as other:
+        assert other.post("/api/login", json={"nickname": "Owner", "password": PASSWORD}).status_code == 200
+
+
+def test_the_owner_s_address_is_slowed_down_never_locked(tmp_path: Path) -> None:
+    app = create_app(str(tmp_path / "owner.sqlite3"))
+    with TestClient(app, client=("203.0.113.5", 1000)) as client:
+        assert client.post("/api/accounts", json={"nickname": "Lea", "password": PASSWORD}).status_code == 201
+        for _ in range(PAIR):
+            assert client.post("/api/login", json={"nickname": "lea", "password": "wrong"}).status_code == 401
+        started = time.monotonic()
+        assert client.post("/api/login", json={"nickname": "lea", "password": "wrong"}).status_code == 401
+        assert time.monotonic() - started >= 1.0
+        started = time.monotonic()
+        assert client.post("/api/login", json={"nickname": "lea", "password": PASSWORD}).status_code == 200
+        assert time.monotonic() - started >= 2.0
+
+
+def test_a_nickname_nobody_has_costs_a_password_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked: list[str] = []
+    real = accounts_module._verify
+
+    def counting(hashed: str, password: str) -> bool:
+        checked.append(hashed)
+        return real(hashed, password)
+
+    monkeypatch.setattr(accounts_module, "_verify", counting)
+    with TestClient(create_app(str(tmp_path / "n.sqlite3"))) as client:
+        client.post("/api/accounts", json={"nickname": "Lea", "password": PASSWORD})
+        for nickname in ("lea", "tom"):
+            r = client.post("/api/login", json={"nickname": nickname, "password": "wrong"})
+            assert r.status_code == 401 and r.json()["code"] == "bad_login"
+    assert len(checked) == 2 and checked[0] != checked[1]  # the account's hash, then the stand-in's
+
+
+def test_hashing_waits_in_a_bounded_queue(tmp_path: Path) -> None:
+    app = create_app(str(tmp_path / "q.sqlite3"))
+    with TestClient(app) as client:
+        accounts = app.state.accounts
+        accounts._waiting = accounts_module.HASHING  # the queue is full
+        r = client.post("/api/login", json={"nickname": "lea", "password": "whatever"})
+        assert r.status_code == 429 and r.json()["code"] == "busy" and r.headers["Retry-After"]
+        r = client.post("/api/accounts", json={"nickname": "Lea", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["code"] == "busy"
+        accounts._waiting = 0
+        # The refused login was not counted as a wrong password.
+        assert not any(accounts.attempts.pairs.values())
+
+
+# -- the limits themselves, on a clock of their own --------------------------------------
+
+
+def test_guesses_from_many_addresses_are_bounded_and_the_owner_still_gets_in() -> None:
+    a = Attempts()
+    a.known("198.51.100.1", "lea", now=0.0)
+    for i in range(ACCOUNT):
+        a.begin(f"192.0.2.{i // PAIR}", "lea", now=1.0)  # PAIR guesses each from several addresses
+    with pytest.raises(Refusal) as e:
+        a.begin("192.0.2.200", "lea", now=2.0)
+    assert e.value.code == "too_many_attempts" and e.value.retry_after == WINDOW - 1
+    assert a.begin("198.51.100.1", "lea", now=3.0).delay == 0.0  # the owner: not even slowed
+    # The window passes: strangers may try again.
+    assert a.begin("192.0.2.200", "lea", now=1.0 + WINDOW).delay == 0.0
+
+
+def test_one_address_trying_every_nickname_is_bounded() -> None:
+    a = Attempts()
+    for i in range(ADDRESS):
+        a.begin("192.0.2.9", f"player{i}", now=0.0)
+    with pytest.raises(Refusal):
+        a.begin("192.0.2.9", "someone_else", now=1.0)
+    a.begin("192.0.2.10", "someone_else", now=1.0)  # another address is not concerned
+
+
+def test_a_success_is_no_failure() -> None:
+    a = Attempts()
+    for _ in range(10):
+        attempt = a.begin("192.0.2.1", "lea", now=0.0)
+        a.succeeded(attempt, now=0.0)
+    assert not a.pairs.get(("192.0.2.1", "lea")) and not a.accounts.get("lea")
