@@ -410,3 +410,56 @@ async def _count(locator) -> bool:  # type: ignore[no-untyped-def]
 
 async def _no_pass(page: Page) -> bool:
     return not await page.get_by_role("button", name="Pass", exact=True).count()
+
+
+async def test_three_people_at_an_auto_table_play_three_handed_and_the_lobby_follows(
+    browser, mp_server: str, artifacts
+) -> None:  # type: ignore[no-untyped-def]
+    """players "auto": five seats while the table waits, three when three people
+    start it; the lobby's entry changes as they sit and start (lobby_changes)."""
+    pages = [await new_page(browser, mp_server) for _ in range(4)]
+    watcher, ann, bob, carl = (page for _, page in pages)
+    errors: list[str] = []
+    for _, p in pages:
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    await watcher.goto("/#/friends")
+    lobby = watcher.locator("#lobby")
+    await expect(lobby).not_to_contain_text("Connecting")
+    await ann.goto("/#/friends")
+    await ann.get_by_label("Rules", exact=True).select_option("short")
+    await ann.get_by_label("Speed").select_option("fast")
+    await ann.get_by_label("Bot level").select_option("beginner")
+    await ann.get_by_label("Your name").fill("Ann")
+    await ann.get_by_label("Bots fill empty seats").uncheck()
+    await ann.get_by_label("Public (listed in the lobby)").check()
+    await ann.get_by_text("Every option").click()
+    await ann.get_by_label("Players", exact=True).select_option("auto")
+    await ann.get_by_role("button", name="Create the table").click()
+    code = ann.locator(".waiting-room .code")
+    await expect(code).to_be_visible()
+    display = (await code.inner_text()).strip()
+    await expect(ann.locator(".waiting-room")).to_contain_text("Players 3 to 5, as many as sit down")
+    await expect(ann.get_by_text("Waiting for 2 more people (three at least)")).to_be_visible()
+    entry = lobby.locator(".lobby-table", has_text=display)
+    await expect(entry).to_contain_text("Players 1 (3 to 5, as many as sit down)")
+    for page, name in ((bob, "Bob"), (carl, "Carl")):
+        await page.goto(f"/#/t/{display.replace('-', '')}")
+        await expect(page.get_by_role("button", name="Take a seat")).to_be_visible()
+        await page.get_by_label("Your name").fill(name)
+        await page.get_by_role("button", name="Take a seat").click()
+        await expect(entry).to_contain_text(name)  # a change, not a new list
+    await expect(entry).to_contain_text("Players 3 (3 to 5")
+    await expect(carl.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+    start = ann.get_by_role("button", name="Start the game")
+    await expect(start).to_be_enabled()
+    await start.click()
+    for page in (ann, bob, carl):
+        # Three seats: 52 cards less the two of diamonds, 17 each.
+        await expect(page.get_by_role("group", name="Your hand").locator("[data-card]")).to_have_count(17)
+    await expect(entry).to_contain_text("playing")
+    names = await bob.locator(".score-sheet thead th").all_inner_texts()
+    assert [n for n in names if n in ("Ann", "Bob", "Carl", "You")] and len(names) == 4, names
+    await bob.screenshot(path=str(artifacts / "auto-table-three.png"))
+    assert not errors
+    for ctx, _ in pages:
+        await ctx.close()  # type: ignore[attr-defined]

@@ -108,7 +108,7 @@ class Game:
             "new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))"
         )
         await self.page.wait_for_function(
-            "document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000
+            "() => document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000
         )
 
     async def tap(self, card) -> None:  # type: ignore[no-untyped-def]

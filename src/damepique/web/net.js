@@ -21,29 +21,50 @@ export function socketUrl(path) {
 }
 
 /**
- * A socket that comes back by itself when it drops (300 ms, then doubling up
- * to 5 s) until `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost()`.
+ * How long to wait before connecting again after the `attempts`-th failure in
+ * a row (docs/protocol.md, "Limits and refusals"). After a server said it was
+ * going away (close code 1012: a restart, a table moved), the first attempt is
+ * at once, then after 1, 2, 4… up to 30 s, each stretched by up to half again
+ * at random, so that the pages of a restarted server do not all come back in
+ * the same instant; after any other drop (a network blip), 300 ms doubling up
+ * to 5 s. `random` is in [0, 1).
+ */
+export function reconnectDelay(goingAway, attempts, random = Math.random()) {
+  if (goingAway) {
+    if (attempts <= 1) return 0;
+    return Math.min(30000, 1000 * 2 ** (attempts - 2)) * (1 + random / 2);
+  }
+  return Math.min(5000, 300 * 2 ** attempts);
+}
+
+/**
+ * A socket that comes back by itself when it drops (`reconnectDelay`) until
+ * `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost()`.
  */
 export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLost = () => {} }) {
   let ws = null;
-  let attempts = 0;
+  let attempts = 0; // failures since the server last answered
+  let goingAway = false; // the server closed with 1012, and has not answered since
   let closed = false;
   let timer = null;
   const open = () => {
     ws = new WebSocket(socketUrl(path));
     const mine = ws;
-    ws.onopen = () => {
-      attempts = 0;
-      onOpen(mine);
-    };
+    ws.onopen = () => onOpen(mine);
     ws.onmessage = (e) => {
-      if (!closed && ws === mine) onMessage(JSON.parse(e.data));
+      if (closed || ws !== mine) return;
+      // Counted as back only once the server answers: one that accepts and
+      // closes again at once (still starting) keeps the back-off growing.
+      attempts = 0;
+      goingAway = false;
+      onMessage(JSON.parse(e.data));
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (closed || ws !== mine) return;
       onLost();
+      if (e.code === 1012) goingAway = true;
       attempts += 1;
-      timer = setTimeout(open, Math.min(5000, 300 * 2 ** attempts));
+      timer = setTimeout(open, reconnectDelay(goingAway, attempts));
     };
   };
   open();

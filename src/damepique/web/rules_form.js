@@ -58,12 +58,20 @@ function keysOf(opts) {
   return [...ORDER.filter((k) => known.has(k)), ...[...known].filter((k) => !ORDER.includes(k)).sort()];
 }
 
-/** The cards left out of the deal ("2♦", "2♣"), as the engine removes them. */
+// A table's "auto": as many players as sit down, three to five (docs/multiplayer.md).
+const AUTO = "auto";
+const countsOf = (rules) => (rules.players === AUTO ? [3, 4, 5] : [rules.players ?? 4]);
+
+/**
+ * The cards left out of the deal ("2♦", "2♣"), as the engine removes them;
+ * for "auto", those of the count that removes the most.
+ */
 export function removedCards(rules) {
   const deck = rules.deck ?? 52;
   const low = deck === 52 ? 0 : RANKS.indexOf("6");
   const out = [];
-  for (let i = 0; i < deck % (rules.players ?? 4); i++) out.push(RANKS[low + (i >> 1)] + "DC"[i % 2]);
+  const most = Math.max(...countsOf(rules).map((n) => deck % n));
+  for (let i = 0; i < most; i++) out.push(RANKS[low + (i >> 1)] + "DC"[i % 2]);
   return out;
 }
 
@@ -74,7 +82,8 @@ export function moonPoints(rules) {
 }
 
 function lowestClub(rules) {
-  const gone = rules.leftover === "kitty" ? [] : removedCards(rules);
+  // "auto": the two of clubs, which four players keep (the words say "the lowest club" anyway).
+  const gone = rules.leftover === "kitty" || rules.players === AUTO ? [] : removedCards(rules);
   const low = (rules.deck ?? 52) === 52 ? 0 : RANKS.indexOf("6");
   for (let r = low; r < 13; r++) if (!gone.includes(RANKS[r] + "C")) return RANKS[r] + "C";
   return "2C";
@@ -131,8 +140,9 @@ function control(prefix, key, rules, opts) {
   return `<input type="number" id="${id}" data-rule="${key}" data-number min="${min}" max="${key === "pass_count" ? handSize(rules) - 1 : max}" value="${esc(value)}" ${isOpen(key, rules, opts) ? "" : "disabled"}>`;
 }
 
+// The smallest hand the rules may deal (for "auto", five players').
 function handSize(rules) {
-  return Math.floor((rules.deck ?? 52) / (rules.players ?? 4));
+  return Math.floor((rules.deck ?? 52) / Math.max(...countsOf(rules)));
 }
 
 // An option the strings files have no words for yet shows by its name.
@@ -163,6 +173,7 @@ export function readRules(root, prefix, opts) {
     if (!el) continue;
     let v = el.value;
     if (el.hasAttribute("data-bool")) v = v === "true";
+    else if (v === AUTO) v = AUTO;
     else if (el.hasAttribute("data-number") || typeof opts.defaults[key] === "number" || typeof EXTRAS[key] === "number") v = parseInt(v, 10);
     out[key] = v;
   }

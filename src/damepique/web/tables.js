@@ -5,6 +5,7 @@
 import { has, listNames, refusalText, seatName, t } from "./i18n.js";
 import { announce, esc, flashAlert, showRefusal } from "./dom.js";
 import { load, prefs, save } from "./prefs.js";
+import { lobbyList } from "./lobby.js";
 import { openSocket } from "./net.js";
 import { bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
 import { openTable } from "./table.js";
@@ -39,10 +40,12 @@ const presetOf = (rules, opts) => Object.keys(opts.presets).find((p) => {
   const full = fullRules(opts.presets[p], opts);
   return Object.keys(rules).every((k) => String(full[k]) === String(rules[k]));
 });
+// "auto": as many as sit down, three to five, until the host starts.
+const playersWords = (n) => (n === "auto" ? t("opt_players_auto") : String(n));
 function rulesLine(rules, opts) {
   const p = opts && presetOf(rules, opts);
   const name = p ? t("preset_" + p) : t("preset_custom");
-  return `${name} · ${t("opt_players")} ${rules.players} · ${has("opt_target_" + rules.target) ? t("opt_target_" + rules.target) : rules.target}`;
+  return `${name} · ${t("opt_players")} ${playersWords(rules.players)} · ${has("opt_target_" + rules.target) ? t("opt_target_" + rules.target) : rules.target}`;
 }
 function timerLabel(s) {
   return s ? t("mp_timer_n", { n: s }) : t("mp_timer_none");
@@ -62,6 +65,8 @@ export async function renderFriends(root) {
     fetch("/api/me").then((r) => r.json()),
     getOptions(),
   ]);
+  // A table may leave the number of players to who sits down ("auto", first).
+  const formOpts = { ...opts, choices: { ...opts.choices, players: mp.players ?? opts.choices.players } };
   const rules = fullRules(opts.presets.standard, opts);
   root.innerHTML = `
   <section class="friends">
@@ -91,14 +96,14 @@ export async function renderFriends(root) {
         <div class="field check"><input type="checkbox" id="mp-spectators" checked><label for="mp-spectators">${t("mp_spectators")}</label></div>
         <div class="field check"><input type="checkbox" id="mp-ranked" ${me.nickname ? "" : "disabled"}><label for="mp-ranked">${t("mp_ranked")}${me.nickname ? "" : ` (${t("mp_ranked_needs")})`}</label></div>
       </div>
-      <div class="row">${presetFields("mpo", "standard", rules, opts, { custom: false })}</div>
-      ${optionsGrid("mpo", rules, opts)}
+      <div class="row">${presetFields("mpo", "standard", rules, formOpts, { custom: false })}</div>
+      ${optionsGrid("mpo", rules, formOpts)}
       <p class="submit-row"><button type="submit" class="button primary" id="create-table">${t("mp_create_button")}</button></p>
       <p class="error" id="create-error" role="alert"></p>
     </form>
   </section>`;
   const form = root.querySelector("#create-form");
-  bindRulesForm(form, "mpo", opts);
+  bindRulesForm(form, "mpo", formOpts);
   root.querySelector("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const code = normalizeCode(root.querySelector("#join-code").value);
@@ -108,7 +113,7 @@ export async function renderFriends(root) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = {
-      rules: readRules(form, "mpo", opts),
+      rules: readRules(form, "mpo", formOpts),
       timer: parseInt(root.querySelector("#mp-timer").value, 10),
       level: root.querySelector("#mp-level").value,
       speed: root.querySelector("#mp-speed").value,
@@ -125,8 +130,14 @@ export async function renderFriends(root) {
     location.hash = `#/t/${data.code}`;
   });
   closeLobby();
-  lobby = openSocket("/ws/lobby", { onMessage: (msg) => msg.type === "lobby" && drawLobby(msg.tables, opts) });
+  const list = lobbyList();
+  lobby = openSocket("/ws/lobby", {
+    onMessage: (msg) => {
+      if (list.take(msg)) drawLobby(list.tables(), opts);
+    },
+  });
 }
+
 
 // The lobby as a list of tables to join or watch at a glance.
 function drawLobby(tables, opts) {
@@ -143,7 +154,7 @@ function drawLobby(tables, opts) {
       const status = t("mp_lobby_" + x.status);
       return `<li class="lobby-table">
         <div class="lobby-head"><span class="code">${esc(x.display)}</span> <span class="status-tag ${esc(x.status)}">${esc(status)}</span></div>
-        <div class="lobby-players">${t("mp_players")} ${x.taken}/${x.players}${x.names.length ? " — " + esc(listNames(x.names)) : ""} · ${esc(seats)}</div>
+        <div class="lobby-players">${t("mp_players")} ${x.players === "auto" ? `${x.taken} (${t("opt_players_auto")})` : `${x.taken}/${x.players}`}${x.names.length ? " — " + esc(listNames(x.names)) : ""} · ${esc(seats)}</div>
         <div class="lobby-rules">${esc(rulesLine(x.rules, opts))} · ${esc(t("speed"))} ${esc(t("speed_" + (x.options.speed || "normal")))} · ${esc(timerLabel(x.options.timer))} · ${x.options.ranked ? t("mp_ranked_short") : t("mp_friendly")}</div>
         <a class="button ${joinable ? "primary" : ""}" href="#/t/${x.code}" aria-label="${esc(`${joinable ? t("mp_join") : t("mp_watch")} ${x.display}`)}">${joinable ? t("mp_join") : t("mp_watch")}</a>
       </li>`;
@@ -166,7 +177,15 @@ function waitingFor(ctrl) {
   const empty = tb.seats.filter((s) => s.kind === "empty").length;
   if (tb.can_start) return ctrl.you === tb.host ? t("mp_wait_you") : t("mp_wait_host");
   if (tb.options.fill && people < 2) return t("mp_wait_second");
+  if (tb.rules.players === "auto") return t("mp_wait_auto", { n: 3 - people });
   return t("mp_wait_full", { n: empty });
+}
+
+// The seats computer players will take at the start: every empty one, or for
+// an "auto" table only as many as make three.
+function botsToFill(tb, people, empty) {
+  if (!tb.options.fill) return 0;
+  return tb.rules.players === "auto" ? Math.max(0, 3 - people) : empty;
 }
 
 function waitingRoom(ctrl) {
@@ -195,7 +214,7 @@ function waitingRoom(ctrl) {
     <p>${esc(rulesLine(tb.rules, ctrl.opts))} · ${esc(timerLabel(tb.options.timer))} · ${tb.options.ranked ? t("mp_ranked_short") : t("mp_friendly")}</p>
     <h2>${esc(t("mp_seated", { n: people }))}</h2>
     <ol class="seats">${seats}</ol>
-    ${tb.options.fill && empty ? `<p class="muted">${esc(t("mp_bots_fill", { n: empty }))}</p>` : ""}
+    ${botsToFill(tb, people, empty) ? `<p class="muted">${esc(t("mp_bots_fill", { n: botsToFill(tb, people, empty) }))}</p>` : ""}
     ${you === null && tb.status === "waiting" && free ? `<div class="row"><div class="field"><label for="sit-name">${t("your_name")}</label><input id="sit-name" maxlength="24" value="${esc(ctrl.sitName ?? (prefs().name || ""))}"></div>
       <button type="button" class="button primary" id="sit-btn">${t("mp_sit")}</button></div>` : ""}
     ${you !== null && you === tb.host && tb.status === "waiting" ? `<p><button type="button" class="button primary" id="start-btn" ${tb.can_start ? "" : "disabled"}>${t("mp_start")}</button></p>` : ""}

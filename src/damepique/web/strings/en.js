@@ -39,6 +39,7 @@ export default {
   your_name: "Your name", you: "You", four_colour: "Four-colour deck", sounds: "Sounds",
 
   // -- the rules' options (rules_form.js): opt_KEY, and opt_KEY_VALUE for a choice
+  opt_players_auto: "3 to 5, as many as sit down",
   opt_players: "Players", opt_target: "Game ends at", opt_target_100: "100 points", opt_target_50: "50 points",
   opt_passing: "Passing", opt_pass_count: "Cards passed",
   opt_pass_cycle: "Pass direction", opt_pass_cycle_standard: "Left, right, across, none",
@@ -195,6 +196,7 @@ export default {
   mp_seated: { one: "1 person seated", other: "{n} people seated" },
   mp_wait_second: "Waiting for a second person to sit down; then the host can start.",
   mp_wait_full: { one: "Waiting for 1 more person: the game starts when every seat is taken.", other: "Waiting for {n} more people: the game starts when every seat is taken." },
+  mp_wait_auto: { one: "Waiting for 1 more person (three at least); the host starts when everyone is here, with one seat for each.", other: "Waiting for {n} more people (three at least); the host starts when everyone is here, with one seat for each." },
   mp_wait_host: "Waiting for the host to start the game.",
   mp_wait_you: "Everyone can start: press “Start the game” when you are ready.",
   mp_bots_fill: { one: "1 empty seat goes to a computer player.", other: "{n} empty seats go to computer players." },

@@ -38,6 +38,7 @@ export default {
   your_name: "Votre nom", you: "Vous", four_colour: "Jeu à quatre couleurs", sounds: "Sons",
 
   // -- les options des règles
+  opt_players_auto: "de 3 à 5, autant que de joueurs assis",
   opt_players: "Joueurs", opt_target: "Fin de partie à", opt_target_100: "100 points", opt_target_50: "50 points",
   opt_passing: "Échange de cartes", opt_pass_count: "Cartes échangées",
   opt_pass_cycle: "Sens de l'échange", opt_pass_cycle_standard: "Gauche, droite, en face, aucun",
@@ -194,6 +195,7 @@ export default {
   mp_seated: { one: "{n} personne assise", other: "{n} personnes assises" },
   mp_wait_second: "En attente d'une deuxième personne ; l'hôte pourra ensuite lancer la partie.",
   mp_wait_full: { one: "Il manque {n} personne : la partie commence quand toutes les places sont prises.", other: "Il manque {n} personnes : la partie commence quand toutes les places sont prises." },
+  mp_wait_auto: { one: "Il manque {n} personne (trois au moins) ; l'hôte lance la partie quand tout le monde est là, une place pour chacun.", other: "Il manque {n} personnes (trois au moins) ; l'hôte lance la partie quand tout le monde est là, une place pour chacun." },
   mp_wait_host: "En attente du lancement par l'hôte.",
   mp_wait_you: "Tout est prêt : appuyez sur « Lancer la partie » quand vous voulez.",
   mp_bots_fill: { one: "{n} place libre ira à un joueur virtuel.", other: "{n} places libres iront à des joueurs virtuels." },
