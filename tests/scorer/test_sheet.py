@@ -394,3 +394,8 @@ def test_pages_have_every_word_in_both_languages():
     score_keeper = {k for k in en if k.startswith(("sc_", "scm_"))}
     assert score_keeper <= fr
     assert len(score_keeper) > 50
+    # Every code the server sends (its errors and the game's outcome) has the page's own words.
+    from damepique.scorer.messages import CODES
+
+    assert {"scm_" + code for code in CODES} - en == set()
+    assert {"scm_" + code for code in CODES} - fr == set()
