@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from .test_play import TEXT, play_until, start_game
+from .test_play import TEXT, enabled_now, play_until, start_game
 
 pytestmark = [pytest.mark.browser]
 
@@ -25,6 +25,12 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await expect(page.get_by_role("heading", name="Cards played")).to_be_visible()
     await expect(page.get_by_role("heading", name="Voids shown")).to_be_visible()
     await expect(page.locator(".advice li").first).to_be_visible(timeout=30_000)
+    # Advice values say what they are, and only what costs half a point or more is called a mistake
+    # (the server's word: clearly worse and costly).
+    await expect(page.locator(".advice-unit")).to_have_text("expected points for the deal (lower is better)")
+    scores = [float(x) for x in await page.locator(".advice li .score").all_inner_texts()]
+    mistakes = [float(x) for x in await page.locator(".advice li.mistake .score").all_inner_texts()]
+    assert all(m - min(scores) >= 0.4 for m in mistakes), (scores, mistakes)
     # The pass, with the keyboard only: Enter chooses, arrows move, Enter on "Pass".
     await hand.get_by_role("button").first.focus()
     for _ in range(3):
@@ -40,10 +46,24 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     assert await disabled.get_attribute("title")
     await disabled.focus()
     await page.screenshot(path=str(artifacts / "training-en.png"), full_page=True)
+    # Without the training mode, one hint on our turn (the history counts it).
+    await page.get_by_role("switch", name="Training mode").uncheck()
+    hint = page.get_by_role("button", name="Hint", exact=True)
+    await expect(hint).to_be_enabled(timeout=30_000)
+    await hint.click()
+    await expect(page.locator("#hint-line")).to_contain_text("Hint: play", timeout=30_000)
+    await page.get_by_role("switch", name="Training mode").check()
     # Play the rest with the keyboard: focus an enabled card and press Enter.
     for _ in range(400):
         if await page.get_by_role("heading", name=words["over"]).count():
             break
+        go_on = page.get_by_role("button", name=words["continue"])
+        if await go_on.count() and await enabled_now(go_on):
+            # The deal's summary takes the focus: Enter closes it.
+            await expect(go_on).to_be_focused()
+            await page.keyboard.press("Enter")
+            await page.wait_for_timeout(40)
+            continue
         if await page.get_by_role("button", name=words["pass"], exact=True).count():
             await play_until(page, words, stop=lambda: _no_pass(page, words))
             continue
@@ -57,16 +77,61 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
         await page.wait_for_timeout(40)
     await expect(page.get_by_role("heading", name=words["over"])).to_be_visible(timeout=60_000)
     await expect(page.get_by_role("heading", name="Review of the deal")).to_be_visible()
+    # Once the game is over, each choice reviewed links to the replay from that card.
+    await expect(
+        page.locator(".review li").first.or_(page.get_by_text("None of your choices this deal"))
+    ).to_be_visible(timeout=60_000)
+    links = page.get_by_role("link", name="Replay from this card")
+    if await links.count():
+        link = await links.first.get_attribute("href") or ""
+        assert re.fullmatch(r"#/replay/\w+\?deal=\d+(&play=\d+)?", link), link
+        await links.first.click()
+        await expect(page.get_by_role("heading", name=re.compile("^Replay — Deal"))).to_be_visible()
+        await expect(page.get_by_role("heading", name="The expert's view")).to_be_visible()
+        await page.go_back()
 
     # History: the finished game, its replay trick by trick, and its record.
     await page.get_by_role("link", name="History").click()
     await expect(page.get_by_role("link", name="Replay").first).to_be_visible(timeout=15_000)
+    # The hints a game took are counted in its history: the one asked above.
+    await expect(page.get_by_role("columnheader", name="Hints")).to_be_visible()
+    await expect(page.locator(".history-table tbody tr").first.locator("td").nth(3)).to_have_text("1")
     href = await page.get_by_role("link", name="Download the record").first.get_attribute("href")
     await page.get_by_role("link", name="Replay").first.click()
     await expect(page.get_by_role("heading", name=re.compile("Replay — Deal 1"))).to_be_visible()
     await expect(page.get_by_text("Trick 1 of 13")).to_be_visible()
     await page.get_by_role("button", name="Next trick").click()
     await expect(page.get_by_text("Trick 2 of 13")).to_be_visible()
+    # The trick's winner is readable on its background (WCAG AA: a contrast of 4.5 at least).
+    contrast = await page.locator(".replay-winner").evaluate(CONTRAST)
+    assert contrast >= 4.5, contrast
+    # Card by card: the trick so far, and the expert's view at that card.
+    await page.get_by_role("button", name="Previous card").click()
+    await expect(page.locator(".replay-trick .card")).to_have_count(3)
+    await expect(page.get_by_text("Trick 2 of 13")).to_be_visible()
+    await page.get_by_role("button", name="Show the expert's view").click()
+    expert = page.get_by_role("region", name="The expert's view")
+    await expect(expert.locator(".advice li").first).to_be_visible(timeout=30_000)
+    await expect(expert).to_contain_text(re.compile(r"to play card 8 of the deal"))
+    await expect(expert.locator(".advice li.played")).to_have_count(1)  # the card that was played, marked
+    await expect(expert.locator(".advice li").first.locator("dt")).to_have_text(
+        ["expected points", "takes Q♠", "hearts taken", "your moon", "another's moon"]
+    )
+    await page.get_by_role("button", name="Next card").click()
+    await expect(page.locator(".replay-trick .card")).to_have_count(4)
+    await expect(expert).to_contain_text(re.compile(r"to play card 9 of the deal"))
+    await page.get_by_role("button", name="Next card").click()
+    await expect(page.get_by_text("Trick 3 of 13")).to_be_visible()
+    await expect(expert).to_contain_text(re.compile(r"to play card 10 of the deal"))
+    # A review's link opens the replay at its card, the expert's view open.
+    game = href.split("/")[-2]
+    await page.goto(f"/#/replay/{game}?deal=0&play=5")
+    await expect(page.get_by_text("Trick 2 of 13")).to_be_visible()
+    await expect(page.locator(".replay-trick .card")).to_have_count(1)
+    await expect(page.get_by_role("region", name="The expert's view")).to_contain_text(
+        "to play card 6 of the deal"
+    )
+    await page.screenshot(path=str(artifacts / "replay-expert-en.png"), full_page=True)
     # Upload the downloaded record and replay it the same way.
     record = await (await page.request.get(href)).body()
     path = tmp_path / "game.json"
@@ -76,6 +141,18 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await expect(page.get_by_role("heading", name=re.compile("Replay — Deal 1"))).to_be_visible()
     await page.screenshot(path=str(artifacts / "replay-en.png"), full_page=True)
     assert not errors
+
+
+# The contrast ratio of an element's text on its background (WCAG 2).
+CONTRAST = """el => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b]
+    .map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const cs = getComputedStyle(el);
+  const [a, b] = [lum(rgb(cs.color)), lum(rgb(cs.backgroundColor))].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
 
 
 async def _no_pass(page, words) -> bool:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ plays."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import time
@@ -16,6 +17,7 @@ import pytest
 from playwright.async_api import Page, expect
 
 from ..conftest import free_port, start_server, stop_server
+from .test_play import enabled_now
 
 pytestmark = [pytest.mark.browser]
 
@@ -60,6 +62,8 @@ async def join_by_code(page: Page, code: str, name: str) -> None:
     await page.goto("/#/friends")
     await page.get_by_label("Table code").fill(code.lower())
     await page.get_by_role("button", name="Join", exact=True).click()
+    # The table's page first: the page before it has a "Your name" too.
+    await expect(page.get_by_role("button", name="Take a seat")).to_be_visible()
     await page.get_by_label("Your name").fill(name)
     await page.get_by_role("button", name="Take a seat").click()
     await expect(page.get_by_text("Waiting for the host to start the game.")).to_be_visible()
@@ -75,6 +79,13 @@ async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type
             return
         if stop is not None and await stop():
             return
+        # Each deal ends on its summary, closed by "Continue" (or by itself after 15 s).
+        go_on = page.get_by_role("button", name="Continue")
+        # (It may close by itself meanwhile: the others read it, or its time ran out.)
+        if await go_on.count() and await enabled_now(go_on):
+            with contextlib.suppress(Exception):
+                await go_on.click(timeout=2000)
+            continue
         pass_button = page.get_by_role("button", name="Pass", exact=True)
         if await pass_button.count():
             pressed = await hand.locator("[aria-pressed=true]").count()
@@ -128,6 +139,12 @@ async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(bro
     await start.click()
     hand_b = bob.get_by_role("group", name="Your hand")
     await expect(hand_b).to_be_visible()
+    # A table that is not ranked offers a hint, once a trick: here for the pass in front of Bob.
+    hint = bob.get_by_role("button", name="Hint", exact=True)
+    await expect(hint).to_be_enabled()
+    await hint.click()
+    await expect(bob.get_by_role("status").filter(has_text="Hint: pass")).to_be_visible(timeout=30_000)
+    await expect(hint).to_be_disabled()
     # A spectator with the link sees the table and the score sheet, never a hand.
     ctx_c, carl = await new_page(browser, mp_server)
     carl.on("pageerror", lambda e: errors.append(str(e)))
@@ -135,6 +152,9 @@ async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(bro
     await expect(carl.locator(".felt")).to_be_visible()
     await expect(carl.locator(".table-extras")).to_contain_text("you are watching")
     assert await carl.locator("#hand button").count() == 0
+    await expect(carl.get_by_role("button", name="Hint", exact=True)).to_have_count(
+        0
+    )  # a spectator asks nothing
     await ctx_c.close()  # type: ignore[attr-defined]
 
     async def bob_mid_deal() -> bool:
@@ -165,6 +185,14 @@ async def test_friends_play_by_code_and_a_closed_page_comes_back_to_its_seat(bro
     assert max(int(x) for x in totals) >= 50
     names = await ann.locator(".score-sheet thead th").all_inner_texts()
     assert "Bob" in names
+    # A rematch starts on a clean table: nothing of the game before (its end, its summaries, its sheet).
+    await ann.get_by_role("button", name="Rematch").click()
+    for p in (ann, bob):
+        await expect(p.get_by_role("heading", name="Game over")).to_have_count(0)
+        await expect(p.get_by_role("group", name="Your hand").locator("[data-card]")).to_have_count(13)
+        await expect(p.locator(".score-sheet tbody tr")).to_have_count(0)
+        await expect(p.get_by_role("dialog")).to_have_count(0)
+        await expect(p.locator(".bar .deal-no")).to_contain_text("Deal 1")
     assert not errors
     await ctx_a.close()  # type: ignore[attr-defined]
     await ctx_b.close()  # type: ignore[attr-defined]
@@ -228,3 +256,210 @@ async def test_the_lobby_updates_live_and_account_pages_work_in_both_languages(
     assert not errors
     await ctx_a.close()  # type: ignore[attr-defined]
     await ctx_b.close()  # type: ignore[attr-defined]
+
+
+# When each card is first drawn in the trick on this page: the time of the
+# frame painted after it entered the page (requestAnimationFrame, then a task).
+LATENCY_PROBE = """
+window.__seen = {};
+new MutationObserver(() => {
+  const fresh = [...document.querySelectorAll('.trick [data-flip]')].map((el) => el.dataset.flip)
+    .filter((c) => !(c in window.__seen));
+  for (const c of fresh) window.__seen[c] = null;
+  if (fresh.length) requestAnimationFrame(() => setTimeout(() => {
+    const now = performance.timeOrigin + performance.now();
+    for (const c of fresh) window.__seen[c] = now;
+  }));
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+async def test_waiting_room_lobby_leave_latency_and_a_summary_that_closes_by_itself(
+    browser, mp_server: str, artifacts
+) -> None:  # type: ignore[no-untyped-def]
+    ctx_a = await browser.new_context(
+        base_url=mp_server, locale="en-GB", permissions=["clipboard-read", "clipboard-write"]
+    )
+    ann = await ctx_a.new_page()
+    ctx_b, bob = await new_page(browser, mp_server)
+    errors: list[str] = []
+    for p in (ann, bob):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    await ann.goto("/#/friends")
+    await ann.get_by_label("Rules", exact=True).select_option("short")
+    await ann.get_by_label("Speed").select_option("fast")
+    await ann.get_by_label("Bot level").select_option("beginner")
+    await ann.get_by_label("Your name").fill("Ann")
+    await ann.get_by_label("Public (listed in the lobby)").check()
+    await ann.get_by_role("button", name="Create the table").click()
+
+    # Contract 7: the waiting room says who is seated and what it waits for, the code large, "Copy link".
+    code = ann.locator(".waiting-room .code")
+    await expect(code).to_be_visible()
+    shown = (await code.inner_text()).strip()
+    assert float(await code.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 24
+    await expect(ann.get_by_role("status")).to_have_text(
+        "Waiting for a second person to sit down; then the host can start."
+    )
+    await expect(ann.get_by_text("Connecting…")).to_have_count(0)
+    await expect(ann.locator(".seats li")).to_have_count(4)
+    await expect(ann.locator(".seats li").first).to_have_text("Ann (host, You)")
+    await ann.get_by_role("button", name="Copy link").click()
+    await expect(ann.get_by_role("alert")).to_have_text("Link copied")
+    link = await ann.evaluate("navigator.clipboard.readText()")
+    assert link.endswith("/#/t/" + shown.replace("-", ""))
+    await ann.screenshot(path=str(artifacts / "waiting-room-en-desktop.png"))
+
+    # The lobby: the table at a glance (players, rules, speed, timer), to join in one tap.
+    await bob.goto("/#/friends")
+    entry = bob.locator(".lobby-table", has_text=shown)
+    await expect(entry).to_contain_text("Players 1/4 — Ann · 3 free seats")
+    await expect(entry).to_contain_text("Short game (50 points)")
+    await expect(entry).to_contain_text("Speed Fast")
+    await expect(entry).to_contain_text("No limit")
+    await bob.screenshot(path=str(artifacts / "lobby-en-desktop.png"), full_page=True)
+    await entry.get_by_role("link", name=f"Join {shown}").click()
+    await expect(bob.get_by_role("button", name="Take a seat")).to_be_visible()
+    await bob.get_by_label("Your name").fill("Bob")
+    await bob.get_by_role("button", name="Take a seat").click()
+    await expect(bob.get_by_role("status")).to_have_text("Waiting for the host to start the game.")
+    await expect(ann.get_by_role("status")).to_have_text(
+        "Everyone can start: press “Start the game” when you are ready."
+    )
+    await expect(ann.locator(".seats li").nth(1)).to_have_text("Bob")
+    await ann.get_by_role("button", name="Start the game").click()
+    ann.get_by_role("group", name="Your hand")
+    hand_b = bob.get_by_role("group", name="Your hand")
+    await expect(hand_b).to_be_visible()
+
+    # "Leave the table" asks first, mid-game; "Stay" keeps the seat.
+    await bob.get_by_role("button", name="Leave the table").click()
+    confirm = bob.get_by_role("dialog", name="Leave the table?")
+    await expect(confirm).to_be_visible()
+    await confirm.get_by_role("button", name="Stay").click()
+    await expect(confirm).to_have_count(0)
+    await expect(hand_b).to_be_visible()
+
+    # Bob plays along, but leaves the first deal's summary alone: it closes by itself in 15 s.
+    await bob.evaluate(LATENCY_PROBE)
+    closed_after: list[float] = []
+
+    async def bob_plays() -> None:
+        summary = bob.get_by_role("dialog", name=re.compile(r"^Deal 1 is over$"))
+        await play_until(bob, stop=lambda: _count(summary))
+        opened = time.monotonic()
+        await expect(bob.get_by_role("button", name="Continue")).to_be_focused()
+        await bob.wait_for_timeout(6000)
+        await expect(summary).to_be_visible()  # still there, long after Ann pressed hers
+        await expect(summary).to_have_count(0, timeout=20_000)
+        closed_after.append(time.monotonic() - opened)
+
+    bob_task = asyncio.create_task(bob_plays())
+    # Ann's cards: each is on Bob's table within 100 ms (loopback, the page drawing it).
+    delays: list[float] = []
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not bob_task.done():
+        go_on = ann.get_by_role("button", name="Continue")
+        if await go_on.count() and await enabled_now(go_on):
+            await go_on.click()  # the first deal is over: its cards are measured
+            # The table holds the next deal for Bob: Ann's summary says so, and stays until his closes.
+            await expect(ann.get_by_role("dialog", name="Deal 1 is over")).to_contain_text("Waiting for Bob…")
+            await expect(go_on).to_be_disabled()
+            break
+        if await ann.get_by_role("button", name="Pass", exact=True).count():
+            await play_until(ann, stop=lambda: _no_pass(ann))
+            continue
+        played = await ann.evaluate(
+            """() => {
+              const card = document.querySelector('#hand [data-card][aria-disabled="false"]');
+              if (!card || document.querySelector('#t-summary[open], #pass-btn')) return null;
+              const at = performance.timeOrigin + performance.now();
+              card.click();
+              return [card.dataset.card, at];
+            }"""
+        )
+        if played is None:
+            await ann.wait_for_timeout(20)
+            continue
+        card, at = played
+        seen = await bob.wait_for_function("card => window.__seen[card]", arg=card, timeout=5000)
+        delays.append(await seen.json_value() - at)
+        await ann.wait_for_function(
+            "card => !document.querySelector(`#hand [data-card='${card}']`)", arg=card
+        )
+    await bob_task
+    await expect(ann.get_by_role("dialog", name="Deal 1 is over")).to_have_count(0, timeout=2000)
+    assert 13 <= closed_after[0] <= 17, closed_after
+    delays.sort()
+    median = delays[len(delays) // 2]
+    (artifacts / "latency.txt").write_text(
+        f"card on the other page: {len(delays)} cards, median {median:.1f} ms, max {delays[-1]:.1f} ms\n"
+        + " ".join(f"{d:.1f}" for d in delays)
+        + "\n"
+    )
+    assert len(delays) >= 8, delays
+    assert median < 100, delays
+    assert not errors
+    await ctx_a.close()
+    await ctx_b.close()  # type: ignore[attr-defined]
+
+
+async def _count(locator) -> bool:  # type: ignore[no-untyped-def]
+    return await locator.count() > 0
+
+
+async def _no_pass(page: Page) -> bool:
+    return not await page.get_by_role("button", name="Pass", exact=True).count()
+
+
+async def test_three_people_at_an_auto_table_play_three_handed_and_the_lobby_follows(
+    browser, mp_server: str, artifacts
+) -> None:  # type: ignore[no-untyped-def]
+    """players "auto": five seats while the table waits, three when three people
+    start it; the lobby's entry changes as they sit and start (lobby_changes)."""
+    pages = [await new_page(browser, mp_server) for _ in range(4)]
+    watcher, ann, bob, carl = (page for _, page in pages)
+    errors: list[str] = []
+    for _, p in pages:
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    await watcher.goto("/#/friends")
+    lobby = watcher.locator("#lobby")
+    await expect(lobby).not_to_contain_text("Connecting")
+    await ann.goto("/#/friends")
+    await ann.get_by_label("Rules", exact=True).select_option("short")
+    await ann.get_by_label("Speed").select_option("fast")
+    await ann.get_by_label("Bot level").select_option("beginner")
+    await ann.get_by_label("Your name").fill("Ann")
+    await ann.get_by_label("Bots fill empty seats").uncheck()
+    await ann.get_by_label("Public (listed in the lobby)").check()
+    await ann.get_by_text("Every option").click()
+    await ann.get_by_label("Players", exact=True).select_option("auto")
+    await ann.get_by_role("button", name="Create the table").click()
+    code = ann.locator(".waiting-room .code")
+    await expect(code).to_be_visible()
+    display = (await code.inner_text()).strip()
+    await expect(ann.locator(".waiting-room")).to_contain_text("Players 3 to 5, as many as sit down")
+    await expect(ann.get_by_text("Waiting for 2 more people (three at least)")).to_be_visible()
+    entry = lobby.locator(".lobby-table", has_text=display)
+    await expect(entry).to_contain_text("Players 1 (3 to 5, as many as sit down)")
+    for page, name in ((bob, "Bob"), (carl, "Carl")):
+        await page.goto(f"/#/t/{display.replace('-', '')}")
+        await expect(page.get_by_role("button", name="Take a seat")).to_be_visible()
+        await page.get_by_label("Your name").fill(name)
+        await page.get_by_role("button", name="Take a seat").click()
+        await expect(entry).to_contain_text(name)  # a change, not a new list
+    await expect(entry).to_contain_text("Players 3 (3 to 5")
+    await expect(carl.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+    start = ann.get_by_role("button", name="Start the game")
+    await expect(start).to_be_enabled()
+    await start.click()
+    for page in (ann, bob, carl):
+        # Three seats: 52 cards less the two of diamonds, 17 each.
+        await expect(page.get_by_role("group", name="Your hand").locator("[data-card]")).to_have_count(17)
+    await expect(entry).to_contain_text("playing")
+    names = await bob.locator(".score-sheet thead th").all_inner_texts()
+    assert [n for n in names if n in ("Ann", "Bob", "Carl", "You")] and len(names) == 4, names
+    await bob.screenshot(path=str(artifacts / "auto-table-three.png"))
+    assert not errors
+    for ctx, _ in pages:
+        await ctx.close()  # type: ignore[attr-defined]

@@ -144,7 +144,7 @@ async def test_language_is_switched_and_remembered(new_context) -> None:  # type
     for i, name in enumerate(NAMES):
         await page.get_by_label(f"Joueur {i + 1}", exact=True).fill(name)
     await page.get_by_role("button", name="Commencer la feuille").click()
-    await expect(page.get_by_role("button", name="Cy a tiré la lune")).to_be_visible()
+    await expect(page.get_by_role("button", name="Grand chelem de Cy")).to_be_visible()
     for seat, value in enumerate([5, 8, 13, 3]):
         await page.get_by_label(NAMES[seat], exact=True).fill(str(value))
     await page.get_by_role("button", name="Enregistrer la donne").click()

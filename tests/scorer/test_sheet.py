@@ -370,14 +370,32 @@ def test_every_message_has_both_languages():
 
 
 def test_pages_have_every_word_in_both_languages():
-    import re
+    # The score keeper's words live in the pages' one translation system
+    # (web/strings/en.js and fr.js, keys sc_*); Node reads the two modules.
+    import json
+    import shutil
+    import subprocess
     from pathlib import Path
 
     import damepique
 
-    source = (Path(damepique.__file__).parent / "web" / "scorer" / "i18n.js").read_text(encoding="utf-8")
-    en = source[source.index("en: {") : source.index("fr: {")]
-    fr = source[source.index("fr: {") : source.index("export function pickLang")]
-    keys = re.compile(r"^\s{4}(\w+):", re.M)
-    assert set(keys.findall(en)) == set(keys.findall(fr))
-    assert len(keys.findall(en)) > 50
+    strings = Path(damepique.__file__).parent / "web" / "strings"
+    node = shutil.which("node")
+    assert node is not None, "Node.js reads the pages' strings (scripts/_system.sh installs it)"
+    script = (
+        "const [en, fr] = await Promise.all(['en', 'fr']"
+        ".map((l) => import(process.argv[1] + '/' + l + '.js')));"
+        "console.log(JSON.stringify([Object.keys(en.default), Object.keys(fr.default)]));"
+    )
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script, strings.as_uri()], capture_output=True, text=True
+    )
+    en, fr = (set(keys) for keys in json.loads(out.stdout))
+    score_keeper = {k for k in en if k.startswith(("sc_", "scm_"))}
+    assert score_keeper <= fr
+    assert len(score_keeper) > 50
+    # Every code the server sends (its errors and the game's outcome) has the page's own words.
+    from damepique.scorer.messages import CODES
+
+    assert {"scm_" + code for code in CODES} - en == set()
+    assert {"scm_" + code for code in CODES} - fr == set()

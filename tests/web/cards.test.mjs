@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { cardName, setLang, t } = await import("../../src/damepique/web/i18n.js");
+const { cardName, setLang, t, loadLang } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
 const { sortHand } = await import("../../src/damepique/web/cards.js");
 
 test("card names in English and French", () => {

@@ -4,13 +4,15 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { refusalText } = await import("../../src/damepique/web/i18n.js");
+const { refusalText, loadLang } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
 
 test("in English the server's own reason, in French the page's words", () => {
   assert.equal(refusalText("table_full", "every seat at this table is taken", "en"), "every seat at this table is taken");
   assert.equal(refusalText("table_full", "every seat at this table is taken", "fr"), "Toutes les places de cette table sont prises.");
   assert.equal(refusalText("too_many_codes", "too many unknown table codes; try again in 20 s", "fr"),
-    "Trop de codes de table inconnus essayés ; réessayez plus tard.");
+    "Trop de codes de table inconnus essayés\u202f; réessayez plus tard.");
 });
 
 test("a code the page does not know falls back to the reason, then to the code", () => {

@@ -3,12 +3,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
-const { translator } = await import("../../src/damepique/web/scorer/i18n.js");
+globalThis.document = { documentElement: {} };
+const { loadLang, t } = await import("../../src/damepique/web/i18n.js");
 const { dealPoints, readingLabel, removedCards, ruleLines, winnerWords, RULES_PAGE } = await import(
   "../../src/damepique/web/scorer/rules.js"
 );
-const en = translator("en");
-const fr = translator("fr");
+await loadLang("en");
+await loadLang("fr");
+const en = (key, params) => t(key, params, "en");
+const fr = (key, params) => t(key, params, "fr");
+// French typography: a no-break space before ":", a narrow one before ";" and "!".
+const typo = (s) => s.replace(/ :/g, "\u00a0:").replace(/ ([;!?])/g, "\u202f$1");
 
 test("the points of each variant are the server's (26, 25, 43, 16, 15)", () => {
   assert.deepEqual(dealPoints({}), { moon: 26, total: 26 });
@@ -53,10 +58,11 @@ test("the 36-card game at five players, with the J♦ and a shared win", () => {
 
 test("Black Maria at six players, in French", () => {
   const lines = ruleLines({ black_maria: true, moon: "off" }, 6, fr);
-  assert.equal(lines[0], "52 cartes sans 2♦, 2♣, 3♦ et 3♣ : 8 par joueur.");
+  assert.equal(lines[0], typo("52 cartes sans 2♦, 2♣, 3♦ et 3♣ : 8 par joueur."));
   assert.ok(lines[2].startsWith("Le 4♣ entame le premier pli."));
-  assert.equal(lines[3], "Points : chaque cœur 1, la dame de pique 13, le roi de pique 10 et l'as de pique 7 ; une donne en distribue 43.");
-  assert.equal(lines[4], "Pas de lune : les points comptent comme ils sont pris.");
+  assert.equal(lines[3], typo("Points : chaque cœur 1, la dame de pique 13, le roi de pique 10 et l'as de pique 7 ; une donne en distribue 43."));
+  // The moon is « grand chelem » everywhere in French.
+  assert.equal(lines[4], typo("Pas de grand chelem : les points comptent comme ils sont pris."));
   assert.equal(RULES_PAGE, "/#/rules");
 });
 
@@ -64,7 +70,7 @@ test("the winner's banner, alone or sharing the win", () => {
   const sheet = { players: ["Ann", "Bob", "Cy", "Dee"], winners: [3] };
   assert.equal(winnerWords(sheet, en), "Dee wins!");
   assert.equal(winnerWords({ ...sheet, winners: [2, 3] }, en), "Cy and Dee share the win!");
-  assert.equal(winnerWords({ ...sheet, winners: [0, 2, 3] }, fr), "Ann, Cy et Dee se partagent la victoire !");
+  assert.equal(winnerWords({ ...sheet, winners: [0, 2, 3] }, fr), typo("Ann, Cy et Dee se partagent la victoire !"));
 });
 
 test("the two readings of a moon with the J♦, or not", () => {
@@ -73,5 +79,5 @@ test("the two readings of a moon with the J♦, or not", () => {
   const ordinary = { entry: { points: [16, 0, 0, 0], ordinary: true }, points: [16, 0, 0, 0] };
   assert.equal(readingLabel(moon, players, en), "A moon by Ann: -10, 26, 26, 26");
   assert.equal(readingLabel(ordinary, players, en), "An ordinary deal: 16, 0, 0, 0");
-  assert.equal(readingLabel(moon, players, fr), "Une lune de Ann : -10, 26, 26, 26");
+  assert.equal(readingLabel(moon, players, fr), typo("Un grand chelem de Ann : -10, 26, 26, 26"));
 });

@@ -1,6 +1,6 @@
 """Every refusal code the server can send has French words on the page
-(``REFUSALS_FR`` in ``web/i18n.js``): a code added to the server without them
-would show French players an English reason."""
+(``refusal_CODE`` in ``web/strings/fr.js``): a code added to the server without
+them would show French players an English reason."""
 
 from __future__ import annotations
 
@@ -26,10 +26,8 @@ def server_codes() -> set[str]:
 
 
 def page_codes() -> set[str]:
-    text = (SRC / "web" / "i18n.js").read_text(encoding="utf-8")
-    table = text[text.index("const REFUSALS_FR = {") :]
-    table = table[: table.index("\n};")]
-    return set(re.findall(r"^  ([a-z_]+): ", table, re.M))
+    text = (SRC / "web" / "strings" / "fr.js").read_text(encoding="utf-8")
+    return set(re.findall(r"^  refusal_([a-z_]+): ", text, re.M))
 
 
 def test_every_refusal_of_the_server_has_french_words() -> None:

@@ -2,6 +2,9 @@
 // SHA-256 is the commitment announced before the first deal, and each deal's
 // hands are the ones HMAC-SHA256 of the secret gives. Needs crypto.subtle
 // (a secure context: https or localhost).
+import { t } from "./i18n.js";
+import { esc } from "./dom.js";
+
 export const SCHEME = "damepique-hmac-sha256/1";
 const RANKS = "23456789TJQKA";
 const SUITS = "CDHS";
@@ -90,4 +93,22 @@ export async function verifyRecord(record) {
     if (!sameCards(deals[k].kitty || [], deck.slice(players * size))) return { verified: false, deal: k, reason: "hands" };
   }
   return { verified: true, deals: deals.length };
+}
+
+/**
+ * "Deals verified" (or why not) for a finished game's record, checked here in
+ * the browser, as HTML; "" for a game that was never sealed.
+ */
+export async function sealVerdict(record) {
+  if (!record || !record.fairness) return "";
+  if (!available()) return `<span class="seal">${esc(t("seal_unavailable"))}</span>`;
+  let out;
+  try {
+    out = await verifyRecord(record);
+  } catch {
+    out = { verified: false, reason: "error" };
+  }
+  if (out.verified) return `<span class="seal verified" title="${esc(t("seal_help"))}">✓ ${esc(t("seal_verified"))}</span>`;
+  const where = out.deal !== undefined ? ` (${t("deal_n", { n: out.deal + 1 })})` : "";
+  return `<span class="seal unverified">✗ ${esc(t("seal_failed"))}${esc(where)}</span>`;
 }

@@ -33,7 +33,7 @@ async def record_result(
         stats[account] = {
             "games": 1,
             "ranked": 1 if ranked else 0,
-            "wins": int(match.winner == seat and not gone),
+            "wins": int(seat in match.winners and not gone),  # a shared win is a win
             "deals": len(match.deals),
             "points": totals[seat],
             "moons": sum(1 for d in match.deals if d.result().moon == seat),

@@ -145,6 +145,7 @@ class Runner:
             "totals": match.totals,
             "over": over,
             "winner": match.winner,
+            "winners": list(match.winners),
             "fairness": self._fairness[1],
             "timer": self.timer.info(),
             "summary": self.summary.info(),

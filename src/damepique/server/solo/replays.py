@@ -60,4 +60,5 @@ def replay_data(match: Match, players: list[str] | None = None) -> Json:
         "totals": match.totals,
         "over": match.over,
         "winner": match.winner,
+        "winners": list(match.winners),
     }

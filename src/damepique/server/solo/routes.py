@@ -11,7 +11,8 @@ import json
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from damepique.engine import PASS, Deal, view_of
+from damepique.engine import PASS, Deal, Rules, view_of
+from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
@@ -19,7 +20,7 @@ from ..http import client_host, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
-from ..storage.games import GameStore
+from ..storage.games import GameRow, GameStore
 from ..tables.registry import Tables
 from ..tables.seats import TableSeat, clean_name
 from .replays import replay_data
@@ -47,6 +48,14 @@ def player_of(request: Request, body: Json) -> str | None:
     """The browser's id (``X-Player``, or ``player`` in the body): its history."""
     p = request.headers.get("x-player") or body.get("player")
     return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
+
+
+def winners_of(g: GameRow) -> list[int]:
+    """The seats that won a finished game (several when they shared the win)."""
+    if g.totals is None:
+        return []
+    rules = Rules.from_json(g.rules)
+    return list(match_winners(g.totals, rules.target, rules.tie))
 
 
 def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) -> None:
@@ -81,6 +90,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
                     "players": [s["name"] for s in g.seats],
                     "totals": g.totals,
                     "winner": g.winner,
+                    "winners": winners_of(g),
                     "rules": g.rules,
                     "level": g.options.get("level"),
                     "hints": g.options.get("hints"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 
 from sqlalchemy import Select, delete, insert, select, update
 
@@ -95,6 +96,18 @@ class TableStore:
         tok = schema.seat_tokens
         async with self.db.write() as conn:
             await conn.execute(delete(tok).where(tok.c.code == code, tok.c.seat == seat))
+
+    async def move_tokens(self, code: str, moves: Mapping[int, int]) -> None:
+        """Seats renumbered (``moves``: old seat -> new): each token follows its
+        seat; the tokens of seats not in ``moves`` go."""
+        tok = schema.seat_tokens
+        async with self.db.write() as conn:
+            rows = (await conn.execute(select(tok.c.token, tok.c.seat).where(tok.c.code == code))).all()
+            for token, seat in rows:  # one by one, by token: seat numbers may swap
+                if seat in moves:
+                    await conn.execute(update(tok).where(tok.c.token == token).values(seat=moves[seat]))
+                else:
+                    await conn.execute(delete(tok).where(tok.c.token == token))
 
     async def find_token(self, token: str) -> tuple[str, int] | None:
         tok = schema.seat_tokens

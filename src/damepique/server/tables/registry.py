@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 
 from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
@@ -143,6 +144,9 @@ class Tables:
 
     async def drop_token(self, table: Table, seat: int) -> None:
         await self.store.drop_token(table.code, seat)
+
+    async def move_tokens(self, table: Table, moves: Mapping[int, int]) -> None:
+        await self.store.move_tokens(table.code, moves)
 
     def _seating(self, table: Table) -> SoloSeating:
         return SoloSeating(table) if table.solo else TableSeating(table)

@@ -24,7 +24,7 @@ from ..protocol import Json, dumps, error
 from .codes import display_code, normalize_code
 from .limits import TOO_MANY_CODES, retry_after, too_many_codes
 from .registry import Tables
-from .seats import TableOptions, TableSeat
+from .seats import MAX_PLAYERS, MIN_PLAYERS, TableOptions, TableSeat
 from .session import QUICK_MESSAGES, TableMoved
 from .table import Table
 
@@ -65,7 +65,16 @@ def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
             f"unknown table option {str(unknown[0])[:40]!r} (known: {', '.join(TABLE_OPTIONS)}; "
             "the rules' options, such as target, go in rules)",
         )
-    rules = rules_from_body(body)
+    auto = isinstance(body.get("rules"), dict) and body["rules"].get("players") == "auto"
+    if auto:
+        # Valid for every count people may sit down as; held at the most until the start.
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            try:
+                rules = rules_from_body(body | {"rules": body["rules"] | {"players": n}})
+            except Refusal as e:
+                raise Refusal(e.code, f"players auto: with {n} players, {e.reason}") from None
+    else:
+        rules = rules_from_body(body)
     timer = body.get("timer", 0)
     if not isinstance(timer, int) or isinstance(timer, bool):
         raise Refusal("bad_timer", "time per turn is a whole number of seconds")
@@ -86,6 +95,7 @@ def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
         _flag(body, "ranked", False),
         _flag(body, "spectators", True),
         speed,
+        auto,
     )
 
 
@@ -105,6 +115,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             "speeds": list(SPEEDS),
             "quick_messages": list(QUICK_MESSAGES),
             "grace": settings.grace,
+            "players": ["auto", *range(MIN_PLAYERS, MAX_PLAYERS + 1)],
         }
 
     @app.post("/api/tables")

@@ -68,10 +68,16 @@ class TableOptions:
     ranked: bool = False
     spectators: bool = True
     speed: str = "normal"
+    auto_players: bool = False
+    """``players: "auto"``: as many seats as people sit at the table when its
+    host starts (``MIN_PLAYERS`` at least, bots filling); ``rules`` holds the
+    most (``MAX_PLAYERS``) until then, and the count people sat at after."""
 
     def to_json(self) -> Json:
         return asdict(self)
 
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
 
 BOT_NAMES = ("Bot Ada", "Bot Bea", "Bot Cy", "Bot Dom", "Bot Eve")
 
@@ -83,4 +89,13 @@ def clean_name(name: object, default: str) -> str:
     return text or default
 
 
-__all__ = ["BOT_NAMES", "STAND_IN_LEVEL", "Sitter", "TableOptions", "TableSeat", "clean_name"]
+__all__ = [
+    "BOT_NAMES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "STAND_IN_LEVEL",
+    "Sitter",
+    "TableOptions",
+    "TableSeat",
+    "clean_name",
+]

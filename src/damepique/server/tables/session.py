@@ -115,8 +115,10 @@ class Session:
             raise Refusal("not_joined", "send hello with your seat token or a table code first")
         if table.moved:
             raise TableMoved  # this process gave the table up (its lease ran out)
-        if self.seat is not None and table.hub.seat_of(table.code, conn) != self.seat:
-            self.seat = None  # the seat was given up (left for good)
+        if self.seat is not None:
+            # The hub's word: None when the seat was given up (left for good),
+            # another number when the seats were renumbered (players "auto").
+            self.seat = table.hub.seat_of(table.code, conn)
         if isinstance(msg, Sit):
             await self._sit(table, msg)
         elif isinstance(msg, Mute):

@@ -18,7 +18,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
+from dataclasses import replace
 from typing import Protocol
 
 from damepique.engine import Rules
@@ -30,7 +31,15 @@ from ..play.hub import Hub
 from ..play.runner import Runner
 from ..protocol import VERSION, Json, Ref, dumps
 from .codes import display_code
-from .seats import BOT_NAMES, STAND_IN_LEVEL, Sitter, TableOptions, TableSeat, clean_name
+from .seats import (
+    BOT_NAMES,
+    MIN_PLAYERS,
+    STAND_IN_LEVEL,
+    Sitter,
+    TableOptions,
+    TableSeat,
+    clean_name,
+)
 
 log = logging.getLogger("damepique.server")
 
@@ -47,6 +56,7 @@ class Services(Protocol):
     async def save(self, table: Table) -> None: ...
     async def add_token(self, table: Table, seat: int) -> str: ...
     async def drop_token(self, table: Table, seat: int) -> None: ...
+    async def move_tokens(self, table: Table, moves: Mapping[int, int]) -> None: ...
     async def new_game(self, table: Table) -> Runner: ...
     async def load_game(self, table: Table) -> Runner: ...
     async def record_result(self, table: Table, game_id: str, game: Game) -> None: ...
@@ -129,7 +139,7 @@ class Table:
 
     def info(self) -> Json:
         """The table as everybody may see it. Built again only when something it
-        shows changed (the options and rules never do): every state message
+        shows changed (the options and rules change only when it starts): every state message
         carries it, and an unchanged one is then the same object, which a
         patch compares at no cost. Shared: never change what it returns."""
         present = self.hub.seats(self.code)
@@ -163,7 +173,8 @@ class Table:
                 "spectators": o.spectators,
                 "speed": o.speed,
             },
-            "rules": self.rules.to_json(),
+            # Until its host starts, an "auto" table has no count yet (its seats: the most).
+            "rules": self.rules.to_json() | ({"players": "auto"} if o.auto_players else {}),
             "seats": [
                 {
                     "kind": s.kind,
@@ -188,7 +199,7 @@ class Table:
             "code": self.code,
             "display": info["display"],
             "status": self.status,
-            "players": self.rules.players,
+            "players": "auto" if self.options.auto_players else self.rules.players,
             "taken": len(humans),
             "free": sum(1 for s in self.seats if s.kind == "empty"),
             "names": [s.name for s in humans],
@@ -294,6 +305,9 @@ class Table:
         if self.options.fill:
             if humans < 2:
                 return False, "a second person must sit down first"
+        elif self.options.auto_players:
+            if humans < MIN_PLAYERS:
+                return False, f"{MIN_PLAYERS} people must sit down first"
         elif humans < len(self.seats):
             return False, "every seat must be taken first"
         return True, ""
@@ -428,8 +442,33 @@ class Table:
         else:
             self.announce()
 
+    async def _settle_players(self) -> None:
+        """``players: "auto"`` at the start: the table keeps a seat for each
+        person sitting at it (``MIN_PLAYERS`` at least; bots fill the rest),
+        the people first in the order they sit, and the rules are those of
+        that count from now on (lock held)."""
+        people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        n = max(MIN_PLAYERS, len(people))
+        kept = (people + [i for i, s in enumerate(self.seats) if s.kind != "human"])[:n]
+        moves = {old: new for new, old in enumerate(kept)}
+        for t in self._grace.values():
+            t.cancel()  # they count in seats that move; ``_begin`` starts them again
+        self._grace.clear()
+        self.seats = [self.seats[old] for old in kept]
+        self.host = None if self.host is None else moves.get(self.host)
+        self.options = replace(self.options, rules=self.options.rules | {"players": n}, auto_players=False)
+        self.rules = Rules.from_json(self.options.rules)
+        await self.services.move_tokens(self, moves)
+        for conn in self.hub.connections(self.code):
+            seat = self.hub.seat_of(self.code, conn)
+            if seat is not None:
+                self.hub.attach(self.code, conn, moves.get(seat))
+            conn.mutes = {moves[m] for m in conn.mutes if m in moves}
+
     async def _new_game(self) -> None:
         """Fill the empty seats with bots and start a game (lock held)."""
+        if self.options.auto_players:
+            await self._settle_players()
         bots = iter(BOT_NAMES)
         for i, s in enumerate(self.seats):
             if s.kind == "empty":

@@ -1,8 +1,9 @@
 // The score keeper's page: a new sheet (no query), a sheet to keep (?id=...)
 // or a shared, read-only sheet (?view=...). It speaks /api/sheets.
 
-import { COLOURS, totalsChart } from "./chart.js";
-import { LANGS, pickLang, saveLang, translator } from "./i18n.js";
+import { COLOURS, contentWidth, totalsChart } from "../chart.js";
+import { currentLang, detectLang, has, LANGS, loadLang, setLang as chooseLang, t } from "../i18n.js";
+import { openSocket } from "../net.js";
 import { RULES_PAGE, dealPoints, readingLabel, ruleLines, winnerWords } from "./rules.js";
 
 const API = "/api/sheets";
@@ -10,7 +11,6 @@ const RECENT_KEY = "damepique.scorer.sheets";
 
 const params = new URLSearchParams(location.search);
 const state = {
-  lang: pickLang(),
   sheetId: params.get("id"),
   readId: params.get("view"),
   sheet: null,
@@ -28,7 +28,8 @@ const state = {
     target: "100", other: "", moon: "others", queen: "13", jack: false, black_maria: false, deck: "52", tie: false,
   },
 };
-let t = translator(state.lang);
+await loadLang(detectLang());
+chooseLang(detectLang(), false);
 const app = document.getElementById("app");
 
 // -- small helpers ------------------------------------------------------------------
@@ -49,15 +50,22 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The server's code and params in the page's words (strings: scm_CODE); its
+// own sentences where the page has none for a code.
+function words({ code, params, messages, reason }) {
+  if (has("scm_" + code)) return t("scm_" + code, params || {});
+  return (messages && (messages[currentLang()] || messages.en)) || reason || code;
+}
+
 function message(body) {
-  if (body && body.error && body.error.messages) return body.error.messages[state.lang] || body.error.reason;
+  if (body && body.error && body.error.code) return words(body.error);
   if (body && Array.isArray(body.detail)) {
     const d = body.detail[0] || {};
     const where = (d.loc || []).filter((p) => p !== "body").join(" ");
-    return t("badInput", { detail: `${where}: ${d.msg}` });
+    return t("sc_badInput", { detail: `${where}: ${d.msg}` });
   }
   if (body && typeof body.detail === "string") return body.detail;
-  return t("network");
+  return t("sc_network");
 }
 
 async function call(method, path, body) {
@@ -75,36 +83,36 @@ async function call(method, path, body) {
 }
 
 function passWords(direction) {
-  return t(`pass_${direction}`);
+  return t(`sc_pass_${direction}`);
 }
 
 const PASS_ARROWS = { left: "←", right: "→", across: "↑", none: "·" };
 
 function rulesSummary(sheet) {
   const r = sheet.rules;
-  const parts = [t("rulesSummary", { target: r.target })];
+  const parts = [t("sc_rulesSummary", { target: r.target })];
   const n = sheet.moon_points;
   parts.push(
     r.moon === "others"
-      ? t("summaryMoonOthers", { n })
+      ? t("sc_summaryMoonOthers", { n })
       : r.moon === "self"
-        ? t("summaryMoonSelf", { n })
-        : t("summaryMoonOff"),
+        ? t("sc_summaryMoonSelf", { n })
+        : t("sc_summaryMoonOff"),
   );
-  if (r.deck === 36) parts.push(t("summaryDeck36"));
-  if (r.jack_of_diamonds) parts.push(t("summaryJack"));
-  if (r.deck !== 36 && r.queen_points !== 13) parts.push(t("summaryQueen", { n: r.queen_points }));
-  if (r.black_maria) parts.push(t("summaryBM"));
-  if (r.tie === "share") parts.push(t("summaryShare"));
+  if (r.deck === 36) parts.push(t("sc_summaryDeck36"));
+  if (r.jack_of_diamonds) parts.push(t("sc_summaryJack"));
+  if (r.deck !== 36 && r.queen_points !== 13) parts.push(t("sc_summaryQueen", { n: r.queen_points }));
+  if (r.black_maria) parts.push(t("sc_summaryBM"));
+  if (r.tie === "share") parts.push(t("sc_summaryShare"));
   return parts.join(" · ");
 }
 
 // The variant's rules in a few lines, and a link to the whole rules page.
 function rulesCard(rules, players, open) {
   return h("details", { class: "card rules-card", open, "data-testid": "rules" },
-    h("summary", {}, h("h2", {}, t("rulesTitle"))),
+    h("summary", {}, h("h2", {}, t("sc_rulesTitle"))),
     h("ul", {}, ruleLines(rules, players, t).map((line) => h("li", {}, line))),
-    h("p", {}, h("a", { href: RULES_PAGE }, `${t("rulesAll")} →`)));
+    h("p", {}, h("a", { href: RULES_PAGE }, `${t("sc_rulesAll")} →`)));
 }
 
 // The new sheet's rules as chosen in the form so far.
@@ -144,30 +152,28 @@ function remember(sheet) {
 
 // -- language -----------------------------------------------------------------------------
 
-function setLang(lang) {
-  state.lang = lang;
-  saveLang(lang);
-  t = translator(lang);
+async function setLang(lang) {
+  await loadLang(lang);
+  chooseLang(lang);
   render();
 }
 
 function renderHeader() {
-  document.documentElement.lang = state.lang;
-  document.title = `${t("title")} · damepique`;
+  document.title = `${t("sc_title")} · damepique`;
   const header = document.getElementById("bar");
   header.replaceChildren(
     h("a", { class: "home", href: "/" }, h("span", { "aria-hidden": "true" }, "♠ "), "damepique"),
-    h("a", { class: "title", href: "/scorer/" }, t("title")),
+    h("a", { class: "title", href: "/scorer/" }, t("sc_title")),
     h(
       "div",
-      { class: "lang", role: "group", "aria-label": t("language") },
+      { class: "lang", role: "group", "aria-label": t("sc_language") },
       LANGS.map((lang) =>
         h(
           "button",
           {
             type: "button",
             lang,
-            "aria-pressed": String(lang === state.lang),
+            "aria-pressed": String(lang === currentLang()),
             onclick: () => setLang(lang),
           },
           lang.toUpperCase(),
@@ -213,7 +219,7 @@ function renderNew() {
       h(
         "li",
         {},
-        h("label", { for: `player-${i}` }, t("playerN", { n: i + 1 })),
+        h("label", { for: `player-${i}` }, t("sc_playerN", { n: i + 1 })),
         input,
         players.length > 3
           ? h(
@@ -221,7 +227,7 @@ function renderNew() {
               {
                 type: "button",
                 class: "icon",
-                "aria-label": t("removePlayer", { name: name || t("playerN", { n: i + 1 }) }),
+                "aria-label": t("sc_removePlayer", { name: name || t("sc_playerN", { n: i + 1 }) }),
                 onclick: () => {
                   players.splice(i, 1);
                   render();
@@ -234,68 +240,68 @@ function renderNew() {
     );
   });
   form.append(
-    h("h2", {}, t("newSheet")),
-    h("fieldset", {}, h("legend", {}, t("players")), h("p", { class: "hint" }, t("playersHint")), list,
+    h("h2", {}, t("sc_newSheet")),
+    h("fieldset", {}, h("legend", {}, t("sc_players")), h("p", { class: "hint" }, t("sc_playersHint")), list,
       players.length < 6
         ? h("button", { type: "button", class: "secondary", onclick: () => { players.push(""); render(); } },
-            `+ ${t("addPlayer")}`)
+            `+ ${t("sc_addPlayer")}`)
         : null),
   );
   const target = h("div", { class: "field" },
-    h("span", { class: "label", id: "target-label" }, t("target")),
+    h("span", { class: "label", id: "target-label" }, t("sc_target")),
     h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "target-label" },
       ...[100, 50].map((v) =>
         h("label", { class: "choice" },
           h("input", { type: "radio", name: "target", value: v, checked: String(v) === rules.target }), ` ${v}`)),
       h("label", { class: "choice" },
         h("input", { type: "radio", name: "target", value: "other", checked: rules.target === "other" }),
-        ` ${t("targetOther")} `,
+        ` ${t("sc_targetOther")} `,
         h("input", {
           type: "number", name: "target-other", class: "short", min: 1, max: 10000, step: 1, value: rules.other,
-          "aria-label": `${t("target")} (${t("targetOther")})`,
+          "aria-label": `${t("sc_target")} (${t("sc_targetOther")})`,
           oninput: (e) => { e.target.form.querySelector('input[name="target"][value="other"]').checked = true; },
         })),
     ),
   );
   const moonPoints = dealPoints(chosenRules()).moon;
   const deck = h("div", { class: "field" },
-    h("span", { class: "label", id: "deck-label" }, t("deck")),
+    h("span", { class: "label", id: "deck-label" }, t("sc_deck")),
     h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "deck-label" },
-      [["52", t("deck52")], ["36", t("deck36")]].map(([v, text]) => h("label", { class: "choice" },
+      [["52", t("sc_deck52")], ["36", t("sc_deck36")]].map(([v, text]) => h("label", { class: "choice" },
         h("input", { type: "radio", name: "deck", value: v, checked: v === rules.deck }), ` ${text}`))),
   );
   const moon = h("div", { class: "field" },
-    h("span", { class: "label", id: "moon-label" }, t("moonRule")),
+    h("span", { class: "label", id: "moon-label" }, t("sc_moonRule")),
     h("div", { class: "choices", role: "radiogroup", "aria-labelledby": "moon-label" },
-      [["others", t("moonOthers", { n: moonPoints })], ["self", t("moonSelf", { n: moonPoints })], ["off", t("moonOff")]].map(
+      [["others", t("sc_moonOthers", { n: moonPoints })], ["self", t("sc_moonSelf", { n: moonPoints })], ["off", t("sc_moonOff")]].map(
         ([v, text]) => h("label", { class: "choice" },
           h("input", { type: "radio", name: "moon", value: v, checked: v === rules.moon }), ` ${text}`)),
     ),
   );
   // The 36-card game has its own queen (5): no choice to make there.
   const queen = rules.deck === "36" ? null : h("div", { class: "field" },
-    h("label", { class: "label", for: "queen" }, t("queen")),
+    h("label", { class: "label", for: "queen" }, t("sc_queen")),
     h("select", { id: "queen", name: "queen" },
       h("option", { value: 13, selected: rules.queen === "13" }, "13"),
       h("option", { value: 12, selected: rules.queen === "12" }, "12")),
   );
   form.append(
-    h("fieldset", {}, h("legend", {}, t("rules")), target, deck, moon, queen,
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "jack", checked: rules.jack }), ` ${t("jack")}`),
+    h("fieldset", {}, h("legend", {}, t("sc_rules")), target, deck, moon, queen,
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "jack", checked: rules.jack }), ` ${t("sc_jack")}`),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "black_maria", checked: rules.black_maria }),
-        ` ${t("blackMaria")}`),
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "tie", checked: rules.tie }), ` ${t("tieShare")}`)),
+        ` ${t("sc_blackMaria")}`),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "tie", checked: rules.tie }), ` ${t("sc_tieShare")}`)),
     errorBox(),
-    h("button", { type: "submit", class: "primary", disabled: state.busy }, t("create")),
+    h("button", { type: "submit", class: "primary", disabled: state.busy }, t("sc_create")),
   );
   const recent = recentSheets();
-  const recentBox = h("section", { class: "card recent" }, h("h2", {}, t("yourSheets")),
+  const recentBox = h("section", { class: "card recent" }, h("h2", {}, t("sc_yourSheets")),
     recent.length
       ? h("ul", {}, recent.map((s) => h("li", {},
           h("a", { href: `/scorer/?id=${encodeURIComponent(s.id)}` }, s.players.join(", ")),
-          h("span", { class: "muted" }, ` · ${new Date(s.created_at).toLocaleDateString(state.lang)}`))))
-      : h("p", { class: "muted" }, t("noSheets")));
-  app.replaceChildren(h("p", { class: "tagline" }, t("tagline")), form,
+          h("span", { class: "muted" }, ` · ${new Date(s.created_at).toLocaleDateString(currentLang())}`))))
+      : h("p", { class: "muted" }, t("sc_noSheets")));
+  app.replaceChildren(h("p", { class: "tagline" }, t("sc_tagline")), form,
     h("div", { id: "chosen-rules" }, rulesCard(chosenRules(), players.length, true)), recentBox);
 }
 
@@ -326,7 +332,7 @@ async function createSheet(event) {
   if (target === "other") target = data.get("target-other");
   const number = Number(target);
   if (String(target).trim() === "" || !Number.isSafeInteger(number)) {
-    state.error = t("targetWhole");
+    state.error = t("sc_targetWhole");
     render();
     return;
   }
@@ -374,15 +380,15 @@ function setSheet(sheet) {
 }
 
 function statusBanner(sheet) {
-  const text = sheet.status.messages[state.lang] || sheet.status.messages.en;
+  const text = words(sheet.status);
   if (sheet.over) {
     return h("div", { class: "banner win", role: "status", "data-testid": "status" },
       h("strong", {}, `★ ${winnerWords(sheet, t)}`),
-      h("span", {}, `${t("gameOver")} · ${text}`));
+      h("span", {}, `${t("sc_gameOver")} · ${text}`));
   }
   if (sheet.status.code === "tie") {
     return h("div", { class: "banner tie", role: "status", "data-testid": "status" },
-      h("strong", {}, t("tie")), h("span", {}, text));
+      h("strong", {}, t("sc_tie")), h("span", {}, text));
   }
   return h("div", { class: "banner", role: "status", "data-testid": "status" }, h("span", {}, text));
 }
@@ -396,10 +402,10 @@ function renderEntry(sheet) {
   const number = editing ?? sheet.next_deal.number;
   const direction = editing ? sheet.deals[editing - 1].pass : sheet.next_deal.pass;
   const heading = editing
-    ? t("editing", { n: editing })
-    : `${t("dealN", { n: number })} · ${passWords(direction)}`;
+    ? t("sc_editing", { n: editing })
+    : `${t("sc_dealN", { n: number })} · ${passWords(direction)}`;
   const sum = h("span", { class: "sum", "data-testid": "sum" },
-    t("sumNow", { sum: sumOfDraft(), total: sheet.deal_total }));
+    t("sc_sumNow", { sum: sumOfDraft(), total: sheet.deal_total }));
   const negatives = sheet.rules.jack_of_diamonds;
   const inputs = h("div", { class: "points" },
     sheet.players.map((name, seat) =>
@@ -414,13 +420,13 @@ function renderEntry(sheet) {
           placeholder: "0",
           oninput: (e) => {
             state.draft[seat] = e.target.value;
-            sum.textContent = t("sumNow", { sum: sumOfDraft(), total: sheet.deal_total });
+            sum.textContent = t("sc_sumNow", { sum: sumOfDraft(), total: sheet.deal_total });
           },
         }))));
   const form = h("form", { class: "entry-form", novalidate: true, onsubmit: saveDeal },
     inputs,
-    h("p", { class: "hint" }, t("dealGives", { n: sheet.deal_total }), " ",
-      negatives ? t("jackHint") : null, " ", sum),
+    h("p", { class: "hint" }, t("sc_dealGives", { n: sheet.deal_total }), " ",
+      negatives ? t("sc_jackHint") : null, " ", sum),
     errorBox(),
     state.ambiguous ? h("div", { class: "readings", role: "group", "aria-labelledby": "entry-error" },
       state.ambiguous.readings.map((reading) => h("button", {
@@ -428,50 +434,50 @@ function renderEntry(sheet) {
       }, readingLabel(reading, sheet.players, t)))) : null,
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "primary", disabled: state.busy },
-        editing ? t("saveEdit", { n: editing }) : t("save")),
-      editing ? h("button", { type: "button", class: "secondary", onclick: stopEditing }, t("cancel")) : null));
+        editing ? t("sc_saveEdit", { n: editing }) : t("sc_save")),
+      editing ? h("button", { type: "button", class: "secondary", onclick: stopEditing }, t("sc_cancel")) : null));
   const section = h("section", { class: "card entry", "aria-labelledby": "entry-title" },
     h("h2", { id: "entry-title" }, heading), form);
   if (sheet.rules.moon !== "off") {
-    const moon = h("div", { class: "moon" }, h("p", { class: "hint" }, t("orMoon")));
+    const moon = h("div", { class: "moon" }, h("p", { class: "hint" }, t("sc_orMoon")));
     if (sheet.rules.jack_of_diamonds) {
-      moon.append(h("label", { class: "jack" }, `${t("jackTakenBy")} `,
+      moon.append(h("label", { class: "jack" }, `${t("sc_jackTakenBy")} `,
         h("select", { onchange: (e) => { state.jack = e.target.value; } },
-          h("option", { value: "", selected: state.jack === "" }, t("theShooter")),
+          h("option", { value: "", selected: state.jack === "" }, t("sc_theShooter")),
           sheet.players.map((name, seat) =>
             h("option", { value: seat, selected: state.jack === String(seat) }, name)))));
     }
     moon.append(h("div", { class: "moon-buttons" }, sheet.players.map((name, seat) =>
       h("button", { type: "button", class: "moon-button", disabled: state.busy,
         style: `--c:${COLOURS[seat % COLOURS.length]}`, onclick: () => saveMoon(seat) },
-        h("span", { class: "moon-icon", "aria-hidden": "true" }, "☾"), t("moonBy", { name })))));
+        h("span", { class: "moon-icon", "aria-hidden": "true" }, "☾"), t("sc_moonBy", { name })))));
     section.append(moon);
   }
   return section;
 }
 
 function renderTable(sheet, editable) {
-  const head = h("tr", {}, h("th", { scope: "col" }, t("deal")),
-    h("th", { scope: "col", class: "pass" }, t("pass")),
-    sheet.players.map((name, seat) => h("th", { scope: "col", style: `--c:${COLOURS[seat % COLOURS.length]}` },
+  const head = h("tr", {}, h("th", { scope: "col", class: "deal-col" }, t("sc_deal")),
+    h("th", { scope: "col", class: "pass" }, t("sc_pass")),
+    sheet.players.map((name, seat) => h("th", { scope: "col", title: name, style: `--c:${COLOURS[seat % COLOURS.length]}` },
       h("span", { class: "swatch", "aria-hidden": "true" }), name)),
-    editable ? h("th", { scope: "col", class: "no-print" }, h("span", { class: "visually-hidden" }, t("edit"))) : null);
+    editable ? h("th", { scope: "col", class: "no-print edit-col" }, h("span", { class: "visually-hidden" }, t("sc_edit"))) : null);
   const body = h("tbody", {}, sheet.deals.map((deal) =>
     h("tr", { class: deal.number === state.editing ? "editing" : "" },
       h("th", { scope: "row" }, deal.number),
       h("td", { class: "pass", title: passWords(deal.pass) }, PASS_ARROWS[deal.pass]),
       deal.points.map((p, seat) => h("td", {},
         h("span", { class: "pts" }, p),
-        deal.moon === seat ? h("span", { class: "tag", title: t("moonTag") }, "☾", h("span", { class: "tag-word" }, ` ${t("moonTag")}`)) : null,
+        deal.moon === seat ? h("span", { class: "tag", title: t("sc_moonTag") }, "☾", h("span", { class: "tag-word" }, ` ${t("sc_moonTag")}`)) : null,
         h("span", { class: "run" }, deal.totals[seat]))),
       editable
         ? h("td", { class: "no-print" }, h("div", { class: "row-actions" },
-            h("button", { type: "button", class: "small", "aria-label": t("editDeal", { n: deal.number }),
+            h("button", { type: "button", class: "small", "aria-label": t("sc_editDeal", { n: deal.number }),
               onclick: () => startEditing(deal) }, "✎"),
-            h("button", { type: "button", class: "small danger", "aria-label": t("deleteDeal", { n: deal.number }),
+            h("button", { type: "button", class: "small danger", "aria-label": t("sc_deleteDeal", { n: deal.number }),
               onclick: () => deleteDeal(deal.number) }, "✕")))
         : null)));
-  const foot = h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("total")),
+  const foot = h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("sc_total")),
     sheet.totals.map((total, seat) => h("td", {
       class: sheet.leaders.includes(seat) ? "leader" : "",
       "data-testid": `total-${seat}`,
@@ -488,43 +494,44 @@ function renderSheet() {
   parts.push(h("div", { class: "sheet-head" },
     h("h1", {}, sheet.players.join(" · ")),
     h("p", { class: "muted" }, rulesSummary(sheet)),
-    !editable ? h("p", { class: "readonly" }, t("readOnly"), " ",
-      h("span", { class: `live ${state.live ? "on" : "off"}` }, state.live ? t("live") : t("offline"))) : null));
+    !editable ? h("p", { class: "readonly" }, t("sc_readOnly"), " ",
+      h("span", { class: `live ${state.live ? "on" : "off"}` }, state.live ? t("sc_live") : t("sc_offline"))) : null));
   parts.push(statusBanner(sheet));
   parts.push(rulesCard(sheet.rules, sheet.players.length, false));
   if (editable && !sheet.over) parts.push(renderEntry(sheet));
   else if (editable && state.editing) parts.push(renderEntry(sheet));
-  const table = h("section", { class: "card", "aria-label": t("title") }, renderTable(sheet, editable));
+  const table = h("section", { class: "card", "aria-label": t("sc_title") }, renderTable(sheet, editable));
   if (sheet.next_deal) {
     table.append(h("p", { class: "muted next" },
-      t("nextPass", { n: sheet.next_deal.number, pass: passWords(sheet.next_deal.pass) })));
+      t("sc_nextPass", { n: sheet.next_deal.number, pass: passWords(sheet.next_deal.pass) })));
   }
   if (editable) {
     table.append(h("div", { class: "actions no-print" },
       h("button", { type: "button", class: "secondary", disabled: !sheet.can_undo || state.busy, onclick: undo },
-        `↶ ${t("undo")}`)));
+        `↶ ${t("sc_undo")}`)));
     if (sheet.over) table.append(errorBox());
   }
   parts.push(table);
   if (sheet.deals.length) {
-    parts.push(h("section", { class: "card chart-card" }, h("h2", {}, t("chart")), totalsChart(sheet, t),
-      h("ul", { class: "legend" }, sheet.players.map((name, seat) =>
-        h("li", { style: `--c:${COLOURS[seat % COLOURS.length]}` }, h("span", { class: "swatch" }), name)))));
+    const chart = h("section", { class: "card chart-card" }, h("h2", {}, t("sc_chart")));
+    chart.insertAdjacentHTML("beforeend", totalsChart(sheet.deals.map((d) => d.points), sheet.players,
+      { target: sheet.rules.target, width: Math.min(720, contentWidth(app) - 34) }));
+    parts.push(chart);
   }
   const shareUrl = new URL(sheet.links.share, location.href).href;
   parts.push(h("section", { class: "card share no-print" },
-    h("h2", {}, editable ? t("share") : t("exportTitle")),
-    editable ? h("p", { class: "hint" }, t("shareHint")) : null,
+    h("h2", {}, editable ? t("sc_share") : t("sc_exportTitle")),
+    editable ? h("p", { class: "hint" }, t("sc_shareHint")) : null,
     editable ? h("div", { class: "copy" },
-      h("input", { readonly: true, value: shareUrl, "aria-label": t("share"), id: "share-link",
+      h("input", { readonly: true, value: shareUrl, "aria-label": t("sc_share"), id: "share-link",
         onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", class: "secondary", onclick: copyLink }, t("copy"))) : null,
+      h("button", { type: "button", class: "secondary", onclick: copyLink }, t("sc_copy"))) : null,
     state.notice ? h("p", { class: "notice", role: "status" }, state.notice) : null,
-    h("p", { class: "exports" }, t("exportLabel"), " ",
+    h("p", { class: "exports" }, t("sc_exportLabel"), " ",
       h("a", { href: sheet.links.csv, download: "" }, "CSV"), " · ",
       h("a", { href: sheet.links.json, download: "" }, "JSON"), " · ",
-      h("button", { type: "button", class: "link", onclick: () => window.print() }, t("print"))),
-    h("p", {}, h("a", { href: "/scorer/" }, `+ ${t("newSheet")}`))));
+      h("button", { type: "button", class: "link", onclick: () => window.print() }, t("sc_print"))),
+    h("p", {}, h("a", { href: "/scorer/" }, `+ ${t("sc_newSheet")}`))));
   app.replaceChildren(...parts);
 }
 
@@ -533,8 +540,8 @@ function render() {
   if (state.sheet) renderSheet();
   else if (state.sheetId || state.readId) {
     app.replaceChildren(state.error ? h("p", { class: "error", role: "alert" }, state.error)
-      : h("p", { class: "muted" }, t("loading")),
-    h("p", {}, h("a", { href: "/scorer/" }, `+ ${t("newSheet")}`)));
+      : h("p", { class: "muted" }, t("sc_loading")),
+    h("p", {}, h("a", { href: "/scorer/" }, `+ ${t("sc_newSheet")}`)));
   } else renderNew();
 }
 
@@ -573,7 +580,7 @@ async function saveDeal(event) {
   const bad = points.findIndex((p) => !Number.isSafeInteger(p));
   if (bad >= 0) {
     // The number box lets "2.5" through; say so here, in the reader's language.
-    state.error = t("notWhole", { name: state.sheet.players[bad], value: state.draft[bad] });
+    state.error = t("sc_notWhole", { name: state.sheet.players[bad], value: state.draft[bad] });
     render();
     return;
   }
@@ -626,7 +633,7 @@ function stopEditing() {
 }
 
 async function deleteDeal(number) {
-  if (!window.confirm(t("confirmDelete", { n: number }))) return;
+  if (!window.confirm(t("sc_confirmDelete", { n: number }))) return;
   if (state.editing === number) state.editing = null;
   await change("DELETE", `${API}/${encodeURIComponent(state.sheetId)}/deals/${number}`);
 }
@@ -644,41 +651,36 @@ async function copyLink() {
     input.select();
     document.execCommand?.("copy");
   }
-  state.notice = t("copied");
+  state.notice = t("sc_copied");
   render();
 }
 
 // -- loading and live updates -----------------------------------------------------------------------
 
 let socket = null;
-let retry = 0;
 
 function connectLive() {
   const readId = state.readId || (state.sheet && state.sheet.read_id);
-  if (!readId) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}${API}/shared/${encodeURIComponent(readId)}/live`);
-  socket.addEventListener("open", () => {
-    retry = 0;
-    state.live = true;
-    if (state.sheet && !state.sheet.editable) render();
-  });
-  socket.addEventListener("message", (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.type !== "sheet") return;
-    if (state.sheet && state.sheet.editable) {
-      // Another phone changed the sheet: keep our id and our links.
-      if (msg.sheet.version > state.sheet.version) refresh();
-    } else {
-      state.error = null;
-      setSheet(msg.sheet);
-    }
-  });
-  socket.addEventListener("close", () => {
-    state.live = false;
-    if (state.sheet && !state.sheet.editable) render();
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connectLive, 500 * 2 ** retry);
+  if (!readId || socket) return;
+  socket = openSocket(`${API}/shared/${encodeURIComponent(readId)}/live`, {
+    onOpen: () => {
+      state.live = true;
+      if (state.sheet && !state.sheet.editable) render();
+    },
+    onMessage: (msg) => {
+      if (msg.type !== "sheet") return;
+      if (state.sheet && state.sheet.editable) {
+        // Another phone changed the sheet: keep our id and our links.
+        if (msg.sheet.version > state.sheet.version) refresh();
+      } else {
+        state.error = null;
+        setSheet(msg.sheet);
+      }
+    },
+    onLost: () => {
+      state.live = false;
+      if (state.sheet && !state.sheet.editable) render();
+    },
   });
 }
 

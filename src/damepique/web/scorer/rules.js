@@ -1,6 +1,6 @@
 // The rules of a sheet's variant in a few lines, and the other words the
-// pages build from a sheet: pure functions of the rules and the translator
-// (tested under Node, tests/web/scorer_rules.test.mjs).
+// pages build from a sheet: pure functions of the rules and a translator
+// `t(key, params)` (i18n.js's; tested under Node, tests/web/scorer_rules.test.mjs).
 
 export const RULES_PAGE = "/#/rules";
 
@@ -47,7 +47,7 @@ function lowestClub(deck, players) {
 }
 
 function listWords(items, t) {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${t("and")} ${items.at(-1)}`;
+  return items.length ? t("list", items) : "";
 }
 
 // A few lines that say how the variant is played and scored.
@@ -58,32 +58,32 @@ export function ruleLines(rules, players, t) {
   const lines = [];
   const size = Math.floor(r.deck / players);
   lines.push(removed.length
-    ? t("ruleDealRemoved", { deck: r.deck, cards: listWords(removed, t), size })
-    : t("ruleDeal", { deck: r.deck, size }));
-  lines.push(t(players === 4 ? "rulePass4" : "rulePass"));
-  lines.push(t("rulePlay", { card: lowestClub(r.deck, players) }));
-  const points = [t("ruleHeart"), t("ruleQueen", { n: r.queen_points })];
-  if (r.black_maria) points.push(t("ruleKing"), t("ruleAce"));
-  if (r.deck === 36) points.push(t("ruleLastTrick"));
-  if (r.jack_of_diamonds) points.push(t("ruleJack"));
-  lines.push(t("rulePoints", { points: listWords(points, t), total }));
-  lines.push(r.moon === "others" ? t("ruleMoonOthers", { n: moon })
-    : r.moon === "self" ? t("ruleMoonSelf", { n: moon }) : t("ruleMoonOff"));
-  lines.push(t(r.tie === "share" ? "ruleEndShare" : "ruleEnd", { target: r.target }));
+    ? t("sc_ruleDealRemoved", { deck: r.deck, cards: listWords(removed, t), size })
+    : t("sc_ruleDeal", { deck: r.deck, size }));
+  lines.push(t(players === 4 ? "sc_rulePass4" : "sc_rulePass"));
+  lines.push(t("sc_rulePlay", { card: lowestClub(r.deck, players) }));
+  const points = [t("sc_ruleHeart"), t("sc_ruleQueen", { n: r.queen_points })];
+  if (r.black_maria) points.push(t("sc_ruleKing"), t("sc_ruleAce"));
+  if (r.deck === 36) points.push(t("sc_ruleLastTrick"));
+  if (r.jack_of_diamonds) points.push(t("sc_ruleJack"));
+  lines.push(t("sc_rulePoints", { points: listWords(points, t), total }));
+  lines.push(r.moon === "others" ? t("sc_ruleMoonOthers", { n: moon })
+    : r.moon === "self" ? t("sc_ruleMoonSelf", { n: moon }) : t("sc_ruleMoonOff"));
+  lines.push(t(r.tie === "share" ? "sc_ruleEndShare" : "sc_ruleEnd", { target: r.target }));
   return lines;
 }
 
 // The banner's words once the game is over: one winner, or a shared win.
 export function winnerWords(sheet, t) {
   const names = (sheet.winners || []).map((seat) => sheet.players[seat]);
-  return names.length > 1 ? t("sharedBanner", { names: listWords(names, t) }) : t("wonBanner", { name: names[0] });
+  return names.length > 1 ? t("sc_sharedBanner", { names: listWords(names, t) }) : t("sc_wonBanner", { name: names[0] });
 }
 
 // The label of one reading of an ambiguous entry (the server's params.readings).
 export function readingLabel(reading, players, t) {
   const points = reading.points.join(", ");
   if (reading.entry.moon !== undefined) {
-    return t("readingMoon", { name: players[reading.entry.moon], points });
+    return t("sc_readingMoon", { name: players[reading.entry.moon], points });
   }
-  return t("readingOrdinary", { points });
+  return t("sc_readingOrdinary", { points });
 }

@@ -1,0 +1,80 @@
+// Accounts, the leaderboard and players' profiles (docs/multiplayer.md).
+import { num, refusalText, t } from "./i18n.js";
+import { esc, showRefusal } from "./dom.js";
+import { contentWidth, lineChart } from "./chart.js";
+
+export async function renderAccount(root) {
+  const me = await (await fetch("/api/me")).json();
+  root.innerHTML = `<section class="account narrow">
+    <h1>${t("acc_heading")}</h1>
+    ${me.nickname ? `<div class="panel"><p>${t("acc_signed_in", { name: esc(me.nickname), rating: me.rating })}</p>
+      <p class="actions"><a class="button" href="#/player/${encodeURIComponent(me.nickname)}">${t("acc_profile")}</a>
+      <button type="button" class="button secondary" id="logout-btn">${t("acc_logout")}</button></p></div>` : `
+    <form id="acc-form" class="panel stack">
+      <div class="field"><label for="acc-nick">${t("acc_nickname")}</label><input id="acc-nick" autocomplete="username" maxlength="24" required></div>
+      <div class="field"><label for="acc-pass">${t("acc_password")}</label><input id="acc-pass" type="password" autocomplete="current-password" maxlength="200" required></div>
+      <p class="hint">${t("acc_rules")}</p>
+      <p class="actions"><button type="submit" class="button primary" id="login-btn">${t("acc_login")}</button>
+      <button type="button" class="button" id="register-btn">${t("acc_register")}</button></p>
+      <p class="error" id="acc-error" role="alert"></p>
+    </form>`}
+    <p class="muted">${t("acc_why")}</p>
+  </section>`;
+  const send = async (url) => {
+    const body = { nickname: root.querySelector("#acc-nick").value, password: root.querySelector("#acc-pass").value };
+    const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json();
+    if (!r.ok) showRefusal(root.querySelector("#acc-error"), t("error", { reason: refusalText(data.code, data.reason) }));
+    else renderAccount(root);
+  };
+  root.querySelector("#acc-form")?.addEventListener("submit", (e) => {
+    e.preventDefault();
+    send("/api/login");
+  });
+  root.querySelector("#register-btn")?.addEventListener("click", () => send("/api/accounts"));
+  root.querySelector("#logout-btn")?.addEventListener("click", async () => {
+    await fetch("/api/logout", { method: "POST" });
+    renderAccount(root);
+  });
+}
+
+export async function renderLeaderboard(root) {
+  const data = await (await fetch("/api/leaderboard")).json();
+  root.innerHTML = `<section class="leaderboard narrow"><h1>${t("lb_heading")}</h1>
+    ${data.players.length ? `<table class="data-table"><thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("acc_nickname")}</th><th scope="col" class="num">${t("lb_rating")}</th><th scope="col" class="num">${t("lb_games")}</th><th scope="col" class="num">${t("lb_wins")}</th></tr></thead><tbody>
+    ${data.players.map((p) => `<tr><td>${p.rank}</td><td class="name"><a href="#/player/${encodeURIComponent(p.nickname)}">${esc(p.nickname)}</a></td><td class="num">${p.rating}</td><td class="num">${p.games}</td><td class="num">${p.wins}</td></tr>`).join("")}
+    </tbody></table>` : `<p>${t("lb_empty")}</p>`}</section>`;
+}
+
+export async function renderProfile(root, nickname) {
+  const r = await fetch(`/api/players/${encodeURIComponent(nickname)}`);
+  if (!r.ok) {
+    root.innerHTML = `<section class="narrow"><p>${t("pf_none")}</p></section>`;
+    return;
+  }
+  const p = await r.json();
+  const s = p.stats;
+  root.innerHTML = `<section class="profile narrow"><h1>${esc(p.nickname)}</h1>
+    <p class="rating-line">${t("label_value", { label: t("lb_rating"), value: `<strong>${p.rating}</strong>` })}</p>
+    <div class="rating-box" id="rating-box"></div>
+    <dl class="stats">
+      <div><dt>${t("pf_games")}</dt><dd>${s.games}</dd></div>
+      <div><dt>${t("pf_ranked")}</dt><dd>${s.ranked}</dd></div>
+      <div><dt>${t("lb_wins")}</dt><dd>${s.wins}</dd></div>
+      <div><dt>${t("pf_avg")}</dt><dd>${s.average_points === null || s.average_points === undefined ? "—" : num(s.average_points, 1)}</dd></div>
+      <div><dt>${t("pf_moons")}</dt><dd>${s.moons}</dd></div>
+      <div><dt>${t("pf_queens")}</dt><dd>${s.queens}</dd></div>
+    </dl></section>`;
+  if (p.history.length) {
+    const box = root.querySelector("#rating-box");
+    // Drawn at the width of its box, so the labels stay readable on a phone.
+    box.innerHTML = lineChart({
+      series: [{ name: t("lb_rating"), values: [1500, ...p.history.map((x) => x.rating)], colour: "#2471a3" }],
+      title: t("pf_chart"),
+      xLabel: t("pf_game"),
+      width: contentWidth(box, 480),
+      legend: false,
+      cls: "rating-chart",
+    });
+  }
+}

@@ -1,0 +1,431 @@
+"""The table people expect (issue 16), in a real Chromium, in both languages,
+on a 390×844 touch phone and at 1280×800: one whole solo game per size checks
+the numbered contracts on the way (the hand on screen, the reason for an
+illegal tap, cards that move, the deal's summary, French card faces, SVG
+cards that overlap on a phone, the keyboard), and writes the screenshots to
+test-artifacts/. A short game with prefers-reduced-motion checks that nothing
+travels."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import time
+
+import pytest
+from playwright.async_api import Page, expect
+
+from .test_play import CARD_NAME, TEXT, enabled_now
+
+pytestmark = [pytest.mark.browser]
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+WORDS = {
+    "en": {
+        **TEXT["en"],
+        "intro": "No sign-up. Three computer players are waiting; a short game takes a few minutes.",
+        "training": "Training mode",
+        "deal_over": re.compile(r"^Deal \d+ is over$"),
+        "new_game": "New game",
+        "download": "Download the record",
+        "follow": "You must follow {suit}",
+        "suits": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"},
+        "courts": {"J", "Q", "K"},
+        "leads": re.compile(r"leads? the game with \d+ points?\.$"),
+    },
+    "fr": {
+        **TEXT["fr"],
+        "intro": "Sans inscription. Trois joueurs virtuels vous attendent\u202f; "
+        "une partie courte dure quelques minutes.",
+        "training": "Mode entraînement",
+        "deal_over": re.compile(r"^La donne \d+ est finie$"),
+        "new_game": "Nouvelle partie",
+        "download": "Télécharger la partie",
+        "follow": "Vous devez fournir à {suit}",
+        "suits": {"C": "trèfle", "D": "carreau", "H": "cœur", "S": "pique"},
+        "courts": {"V", "D", "R"},
+        "leads": re.compile(r"(mène|mènent|menez) la partie avec \d+ points?\.$"),
+    },
+}
+SUIT_OF = {
+    "clubs": "C",
+    "diamonds": "D",
+    "hearts": "H",
+    "spades": "S",
+    "trèfle": "C",
+    "carreau": "D",
+    "cœur": "H",
+    "pique": "S",
+}
+
+# Records every animation and transition the page starts: what moves, how long.
+MOTION_PROBE = """
+window.__moves = [];
+const place = (el) => el.closest?.('.trick') ? 'trick' : el.closest?.('#hand') ? 'hand'
+  : el.classList?.contains('ghost') ? 'ghost' : 'other';
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (keyframes, options) {
+  const frames = Array.isArray(keyframes) ? keyframes : [keyframes];
+  const props = [...new Set(frames.flatMap((f) => Object.keys(f)))];
+  const duration = typeof options === 'number' ? options : (options && options.duration) || 0;
+  window.__moves.push({ kind: 'animation', props, duration, where: place(this) });
+  return animate.call(this, keyframes, options);
+};
+const ms = (text) => Math.max(0, ...text.split(',')
+  .map((x) => parseFloat(x) * (x.trim().endsWith('ms') ? 1 : 1000)));
+document.addEventListener('transitionrun', (e) => {
+  const duration = ms(getComputedStyle(e.target).transitionDuration);
+  window.__moves.push({ kind: 'transition', props: [e.propertyName], duration, where: place(e.target) });
+}, true);
+document.addEventListener('animationstart', (e) => {
+  const duration = ms(getComputedStyle(e.target).animationDuration);
+  window.__moves.push({ kind: 'css-animation', props: [e.animationName], duration, where: place(e.target) });
+}, true);
+"""
+MOVING = {"transform", "translate", "left", "top"}
+
+
+class Game:
+    """One person at a solo table: taps like a person (a phone taps the
+    visible strip of an overlapped card), and looks at what the page shows."""
+
+    def __init__(self, page: Page, words: dict, touch: bool) -> None:
+        self.page, self.words, self.touch = page, words, touch
+        self.hand = page.get_by_role("group", name=words["hand"])
+
+    async def settle(self) -> None:
+        """Until no card is travelling (positions are read at rest)."""
+        # The cards' travel starts in the frame after a state is drawn: two frames first.
+        await self.page.evaluate(
+            "new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))"
+        )
+        await self.page.wait_for_function(
+            "() => document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000
+        )
+
+    async def tap(self, card) -> None:  # type: ignore[no-untyped-def]
+        await self.settle()
+        box = None
+        for _ in range(20):  # the hand may be drawn again under us: look again
+            box = await card.bounding_box()
+            if box is not None:
+                break
+            await self.page.wait_for_timeout(50)
+        assert box is not None
+        if self.touch:
+            await self.page.touchscreen.tap(box["x"] + 6, box["y"] + 24)
+        else:
+            await self.page.mouse.click(box["x"] + 6, box["y"] + 24)
+
+    async def choose(self, card) -> None:  # type: ignore[no-untyped-def]
+        """Tap a card to pass until it is chosen: a new hand may still be dealt in
+        (its cards travelling from the deck) when the tap comes, and miss."""
+        name = await card.get_attribute("data-card")
+        card = self.hand.locator(f'[data-card="{name}"]')
+        for _ in range(5):
+            if await card.get_attribute("aria-pressed") == "true":
+                return
+            await self.tap(card)
+            with contextlib.suppress(AssertionError):
+                await expect(card).to_have_attribute("aria-pressed", "true", timeout=2000)
+                return
+        box = await card.bounding_box()
+        under = await self.page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 300)",
+            [box["x"] + 6, box["y"] + 24] if box else [0, 0],
+        )
+        why = await card.get_attribute("data-why")
+        await self.page.screenshot(path="test-artifacts/choose-failed.png")
+        raise AssertionError(f"{name} could not be chosen: {why=}, {box=}, under the tap: {under}")
+
+    async def hand_on_screen(self) -> dict:
+        await self.settle()
+        return await self.page.evaluate(
+            """() => {
+              window.scrollTo(0, 0);
+              const cards = [...document.querySelectorAll('#hand [data-card]')];
+              const off = cards.filter((c) => { const r = c.getBoundingClientRect();
+                return r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5
+                  || r.bottom > innerHeight + 0.5; });
+              // Each card's corner index is uncovered: the card is what is under it.
+              const hidden = cards.filter((c) => { const r = c.getBoundingClientRect();
+                return document.elementFromPoint(r.left + 6, r.top + 12)?.closest('[data-card]') !== c; });
+              return { n: cards.length, off: off.map((c) => c.dataset.card),
+                       hidden: hidden.map((c) => c.dataset.card),
+                       sideways: document.documentElement.scrollWidth > innerWidth, scrollY };
+            }"""
+        )
+
+    async def step(self) -> str:
+        """One thing a person does: close a summary, pass, play; or wait."""
+        page, words = self.page, self.words
+        if await page.get_by_role("heading", name=words["over"]).count():
+            return "over"
+        go_on = page.get_by_role("button", name=words["continue"])
+        if await go_on.count() and await enabled_now(go_on):
+            return "summary"
+        pass_button = page.get_by_role("button", name=words["pass"], exact=True)
+        if await pass_button.count():
+            for _ in range(6):  # counted again each time: a slow page may take a tap late
+                if await self.hand.locator("[aria-pressed=true]").count() >= 3:
+                    break
+                await self.choose(self.hand.locator("[aria-pressed=false]").first)
+            await expect(self.hand.locator("[aria-pressed=true]")).to_have_count(3)
+            await pass_button.click()
+            await expect(pass_button).to_have_count(0)
+            return "pass"
+        enabled = self.hand.locator('[data-card][aria-disabled="false"]')
+        if await enabled.count() and not await page.locator("#t-summary[open]").count():
+            size = await self.hand.get_by_role("button").count()
+            name = await enabled.first.get_attribute("aria-label")
+            assert name and CARD_NAME.match(name), name
+            await self.tap(enabled.first)
+            await page.wait_for_function(
+                "size => document.querySelectorAll('#hand [data-card]').length !== size"
+                " || document.querySelector('#t-summary[open]')",
+                arg=size,
+                timeout=5000,
+            )
+            return "play"
+        await page.wait_for_timeout(40)
+        return "wait"
+
+    async def my_turn_to_play(self) -> bool:
+        return (
+            await self.hand.locator('[data-card][aria-disabled="false"]').count() > 0
+            and not await self.page.get_by_role("button", name=self.words["pass"], exact=True).count()
+        )
+
+
+async def shoot(page: Page, artifacts, name: str, sizes: list[dict]) -> None:  # type: ignore[no-untyped-def]
+    """A screenshot at each size (the page resized, then given back its own)."""
+    own = page.viewport_size
+    for size in sizes:
+        await page.set_viewport_size(size["viewport"])
+        await page.evaluate("window.scrollTo(0, 0)")
+        await page.wait_for_timeout(150)
+        label = "phone" if size["viewport"]["width"] < 500 else "desktop"
+        await page.screenshot(path=str(artifacts / f"{name}-{label}.png"))
+    await page.set_viewport_size(own)
+
+
+async def indexes(page: Page) -> set[str]:
+    return set(await page.locator(".face-svg .idx").evaluate_all("els => els.map((e) => e.textContent)"))
+
+
+async def check_illegal_tap(game: Game) -> bool:
+    """Contract 2, where the trick in front of us asks to follow a suit we hold:
+    tap a card of another suit; the reason shows at once, in a role=alert that
+    goes away by itself; the card keeps its name and stays focusable."""
+    page, words = game.page, game.words
+    led = page.locator(".trick .card").first
+    if not await led.count() or await page.locator(".trick-label.winner").count():
+        return False  # no trick led yet, or the one just taken
+    led_name = await led.get_attribute("aria-label") or ""
+    suit_word = led_name.split()[-1]
+    suit = SUIT_OF[suit_word]
+    hand = await game.hand.locator("[data-card]").evaluate_all(
+        "bs => bs.map((b) => [b.dataset.card, b.getAttribute('aria-disabled')])"
+    )
+    if not any(c[1] == suit for c, _ in hand):
+        return False
+    other = next((c for c, disabled in hand if c[1] != suit and disabled == "true"), None)
+    if other is None:
+        return False
+    card = game.hand.locator(f'[data-card="{other}"]')
+    name = await card.get_attribute("aria-label")
+    await game.tap(card)
+    alert = page.get_by_role("alert")
+    await expect(alert).to_have_text(words["follow"].format(suit=words["suits"][suit]), timeout=1000)
+    await expect(card).to_have_attribute("aria-label", name or "")
+    await card.focus()
+    assert await card.evaluate("el => document.activeElement === el")
+    await expect(alert).to_have_count(0, timeout=5000)
+    return True
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
+async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, size: str, artifacts) -> None:  # type: ignore[no-untyped-def]
+    words = WORDS[lang]
+    own, other = (DESKTOP, PHONE) if size == "desktop" else (PHONE, DESKTOP)
+    context = await new_context(locale=words["locale"], **own)
+    await context.add_init_script(MOTION_PROBE)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    game = Game(page, words, touch=size == "phone")
+
+    await page.goto("/")
+    await expect(page.locator("#home-intro")).to_have_text(words["intro"])
+    await page.get_by_label(words["level"]).select_option("beginner")
+    await page.get_by_label(words["speed"]).select_option("fast")
+    await page.get_by_label(words["rules"], exact=True).select_option("short")
+    await page.get_by_role("button", name=words["play"]).click()
+    await expect(game.hand).to_be_visible()
+    assert await page.evaluate("document.documentElement.lang") == lang
+    # The keyboard: "Play now" leaves the focus in the hand, and one Tab from it reaches "Pass".
+    await expect(game.hand.locator(":focus")).to_have_count(1)
+    await expect(
+        page.get_by_text(re.compile("^" + re.escape(words["sealed"]) + "[0-9a-f]{8}…$"))
+    ).to_be_visible()
+    # Contract 6: SVG faces (corner index, pips or a court), backs for the others' hands.
+    first = game.hand.locator("[data-card]").first
+    assert await first.locator("svg .idx").count() == 2
+    assert await first.locator("svg use").count() >= 3
+    assert await page.locator(".seat .mini-back").count() == 39
+    if size == "phone":
+        await game.settle()
+        boxes = [await c.bounding_box() for c in await game.hand.locator("[data-card]").all()]
+        assert all(b["x"] + b["width"] > n["x"] for b, n in itertools.pairwise(boxes))  # they overlap
+        assert min(b["width"] for b in boxes) >= 50  # and do not shrink to slivers
+
+    checked = {"screen": False, "training": False, "illegal": False, "summary": False, "mid": False}
+    seen_indexes: set[str] = set()
+    passes = 0
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        if await page.get_by_role("button", name=words["pass"], exact=True).count() and passes == 0:
+            # Choose three, then Tab from the hand to "Pass" and press it with the keyboard.
+            for _ in range(3):
+                await game.choose(game.hand.locator("[aria-pressed=false]").first)
+            await game.hand.locator("[data-card]").first.focus()
+            await page.keyboard.press("Tab")
+            await expect(page.get_by_role("button", name=words["pass"], exact=True)).to_be_focused()
+            await page.keyboard.press("Enter")
+            await expect(page.get_by_role("button", name=words["pass"], exact=True)).to_have_count(0)
+            await expect(game.hand.locator(":focus")).to_have_count(1)  # the focus went back to the hand
+            passes += 1
+            continue
+        if await game.my_turn_to_play():
+            if not checked["screen"]:
+                # Contract 1: the whole hand on screen on the player's turn, no scrolling,
+                # no sideways scroll.
+                where = await game.hand_on_screen()
+                assert (
+                    where["n"] >= 10 and not where["off"] and not where["hidden"] and not where["sideways"]
+                ), where
+                checked["screen"] = True
+                # ... with the training mode on too (its panels beside the table or under it,
+                # never pushing the hand out).
+                await page.get_by_role("switch", name=words["training"]).check()
+                await expect(page.locator(".advice li").first).to_be_visible(timeout=30_000)
+                where = await game.hand_on_screen()
+                assert not where["off"] and not where["hidden"] and not where["sideways"], where
+                checked["training"] = True
+                seen_indexes |= set(await page.locator(".training .chip [aria-hidden]").all_inner_texts())
+            if not checked["illegal"]:
+                checked["illegal"] = await check_illegal_tap(game)
+        if (
+            not checked["mid"]
+            and await game.hand.locator("[data-card]").count() <= 8
+            and await page.locator(".trick .card").count()
+        ):
+            await game.settle()
+            await shoot(page, artifacts, f"table-mid-deal-{lang}", [own, other])
+            checked["mid"] = True
+        seen_indexes |= await indexes(page)
+        what = await game.step()
+        if what == "over":
+            break
+        if what == "summary":
+            if not checked["summary"]:
+                # Contract 4: the deal's summary, Continue focused; the next hand waits for it.
+                dialog = page.get_by_role("dialog", name=words["deal_over"])
+                await expect(dialog).to_be_visible()
+                await expect(page.get_by_role("button", name=words["continue"])).to_be_focused()
+                await expect(dialog.locator(".sum-table tbody tr")).to_have_count(4)
+                await expect(dialog.locator(".sum-lead")).to_have_text(words["leads"])
+                await page.wait_for_timeout(1200)  # the server has dealt the next hand meanwhile
+                assert await game.hand.locator("[data-card]").count() == 0
+                await shoot(page, artifacts, f"deal-summary-{lang}", [own, other])
+                checked["summary"] = True
+            await page.get_by_role("button", name=words["continue"]).press("Enter")
+            await expect(page.get_by_role("dialog", name=words["deal_over"])).to_have_count(0)
+            await expect(game.hand.locator("[data-card]")).not_to_have_count(0)
+    assert all(checked.values()), checked
+
+    # The end of the game: winner, totals, chart, a new game and the record.
+    over = page.get_by_role("dialog", name=words["over"])
+    await expect(over).to_be_visible()
+    await expect(over.locator(".winner-line")).not_to_be_empty()
+    await expect(over.locator("svg[role=img]")).to_be_visible()
+    await expect(over.get_by_role("link", name=words["new_game"])).to_be_visible()
+    await expect(over.get_by_role("link", name=words["download"])).to_have_attribute(
+        "href", re.compile(r"/record$")
+    )
+    await page.locator(".seal-panel summary").click()
+    await expect(page.get_by_text(words["verified"])).to_be_visible()
+    totals = await page.locator(".score-sheet tfoot td").all_inner_texts()
+    assert max(int(x) for x in totals) >= 50
+    await shoot(page, artifacts, f"game-over-{lang}", [own, other])
+
+    # Contract 5: French faces read V, D, R (the hand, the trick, the advice); English J, Q, K.
+    ranks = {x.rstrip("♣♦♥♠") for x in seen_indexes}
+    courts = ranks & {"J", "Q", "K", "V", "D", "R"}
+    assert courts and courts <= words["courts"], seen_indexes
+    # Contract 3: cards travelled, each in 150 to 400 ms, on their position.
+    moves = await page.evaluate("window.__moves")
+    travels = [m for m in moves if m["kind"] == "animation" and MOVING & set(m["props"])]
+    if lang == "fr":
+        # The replay of the game just played reads V, D, R too (its trick and its hands).
+        if size == "phone":
+            await page.get_by_role("button", name="Menu").click()
+        await page.get_by_role("link", name="Historique").click()
+        await page.get_by_role("link", name="Revoir").first.click()
+        await expect(page.get_by_text("Pli 1 sur")).to_be_visible()
+        ranks = {x.rstrip("♣♦♥♠") for x in await indexes(page)}
+        ranks |= {
+            x.rstrip("♣♦♥♠")
+            for x in await page.locator(".replay-hands .chip [aria-hidden]").all_inner_texts()
+        }
+        assert ranks & {"V", "D", "R"} and not ranks & {"J", "Q", "K"}, ranks
+    assert {m["where"] for m in travels} >= {"trick", "hand", "ghost"}, {m["where"] for m in travels}
+    assert all(150 <= m["duration"] <= 400 for m in travels), sorted({m["duration"] for m in travels})
+    assert not errors
+
+
+async def test_with_reduced_motion_nothing_travels(new_context) -> None:  # type: ignore[no-untyped-def]
+    words = WORDS["en"]
+    context = await new_context(locale="en-GB", reduced_motion="reduce", **DESKTOP)
+    await context.add_init_script(MOTION_PROBE)
+    page = await context.new_page()
+    game = Game(page, words, touch=False)
+    await page.goto("/")
+    await page.get_by_label(words["speed"]).select_option("fast")
+    await page.get_by_role("button", name=words["play"]).click()
+    await expect(game.hand).to_be_visible()
+    # Pass, then play until a few tricks are taken (cards played, tricks collected).
+    for _ in range(200):
+        if await page.locator(".score-sheet").count() and await game.hand.locator("[data-card]").count() <= 9:
+            break
+        await game.step()
+    await game.hand.locator("[data-card]").first.hover()
+    moves = await page.evaluate("window.__moves")
+    assert moves == [] or max(m["duration"] for m in moves) <= 150, moves
+    # The last trick can be looked at until the next card is played.
+    while not await game.my_turn_to_play():
+        await game.step()
+    look = page.get_by_role("button", name="Last trick")
+    await expect(look).to_be_visible(timeout=3000)
+    await look.click()
+    back = page.get_by_role("button", name="Back to the table")
+    await expect(back).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator(".trick .card")).to_have_count(4)
+    await expect(page.locator(".trick-label")).to_have_text(re.compile(r"takes? the trick \(\d+ points?\)$"))
+    await game.step()  # a card played: back to the trick being played
+    await expect(back).to_have_count(0)
+    # Without the preference the same page moves its cards.
+    await page.emulate_media(reduced_motion="no-preference")
+    await page.evaluate("window.__moves = []")
+    while not await page.evaluate("window.__moves.some((m) => m.kind === 'animation')"):
+        await game.step()
+    moves = await page.evaluate("window.__moves")
+    assert any(m["duration"] >= 150 for m in moves), moves
