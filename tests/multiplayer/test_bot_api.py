@@ -13,7 +13,6 @@ program; a ``RemoteBot`` of one's own plays through ``botapi.play``.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -31,7 +30,7 @@ from damepique.botapi import RemoteBot, play
 from damepique.engine import Rules, View, cards_of
 from damepique.engine.cards import rank_of
 
-from ..conftest import ROOT, free_port, start_server, stop_server
+from ..conftest import ROOT, free_port, real_server
 from .mp_helpers import Player, Socket, check_frames, recv, recv_type
 
 PASSWORD = "correct horse battery"
@@ -40,14 +39,8 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One real server for the module's tests (each makes its own people, bots and tables)."""
-    folder = tmp_path_factory.mktemp("botapi")
-    port = free_port()
-    env = os.environ | {"DAMEPIQUE_CREATIONS": "0"}
-    proc = start_server(folder / "botapi.sqlite3", port, folder / "server.log", env)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(proc)
+    with real_server(tmp_path_factory.mktemp("botapi")) as url:
+        yield url
 
 
 def person(base: str, nickname: str) -> httpx.Client:

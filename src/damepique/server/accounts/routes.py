@@ -107,19 +107,22 @@ def install(app: FastAPI, accounts: Accounts) -> None:
             return refused(e)
         return JSONResponse(made, status_code=201)
 
-    @app.post("/api/bots/{nickname}/token")
-    async def new_bot_token(nickname: str, request: Request) -> JSONResponse:
+    async def bot_change(nickname: str, request: Request, change: str) -> JSONResponse:
+        """A new token (``new_token``) or none (``revoke``) for one of the person's bots."""
         try:
-            return JSONResponse(await bots.new_token(await account_of(request), nickname))
+            account = await account_of(request)
+            made = await (bots.new_token if change == "new_token" else bots.revoke)(account, nickname)
+            return JSONResponse(made)
         except Refusal as e:
             return refused(e)
 
+    @app.post("/api/bots/{nickname}/token")
+    async def new_bot_token(nickname: str, request: Request) -> JSONResponse:
+        return await bot_change(nickname, request, "new_token")
+
     @app.delete("/api/bots/{nickname}")
     async def revoke_bot(nickname: str, request: Request) -> JSONResponse:
-        try:
-            return JSONResponse(await bots.revoke(await account_of(request), nickname))
-        except Refusal as e:
-            return refused(e)
+        return await bot_change(nickname, request, "revoke")
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> JSONResponse:
