@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[server,test,dev,openspiel,postgres,redis,rl]"
+    .venv/bin/python -m pip install -q -e ".[server,bot,test,dev,openspiel,postgres,redis,rl]"
     touch "$STAMP"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"

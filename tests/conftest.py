@@ -8,6 +8,7 @@ file. ``start_server`` is also what the restart test uses.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -106,6 +107,21 @@ def server_process() -> Iterator[Callable[[Path, int], subprocess.Popen[bytes]]]
         stop_server(proc)
 
 
+@contextlib.contextmanager
+def real_server(folder: Path) -> Iterator[str]:
+    """A real server on a free port with its database and log in ``folder``;
+    its address, e.g. ``http://127.0.0.1:40123``. Every client comes from
+    127.0.0.1: no limit on the games one address creates (tests/server/test_creations.py
+    tests it)."""
+    port = free_port()
+    env = os.environ | {"DAMEPIQUE_CREATIONS": "0"}
+    proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log", env)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(proc)
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a real server, e.g. ``http://127.0.0.1:40123``; set
@@ -113,16 +129,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if os.environ.get("DAMEPIQUE_TEST_URL"):
         yield os.environ["DAMEPIQUE_TEST_URL"]
         return
-    folder = tmp_path_factory.mktemp("server")
-    port = free_port()
-    # Every browser of the session comes from 127.0.0.1: no limit on the games
-    # one address creates (tests/server/test_creations.py tests it).
-    env = os.environ | {"DAMEPIQUE_CREATIONS": "0"}
-    proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log", env)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(proc)
+    with real_server(tmp_path_factory.mktemp("server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

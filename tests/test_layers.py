@@ -1,6 +1,8 @@
 """The import direction of shared/ARCHITECTURE.md, enforced with ast.
 
 engine <- bots <- server -> web;  engine <- scorer;  cli may import anything.
+botapi (a program at a server's tables) sits beside the server, on engine and
+bots, and imports nothing of it: only the standard library and websockets.
 The interop modules at the top of the package sit above engine and bots:
 observation <- worlds <- openspiel, observation <- pettingzoo; nothing below
 imports them.
@@ -22,6 +24,8 @@ ALLOWED = {
     "bots": {"engine", "bots"},
     "scorer": {"engine", "scorer"},
     "server": {"engine", "bots", "scorer", "server"},
+    # "damepique": the package root, for ``__version__`` (its User-Agent).
+    "botapi": {"engine", "bots", "botapi", "damepique"},
 }
 
 # Modules at the top of the package (src/damepique/NAME.py) and what they may import of ours.
@@ -83,10 +87,15 @@ def test_top_level_modules_import_only_below(module: str) -> None:
     assert not bad, "imports against the layer direction:\n" + "\n".join(bad)
 
 
-def test_engine_uses_only_the_standard_library() -> None:
-    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+def test_every_package_has_a_rule() -> None:
+    packages = {p.parent.name for p in SRC.glob("*/__init__.py")} - {"web"}
+    assert packages == set(ALLOWED), packages ^ set(ALLOWED)
+
+
+def _foreign_imports(layer: str, allowed: set[str]) -> list[str]:
+    """The imports of ``layer``'s files of modules outside ``allowed`` (absolute ones)."""
     bad = []
-    for path in _files("engine"):
+    for path in _files(layer):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -95,8 +104,19 @@ def test_engine_uses_only_the_standard_library() -> None:
                 mods = [(node.module or "").split(".")[0]]
             else:
                 continue
-            bad += [f"{path.name}:{node.lineno} {m}" for m in mods if m not in stdlib]
-    assert not bad, bad
+            bad += [f"{path.name}:{node.lineno} {m}" for m in mods if m not in allowed]
+    return bad
+
+
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_botapi_needs_only_the_standard_library_and_websockets() -> None:
+    assert not (bad := _foreign_imports("botapi", STDLIB | {"damepique", "websockets"})), bad
+
+
+def test_engine_uses_only_the_standard_library() -> None:
+    assert not (bad := _foreign_imports("engine", STDLIB)), bad
 
 
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:

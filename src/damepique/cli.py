@@ -1,4 +1,4 @@
-"""The ``damepique`` command: referee, advice, random games, bench, arena, server.
+"""The ``damepique`` command: referee, advice, random games, bench, arena, a bot at a table, server.
 
 The referee commands (``replay``, ``legal``, ``verify``) print exactly one
 JSON object on standard output and exit 0 or 2, whatever the input: never a
@@ -193,18 +193,50 @@ def _json_number(x: Any) -> Any:
     return x if not isinstance(x, float) or math.isfinite(x) else None
 
 
+def _missing_extra(command: str, extra: str, what: str) -> bool:
+    """Say so (and True) when ``extra`` is not installed: a hint, not an ImportError."""
+    from damepique.extras import install_hint, missing
+
+    absent = missing(extra)
+    if absent:
+        print(
+            f"damepique {command}: {what} is not installed (missing {', '.join(absent)}): "
+            f"{install_hint(extra)}",
+            file=sys.stderr,
+        )
+    return bool(absent)
+
+
+def _listen_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"--listen takes HOST:PORT (such as 127.0.0.1:9000), not {text!r}")
+    return host.strip("[]"), int(port)
+
+
 def run_arena_cli(args: Any, rules: Rules) -> int:
     """``damepique arena``: ``args`` has seats, deals, seed, duplicate, games,
-    jobs, json, no_progress."""
+    jobs, json, no_progress, and for ``remote`` seats listen, wait, remote_timeout."""
     from damepique.bots.arena import run_arena, split_seats
     from damepique.bots.registry import get_bot
 
     names = split_seats(args.seats)
     openspiel = any(n.startswith("openspiel-") for n in names)
+    remote = [i for i, n in enumerate(names) if n == "remote"]
+    listen = getattr(args, "listen", None)
     try:
         if args.deals < 1:
             raise ValueError(f"--deals must be at least 1, not {args.deals}")
+        if remote and listen is None:
+            raise ValueError("a remote seat waits for a program: give --listen HOST:PORT")
+        if listen is not None and not remote:
+            raise ValueError("--listen is for remote seats: name one in --seats (remote,expert,...)")
+        if remote and openspiel:
+            raise ValueError("remote seats and OpenSpiel seats do not play together")
+        address = _listen_address(listen) if listen is not None else None
         for name in names:
+            if name == "remote":
+                continue
             if name.startswith("openspiel-"):
                 from damepique.bots.openspiel import spiel_seat
 
@@ -226,7 +258,38 @@ def run_arena_cli(args: Any, rules: Rules) -> int:
     except (KeyError, ValueError) as e:
         print(f"damepique arena: {e.args[0] if e.args else e}", file=sys.stderr)
         return 2
+    if remote and _missing_extra("arena", "bot", "the bot API (for remote seats)"):
+        return 2
     progress = not args.no_progress and args.deals >= 20
+    seats = None
+    given = None
+    failures: tuple[type[Exception], ...] = (ImportError, ValueError)
+    if address is not None:
+        from damepique.botapi.remote_seat import RemoteSeatError, RemoteSeats
+
+        failures += (RemoteSeatError,)
+
+        labels = ["remote"] if len(remote) == 1 else [f"remote-{k + 1}" for k in range(len(remote))]
+        for i, label in zip(remote, labels, strict=True):
+            names[i] = label
+        seats = RemoteSeats(labels, rules, args.remote_timeout)
+        try:
+            port = seats.listen(*address)
+        except OSError as e:
+            print(f"damepique arena: cannot listen on {listen}: {e}", file=sys.stderr)
+            return 2
+        print(
+            f"damepique arena: waiting for {len(labels)} bot program(s) on ws://{address[0]}:{port} "
+            f"(damepique bot --url ws://{address[0]}:{port} --bot NAME)",
+            file=sys.stderr,
+            flush=True,
+        )
+        if not seats.wait(args.wait):
+            print(f"damepique arena: no program came in {args.wait:.0f} s", file=sys.stderr)
+            seats.close()
+            return 2
+        given = {label: seat for label, seat in zip(labels, seats.seats, strict=True)}
+    rows: list[dict[str, Any]] | None = None
     try:
         rows = run_arena(
             names,
@@ -237,16 +300,70 @@ def run_arena_cli(args: Any, rules: Rules) -> int:
             games=args.games,
             jobs=max(1, args.jobs),
             progress=progress,
+            bots=given,
         )
-    except (ImportError, ValueError) as e:
+    except failures as e:
         print(f"damepique arena: {e}", file=sys.stderr)
         return 2
+    finally:
+        if seats is not None:
+            seats.close(None if rows is None else {"arena": rows})
     if args.json:
         for row in rows:
             row["payoff_ci95"] = [_json_number(x) for x in row["payoff_ci95"]]
         print(json.dumps({"bots": rows}, allow_nan=False))
     else:
         print(format_table(rows))
+    return 0
+
+
+def run_bot_cli(args: Any) -> int:
+    """``damepique bot``: seat a registered bot at a table (or an arena's remote
+    seat) and play; each game's result is one JSON line on standard output."""
+    if _missing_extra("bot", "bot", "the bot API's client"):
+        return 2
+    from damepique.botapi.client import Client, Refused
+    from damepique.botapi.links import LinkError, Target
+    from damepique.bots.registry import get_bot
+
+    try:
+        bot = get_bot(args.bot)
+        target = Target.parse(args.url, args.table)
+        if args.games < 1:
+            raise ValueError(f"--games must be at least 1, not {args.games}")
+    except (KeyError, ValueError, LinkError) as e:
+        print(f"damepique bot: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    token = args.token or os.environ.get("DAMEPIQUE_BOT_TOKEN")
+    if target.http is not None and not token:
+        print(
+            "damepique bot: a table wants a bot account's token: --token or DAMEPIQUE_BOT_TOKEN "
+            "(a signed-in person makes one with POST /api/bots: docs/bot-api.md)",
+            file=sys.stderr,
+        )
+        return 2
+    transcript = open(args.transcript, "a", encoding="utf-8") if args.transcript else None  # noqa: SIM115
+    log = None if not args.quiet else (lambda line: None)
+    client = Client(
+        bot,
+        target,
+        token=token,
+        games=args.games,
+        seed=args.seed,
+        transcript=transcript,
+        log=log,
+        on_result=_print_json,
+    )
+    try:
+        client.run()
+    except Refused as e:
+        print(f"damepique bot: {e.code}: {e.reason}", file=sys.stderr)
+        return 1 if e.code in ("unreachable", "closed") else 2
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if transcript is not None:
+            transcript.close()
     return 0
 
 
@@ -415,6 +532,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="for remote seats: wait there for bot programs (damepique bot --url ws://HOST:PORT)",
+    )
+    p.add_argument("--wait", type=float, default=120.0, help="seconds to wait for the programs (120)")
+    p.add_argument(
+        "--remote-timeout", type=float, default=60.0, help="seconds a program has for one decision (60)"
+    )
+
+    p = sub.add_parser(
+        "bot",
+        help="seat a bot at a table over the bot API and play (docs/bot-api.md)",
+        description="Seat a registered bot at a table of a damepique server with a bot account's "
+        "token, and play whole games; each game's result is one JSON line on standard output.",
+    )
+    p.add_argument(
+        "--url",
+        required=True,
+        help="the table's link as the page shows it (http://host:port/#/t/CODE), the server's "
+        "address with --table, or an arena's ws://HOST:PORT",
+    )
+    p.add_argument("--table", help="the table's code, when --url is the server's address")
+    p.add_argument("--token", help="the bot account's token (default: $DAMEPIQUE_BOT_TOKEN)")
+    p.add_argument(
+        "--bot", default="intermediate", help="a registered bot: expert, expert:budget_ms=500, ..."
+    )
+    p.add_argument("--games", type=int, default=1, help="games to play: a rematch after each but the last")
+    p.add_argument("--seed", type=int, default=None, help="the bot's random generator's seed")
+    p.add_argument("--transcript", metavar="FILE", help="append every message received to FILE, one a line")
+    p.add_argument("--quiet", action="store_true", help="say nothing on standard error but failures")
 
     p = sub.add_parser("play", help="watch computer players play a game in the terminal")
     p.add_argument("--seed", type=int, default=None)
@@ -461,19 +609,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_bench(args.deals, args.seed, as_json=args.json)
     if args.command == "arena":
         return run_arena_cli(args, _parse_rules(args.rules))
+    if args.command == "bot":
+        return run_bot_cli(args)
     if args.command == "play":
         return play_demo(_parse_rules(args.rules), args.seed, args.level)
     if args.command == "serve":
         # The web app is the [server] extra: without it, say so instead of an ImportError.
-        from damepique.extras import install_hint, missing
-
-        absent = missing("server")
-        if absent:
-            print(
-                f"damepique serve: the web app is not installed (missing {', '.join(absent)}): "
-                f"{install_hint('server')}",
-                file=sys.stderr,
-            )
+        if _missing_extra("serve", "server", "the web app"):
             return 2
         from damepique.server.run import serve
 

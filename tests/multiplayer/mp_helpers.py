@@ -11,6 +11,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from tests.secrets_check import secret_kept_until_the_end
+from websockets.sync.client import connect
+
+from damepique.engine import Rules
 from damepique.server.protocol import apply_patch
 
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
@@ -189,6 +193,26 @@ class Player(threading.Thread):
             self.failure = e
 
 
+class Socket:
+    """The test client's socket methods on a real WebSocket (``headers``: the
+    upgrade's, such as a bot's ``Authorization``)."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.ws = connect(url, max_size=None, additional_headers=headers)
+
+    def receive_text(self) -> str:
+        return str(self.ws.recv(timeout=30))
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+    def send_bytes(self, data: bytes) -> None:
+        self.ws.send(data)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
 def cards_in(obj: Any) -> Iterator[str]:
     if isinstance(obj, str):
         if CARD.match(obj):
@@ -199,3 +223,42 @@ def cards_in(obj: Any) -> Iterator[str]:
     elif isinstance(obj, list):
         for v in obj:
             yield from cards_in(v)
+
+
+def knowable(
+    record: dict[str, Any], rules: Rules, seat: int | None, deal: int, plays: int, exchanged: bool
+) -> set[str]:
+    d = record["deals"][deal]
+    known = set(d["plays"][:plays])
+    if plays >= rules.players:
+        known |= set(d["kitty"])
+    if seat is None:
+        return known
+    known |= set(d["hands"][seat])
+    offset = rules.pass_offset(deal) % rules.players
+    if exchanged and offset:
+        known |= set(d["passes"][(seat - offset) % rules.players])
+    return known
+
+
+def check_frames(record: dict[str, Any], rules: Rules, seat: int | None, frames: list[dict[str, Any]]) -> int:
+    """Every card in every frame is one ``seat`` (None: a spectator) may know
+    then, and the deal secret only once the game is over."""
+    secret_kept_until_the_end(record, frames)
+    checked = 0
+    for msg in frames:
+        if msg["type"] != "state" or msg.get("view") is None:
+            assert list(cards_in(msg)) == [], msg
+            continue
+        v = msg["view"]
+        assert msg["seat"] == seat and msg["spectator"] == (seat is None)
+        if v["phase"] == "pass":
+            assert v["received"] is None  # nobody sees received cards before every seat passed
+        plays = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
+        known = knowable(record, rules, seat, v["deal"], plays, v["phase"] != "pass")
+        if seat is None:
+            assert v["hand"] == [] and v["passed"] is None and v["received"] is None
+        for c in cards_in(msg):
+            assert c in known, (seat, c, msg.get("event"))
+            checked += 1
+    return checked

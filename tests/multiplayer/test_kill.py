@@ -10,26 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.sync.client import connect
 
 from ..conftest import free_port
-from .mp_helpers import Player
-
-
-class Socket:
-    """The test client's socket methods on a real WebSocket."""
-
-    def __init__(self, url: str) -> None:
-        self.ws = connect(url, max_size=None)
-
-    def receive_text(self) -> str:
-        return str(self.ws.recv(timeout=30))
-
-    def send_text(self, text: str) -> None:
-        self.ws.send(text)
-
-    def close(self) -> None:
-        self.ws.close()
+from .mp_helpers import Player, Socket
 
 
 def state_now(sock: Socket, code: str, token: str) -> dict[str, Any]:

@@ -14,12 +14,21 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.secrets_check import secret_kept_until_the_end
 
-from damepique.engine import PRESETS, Rules
+from damepique.engine import PRESETS
 from damepique.server.app import create_app
 
-from .mp_helpers import Patched, Player, cards_in, create_table, hello, next_error, recv, recv_type, sit
+from .mp_helpers import (
+    Patched,
+    Player,
+    check_frames,
+    create_table,
+    hello,
+    next_error,
+    recv,
+    recv_type,
+    sit,
+)
 
 
 def make_app(path: Path, grace: float = 60.0) -> Any:
@@ -50,45 +59,6 @@ def run_players(players: list[Player], limit: float = 60) -> None:
         assert not p.is_alive(), "the game did not finish in time"
         assert p.failure is None, p.failure
         assert p.errors == [], p.errors
-
-
-def knowable(
-    record: dict[str, Any], rules: Rules, seat: int | None, deal: int, plays: int, exchanged: bool
-) -> set[str]:
-    d = record["deals"][deal]
-    known = set(d["plays"][:plays])
-    if plays >= rules.players:
-        known |= set(d["kitty"])
-    if seat is None:
-        return known
-    known |= set(d["hands"][seat])
-    offset = rules.pass_offset(deal) % rules.players
-    if exchanged and offset:
-        known |= set(d["passes"][(seat - offset) % rules.players])
-    return known
-
-
-def check_frames(record: dict[str, Any], rules: Rules, seat: int | None, frames: list[dict[str, Any]]) -> int:
-    """Every card in every frame is one ``seat`` (None: a spectator) may know
-    then, and the deal secret only once the game is over."""
-    secret_kept_until_the_end(record, frames)
-    checked = 0
-    for msg in frames:
-        if msg["type"] != "state" or msg.get("view") is None:
-            assert list(cards_in(msg)) == [], msg
-            continue
-        v = msg["view"]
-        assert msg["seat"] == seat and msg["spectator"] == (seat is None)
-        if v["phase"] == "pass":
-            assert v["received"] is None  # nobody sees received cards before every seat passed
-        plays = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
-        known = knowable(record, rules, seat, v["deal"], plays, v["phase"] != "pass")
-        if seat is None:
-            assert v["hand"] == [] and v["passed"] is None and v["received"] is None
-        for c in cards_in(msg):
-            assert c in known, (seat, c, msg.get("event"))
-            checked += 1
-    return checked
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,8 @@ minus its own) with a 95% confidence interval, and moons made and conceded.
   duplicate comparisons tight.
 - ``--games`` plays whole games to the target (``--deals`` then counts games)
   and adds the share of games won.
+- A seat named ``remote`` (with ``--listen HOST:PORT``) is played by a
+  program outside, over the bot API (``damepique.botapi.remote_seat``).
 - Seats named ``openspiel-ismcts:SIMS`` or ``openspiel-mcts:SIMS`` play
   OpenSpiel's own bots (``bots.openspiel``), single deals under OpenSpiel's
   rules.
@@ -30,7 +32,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +63,9 @@ def _seed(*parts: object) -> str:
 _BOTS: dict[str, Bot] = {}
 
 
-def _bot(name: str) -> Bot:
+def _bot(name: str, given: Mapping[str, Bot] | None = None) -> Bot:
+    if given is not None and name in given:
+        return given[name]
     bot = _BOTS.get(name)
     if bot is None:
         bot = get_bot(name)
@@ -95,7 +99,9 @@ def _rotations(n: int, duplicate: bool) -> range:
     return range(n if duplicate else 1)
 
 
-def _run_task(task: tuple[list[str], Rules, int, int, bool, bool]) -> list[DealOutcome]:
+def _run_task(
+    task: tuple[list[str], Rules, int, int, bool, bool], given: Mapping[str, Bot] | None = None
+) -> list[DealOutcome]:
     names, rules, seed, base, duplicate, games = task
     n = rules.players
     if any(name.startswith("openspiel-") for name in names):
@@ -110,7 +116,7 @@ def _run_task(task: tuple[list[str], Rules, int, int, bool, bool]) -> list[DealO
     out = []
     for r in _rotations(n, duplicate):
         entries = tuple((s - r) % n for s in range(n))
-        bots = [_bot(names[e]) for e in entries]
+        bots = [_bot(names[e], given) for e in entries]
         if not games:
             deal = Deal.shuffled(rules, random.Random(_seed(seed, base)), base)
             rngs = [random.Random(_seed(seed, base, s, "bot")) for s in range(n)]
@@ -143,14 +149,17 @@ def iter_outcomes(
     duplicate: bool = False,
     games: bool = False,
     jobs: int = 1,
+    bots: Mapping[str, Bot] | None = None,
 ) -> Iterator[list[DealOutcome]]:
-    """Each deal's (or game's) outcomes, rotations together, in any order."""
+    """Each deal's (or game's) outcomes, rotations together, in any order.
+    ``bots``: seats played by these bots, by name, instead of ``get_bot``'s
+    (a remote program's seat); they play in this process."""
     if len(names) != rules.players:
         raise ValueError(f"{len(names)} seats given for {rules.players} players")
     tasks = [(list(names), rules, seed, d, duplicate, games) for d in range(deals)]
-    if jobs <= 1:
+    if jobs <= 1 or bots:
         for t in tasks:
-            yield _run_task(t)
+            yield _run_task(t, bots)
         return
     import multiprocessing
 
@@ -234,8 +243,10 @@ def run_arena(
     games: bool = False,
     jobs: int = 1,
     progress: bool = False,
+    bots: Mapping[str, Bot] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play and summarize; the library form of ``damepique arena``."""
+    """Play and summarize; the library form of ``damepique arena`` (``bots``:
+    seats played by these bots, by name, as ``iter_outcomes`` says)."""
     rules = rules or Rules()
     if any(name.startswith("openspiel-") for name in names):
         from .openspiel import openspiel_rules
@@ -245,7 +256,7 @@ def run_arena(
             raise ValueError("OpenSpiel seats play single deals only (no --games)")
     results: list[list[DealOutcome]] = []
     bar = _Progress(deals, "games" if games else "deals") if progress else None
-    for group in iter_outcomes(names, rules, deals, seed, duplicate, games, jobs):
+    for group in iter_outcomes(names, rules, deals, seed, duplicate, games, jobs, bots):
         results.append(group)
         if bar:
             bar.update(len(results))

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_NAMES, SUIT_MASKS, cards_of
+from .cards import CARD_NAMES, JD, SUIT_MASKS, cards_of, parse_card
 from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .events import DealResult
 from .rules import Rules
@@ -67,6 +67,9 @@ class View:
     kitty: int
     """The kitty's cards once the first trick has taken them, else 0."""
     lead_card: int | None
+    """The card that must lead the first trick while it must: told to the seat
+    that holds it, and to every seat when no hidden kitty could hold a lower club
+    (the rules then say which it is)."""
     totals: tuple[int, ...] = field(default=())
     result: DealResult | None = None
 
@@ -144,7 +147,8 @@ class View:
         return deal
 
     def to_json(self) -> dict[str, Any]:
-        """The view with cards as the record's strings, for the wire."""
+        """The view with cards as the record's strings, for the wire
+        (``from_json`` reads it back)."""
 
         def names(mask: int | None) -> list[str] | None:
             return None if mask is None else [CARD_NAMES[c] for c in cards_of(mask)]
@@ -177,6 +181,104 @@ class View:
             if self.result is None
             else {"points": list(self.result.points), "moon": self.result.moon},
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], rules: Rules) -> View:
+        """The view ``to_json`` wrote, under ``rules``: exactly the same value
+        (``View.from_json(v.to_json(), v.rules) == v``), so a program that gets a
+        seat's view over the wire hands its bot what a bot in the server gets.
+        What the wire leaves out follows from what it holds: the hand as dealt
+        (the hand, what was played from it and passed, less what was received),
+        every play with its seat (from the tricks' leaders), who took the J♦
+        (the trick with it, or the kitty's first trick), the card that must lead
+        (the seat's only legal card, or the rules' lowest club).
+
+        >>> import random
+        >>> deal = Deal.shuffled(Rules(), random.Random(2))
+        >>> view = view_of(deal, 1, (3, 0, 14, 9))
+        >>> View.from_json(view.to_json(), Rules()) == view
+        True
+        """
+        n = rules.players
+        seat = int(data["seat"])
+
+        def mask(names: Sequence[str] | None) -> int:
+            out = 0
+            for name in names or ():
+                out |= 1 << parse_card(name)
+            return out
+
+        def optional(names: Sequence[str] | None) -> int | None:
+            return None if names is None else mask(names)
+
+        tricks: tuple[Trick, ...] = tuple(
+            (int(t["leader"]), tuple(parse_card(c) for c in t["cards"]), int(t["winner"]), int(t["points"]))
+            for t in data["tricks"]
+        )
+        trick = tuple(parse_card(c) for c in data["trick"])
+        trick_leader = int(data["trick_leader"])
+        plays = tuple(((leader + i) % n, c) for leader, cards, _, _ in tricks for i, c in enumerate(cards))
+        plays += tuple(((trick_leader + i) % n, c) for i, c in enumerate(trick))
+        phase = Phase(data["phase"])
+        to_act = data["to_act"]
+        hand = mask(data["hand"])
+        passed, received = optional(data["passed"]), optional(data["received"])
+        pass_to = data["pass_to"]
+        kitty = mask(data["kitty"])
+        played = 0
+        for s, c in plays:
+            if s == seat:
+                played |= 1 << c
+        dealt = (hand | played) & ~(received or 0) | (passed or 0)
+        jack_seat = None
+        for i, (_, cards, winner, _) in enumerate(tricks):
+            if JD in cards or (i == 0 and kitty >> JD & 1):
+                jack_seat = winner
+        lead_card = None
+        if phase == PLAY and not plays and rules.first_lead == "two_of_clubs":
+            legal = mask(data["legal"])
+            if to_act == seat:
+                lead_card = legal.bit_length() - 1
+            elif not rules.kitty_size:
+                clubs = rules.deck_cards & SUIT_MASKS[0]
+                lead_card = (clubs & -clubs).bit_length() - 1
+        taken_points = tuple(int(p) for p in data["taken_points"])
+        result = data["result"]
+        return cls(
+            rules=rules,
+            seat=seat,
+            number=int(data["deal"]),
+            phase=phase,
+            to_act=to_act,
+            hand=hand,
+            dealt=dealt,
+            pass_offset=0 if pass_to is None else (int(pass_to) - seat) % n,
+            passed=passed,
+            received=received,
+            passed_seats=tuple(bool(p) for p in data["passed_seats"]),
+            plays=plays,
+            trick=trick,
+            trick_leader=trick_leader,
+            tricks=tricks,
+            hearts_broken=bool(data["hearts_broken"]),
+            taken_points=taken_points,
+            jack_seat=jack_seat,
+            voids=tuple(_suits_mask(suits) for suits in data["voids"]),
+            hand_sizes=tuple(int(h) for h in data["hand_sizes"]),
+            kitty=kitty,
+            lead_card=lead_card,
+            totals=tuple(int(t) for t in data["totals"]),
+            result=None
+            if result is None
+            else DealResult(tuple(int(p) for p in result["points"]), result["moon"], taken_points, True),
+        )
+
+
+def _suits_mask(suits: Sequence[int]) -> int:
+    out = 0
+    for s in suits:
+        out |= SUIT_MASKS[s]
+    return out
 
 
 def direction_name(offset: int, players: int) -> str:
@@ -232,7 +334,9 @@ def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:
         voids=tuple(deal.voids),
         hand_sizes=hand_sizes,
         kitty=deal.kitty if deal.tricks_played else 0,
-        lead_card=deal.lead_card,
+        # The card that must lead is the one its holder must play; under a
+        # hidden kitty it tells the others which low clubs lie there.
+        lead_card=deal.lead_card if deal.to_act == seat or not deal.rules.kitty_size else None,
         totals=tuple(totals),
         result=deal.result() if deal.phase == DONE else None,
     )

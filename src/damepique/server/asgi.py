@@ -8,7 +8,7 @@ a dozen frames), the router, Starlette's ``WebSocket`` checks
 ``App.raw_websocket`` is answered by its handler with the server's own
 ``receive`` and ``send``; every other request goes to FastAPI as before.
 ``RawWebSocket`` behaves as Starlette's ``WebSocket`` does where the handlers
-can tell: the same messages, cookies and client address, the same errors
+can tell: the same messages, cookies, headers and client address, the same errors
 after a close or a lost peer.
 
     app = App()
@@ -82,6 +82,11 @@ class RawWebSocket:
     def cookies(self) -> dict[str, str]:
         """The request's cookies, parsed as Starlette parses them."""
         return HTTPConnection(self.scope).cookies
+
+    @property
+    def authorization(self) -> str | None:
+        """The upgrade request's ``Authorization`` header (a bot's token), if any."""
+        return HTTPConnection(self.scope).headers.get("authorization")
 
     @property
     def host(self) -> str | None:

@@ -23,6 +23,8 @@ from damepique.engine.errors import CardError, DealError, HeartsError, IllegalAc
 STATUS: dict[str, int] = {
     "account_needed": 401,
     "bad_login": 401,
+    "bad_bot_token": 401,
+    "person_needed": 403,
     "not_found": 404,
     "no_table": 404,
     "no_such_sheet": 404,
@@ -31,6 +33,8 @@ STATUS: dict[str, int] = {
     "nickname_taken": 409,
     "table_full": 409,
     "game_over": 409,
+    "too_many_bots": 409,
+    "same_owner": 409,
     "nothing_to_undo": 409,
     "too_large": 413,
     "unsupported_media_type": 415,

@@ -14,17 +14,14 @@ while its row exists: signing out deletes the row, so a copy of the cookie
 days. A cookie made before sessions had rows (no id in it) is refused: its
 player signs in again, once.
 
->>> nickname_key("  Léa_42 ")
-'léa_42'
->>> nickname_key("no spaces") is None
-True
+A program plays with a bot account (``bots``): it proves itself with a token
+on every request instead of a cookie, and never signs in with a password.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import re
 import secrets
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -37,26 +34,17 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from ..errors import Refusal
 from ..storage.accounts import AccountStore
 from .attempts import Attempts
+from .bots import Bots, bearer
+from .nicknames import nickname_key
 from .ratings import DEFAULT_RATING
 
 T = TypeVar("T")
 
 COOKIE = "damepique_session"
 SESSION_AGE = 60 * 60 * 24 * 30
-_NICK = re.compile(r"^[\w\-]{3,24}$")
 _hasher = PasswordHasher()
 HASHING = 32
 """Logins and registrations that may wait for the hashing threads at once."""
-
-
-def nickname_key(nickname: object) -> str | None:
-    """The account key for a nickname (case-insensitive), or None if it is not a valid nickname."""
-    if not isinstance(nickname, str):
-        return None
-    nick = nickname.strip()
-    if not _NICK.match(nick):
-        return None
-    return nick.lower()
 
 
 class Sessions:
@@ -97,6 +85,7 @@ class Accounts:
         self.store = store
         self.sessions: Sessions | None = None
         self.attempts = Attempts()
+        self.bots = Bots(store)
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argon2")
         self._waiting = 0
 
@@ -123,9 +112,15 @@ class Accounts:
         await self.store.create_session(sid, key, SESSION_AGE)
         return self.sessions.make(key, sid)
 
-    async def account_of(self, cookies: Mapping[str, str]) -> str | None:
-        """The account signed in by these cookies: a good signature, younger than
-        30 days, and a session the player has not signed out of."""
+    async def account_of(self, cookies: Mapping[str, str], authorization: str | None = None) -> str | None:
+        """The account of a request: a bot's, by the token of its ``Authorization:
+        Bearer`` header (``Refusal`` ``bad_bot_token`` when it proves nobody: a
+        program is never taken for a stranger), else the person signed in by
+        these cookies (a good signature, younger than 30 days, and a session the
+        player has not signed out of), else None."""
+        token = bearer(authorization)
+        if token is not None:
+            return await self.bots.account_of_token(token)
         found = self.sessions.read(cookies.get(COOKIE)) if self.sessions is not None else None
         if found is None:
             return None
@@ -169,8 +164,8 @@ class Accounts:
         except Refusal:
             self.attempts.withdrawn(attempt)
             raise
-        if not right or acc is None:
-            return None
+        if not right or acc is None or acc["kind"] != "person":
+            return None  # a bot has no password (its token is its proof)
         self.attempts.succeeded(attempt)
         if _hasher.check_needs_rehash(acc["password"]):
             await self.store.set_password(key, await self._hash(_hasher.hash, password))

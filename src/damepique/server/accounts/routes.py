@@ -1,4 +1,5 @@
-"""The account routes: register, log in, log out, who am I, leaderboard and profiles."""
+"""The account routes: register, log in, log out, who am I, leaderboard and profiles,
+and the bots a person makes (``bots``)."""
 
 from __future__ import annotations
 
@@ -70,13 +71,58 @@ def install(app: FastAPI, accounts: Accounts) -> None:
         resp.delete_cookie(COOKIE, path="/")
         return resp
 
+    async def account_of(request: Request) -> str | None:
+        return await accounts.account_of(request.cookies, request.headers.get("authorization"))
+
     @app.get("/api/me")
     async def me(request: Request) -> JSONResponse:
-        key = await accounts.account_of(request.cookies)
+        try:
+            key = await account_of(request)
+        except Refusal as e:
+            return refused(e)
         acc = await store.get_account(key) if key else None
         if acc is None:
             return JSONResponse({"nickname": None})
-        return JSONResponse({"nickname": acc["nickname"], "rating": round(acc["rating"])})
+        return JSONResponse(
+            {"nickname": acc["nickname"], "rating": round(acc["rating"]), "bot": acc["kind"] == "bot"}
+        )
+
+    # -- bots: a person's programs, each with an account and a token ------------------------------
+
+    bots = accounts.bots
+
+    @app.get("/api/bots")
+    async def my_bots(request: Request) -> JSONResponse:
+        try:
+            return JSONResponse({"bots": await bots.list(await account_of(request))})
+        except Refusal as e:
+            return refused(e)
+
+    @app.post("/api/bots")
+    async def make_bot(request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, 4096)
+            made = await bots.create(await account_of(request), body.get("nickname"))
+        except Refusal as e:
+            return refused(e)
+        return JSONResponse(made, status_code=201)
+
+    async def bot_change(nickname: str, request: Request, change: str) -> JSONResponse:
+        """A new token (``new_token``) or none (``revoke``) for one of the person's bots."""
+        try:
+            account = await account_of(request)
+            made = await (bots.new_token if change == "new_token" else bots.revoke)(account, nickname)
+            return JSONResponse(made)
+        except Refusal as e:
+            return refused(e)
+
+    @app.post("/api/bots/{nickname}/token")
+    async def new_bot_token(nickname: str, request: Request) -> JSONResponse:
+        return await bot_change(nickname, request, "new_token")
+
+    @app.delete("/api/bots/{nickname}")
+    async def revoke_bot(nickname: str, request: Request) -> JSONResponse:
+        return await bot_change(nickname, request, "revoke")
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> JSONResponse:
@@ -90,6 +136,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
                         "rating": r["rating"],
                         "games": r["stats"]["ranked"],
                         "wins": r["stats"]["wins"],
+                        "bot": r["kind"] == "bot",
                     }
                     for i, r in enumerate(rows)
                 ]
@@ -103,9 +150,12 @@ def install(app: FastAPI, accounts: Accounts) -> None:
         if acc is None:
             return refused(Refusal("not_found", "no player with this nickname"))
         s = acc["stats"]
+        owner = await store.get_account(acc["owner"]) if acc["owner"] else None
         return JSONResponse(
             {
                 "nickname": acc["nickname"],
+                "bot": acc["kind"] == "bot",
+                "owner": None if owner is None else owner["nickname"],
                 "rating": round(acc["rating"]),
                 "history": await store.history(acc["key"]),
                 "stats": {

@@ -6,7 +6,7 @@ import json
 import secrets
 import time
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..protocol import Json
@@ -49,6 +49,8 @@ class AccountStore:
                 "rating": r.rating,
                 "created": r.created,
                 "stats": {**EMPTY_STATS, **json.loads(r.stats)},
+                "kind": r.kind,
+                "owner": r.owner,
             }
 
     async def set_password(self, key: str, password_hash: str) -> None:
@@ -60,7 +62,12 @@ class AccountStore:
     async def leaderboard(self, limit: int = 100) -> list[Json]:
         async with self.db.read() as conn:
             rows = await conn.execute(
-                select(schema.accounts.c.nickname, schema.accounts.c.rating, schema.accounts.c.stats)
+                select(
+                    schema.accounts.c.nickname,
+                    schema.accounts.c.rating,
+                    schema.accounts.c.stats,
+                    schema.accounts.c.kind,
+                )
                 .order_by(schema.accounts.c.rating.desc(), schema.accounts.c.nickname)
                 .limit(limit * 4)
             )
@@ -68,8 +75,87 @@ class AccountStore:
             for r in rows:
                 stats = {**EMPTY_STATS, **json.loads(r.stats)}
                 if stats["ranked"] > 0:
-                    out.append({"nickname": r.nickname, "rating": round(r.rating), "stats": stats})
+                    out.append(
+                        {"nickname": r.nickname, "rating": round(r.rating), "stats": stats, "kind": r.kind}
+                    )
             return out[:limit]
+
+    # -- bots -----------------------------------------------------------------------------
+
+    async def create_bot(
+        self, key: str, nickname: str, owner: str, token_hash: str, rating: float, limit: int
+    ) -> str:
+        """A bot account of ``owner``'s: ``"made"``, or ``"taken"`` (the nickname
+        is somebody's), or ``"limit"`` (``owner`` has ``limit`` bots already),
+        counted in the write that makes it."""
+        accounts = schema.accounts
+        try:
+            async with self.db.write() as conn:
+                have = (
+                    await conn.execute(
+                        select(func.count()).select_from(accounts).where(accounts.c.owner == owner)
+                    )
+                ).scalar_one()
+                if have >= limit:
+                    return "limit"
+                await conn.execute(
+                    insert(accounts).values(
+                        key=key,
+                        nickname=nickname,
+                        password="",
+                        rating=rating,
+                        created=time.time(),
+                        stats=json.dumps(EMPTY_STATS),
+                        kind="bot",
+                        owner=owner,
+                        token=token_hash,
+                    )
+                )
+        except IntegrityError:
+            return "taken"
+        return "made"
+
+    async def bots_of(self, owner: str) -> list[Json]:
+        """``owner``'s bots, oldest first: nickname, rating, made when, whether a token works."""
+        accounts = schema.accounts
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(accounts.c.nickname, accounts.c.rating, accounts.c.created, accounts.c.token)
+                .where(accounts.c.owner == owner)
+                .order_by(accounts.c.created, accounts.c.key)
+            )
+            return [
+                {
+                    "nickname": r.nickname,
+                    "rating": round(r.rating),
+                    "created": r.created,
+                    "active": r.token is not None,
+                }
+                for r in rows
+            ]
+
+    async def set_bot_token(self, owner: str, key: str, token_hash: str | None) -> bool:
+        """Replace (or, with None, revoke) the token of ``owner``'s bot ``key``;
+        False when ``owner`` has no such bot."""
+        accounts = schema.accounts
+        async with self.db.write() as conn:
+            done = await conn.execute(
+                update(accounts)
+                .where(accounts.c.key == key, accounts.c.owner == owner, accounts.c.kind == "bot")
+                .values(token=token_hash)
+            )
+            return bool(done.rowcount)
+
+    async def bot_of_token(self, token_hash: str) -> str | None:
+        """The key of the bot whose token has this SHA-256, or None."""
+        accounts = schema.accounts
+        async with self.db.read() as conn:
+            r = (
+                await conn.execute(
+                    select(accounts.c.key).where(accounts.c.token == token_hash, accounts.c.kind == "bot")
+                )
+            ).first()
+            return None if r is None else str(r.key)
 
     async def history(self, key: str, limit: int = 500) -> list[Json]:
         async with self.db.read() as conn:

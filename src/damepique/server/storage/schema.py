@@ -80,7 +80,16 @@ accounts = Table(
     Column("rating", Float, nullable=False),
     Column("created", Float, nullable=False),
     Column("stats", Text, nullable=False),
+    Column("kind", String(8), nullable=False, server_default="person"),
+    Column("owner", String(32), index=True),
+    Column("token", String(64), unique=True, index=True),
 )
+"""People and bots share one namespace of nicknames, one rating and the same
+statistics. ``kind``: ``person`` (signs in with a password) or ``bot`` (a
+program that authenticates with a token; ``password`` is empty, so no
+password ever signs it in). A bot's ``owner`` is the key of the person who
+made it; its ``token`` is the SHA-256 (hex) of its secret token, None once
+revoked."""
 
 rating_history = Table(
     "rating_history",

@@ -37,7 +37,7 @@ from .codes import new_code, new_token, normalize_code
 from .limits import Allowance, UnknownCodes, retry_after
 from .lobby import Lobby
 from .seating import SoloSeating, TableSeating
-from .seats import STAND_IN_LEVEL, TableOptions, TableSeat
+from .seats import STAND_IN_LEVEL, Sitter, TableOptions, TableSeat
 from .session import Session, TableMoved
 from .table import Table
 
@@ -255,11 +255,14 @@ class Tables:
             assert table.runner is not None
             return table.runner
 
-    async def nickname_of(self, account: str | None) -> str | None:
-        if account is None:
-            return None
-        acc = await self.accounts.get_account(account)
-        return None if acc is None else str(acc["nickname"])
+    async def sitter(self, account: str | None) -> Sitter:
+        """Who sits with this account (None: nobody signed in): a person, or a
+        program with a bot account (then its owner is the person who made it)."""
+        acc = await self.accounts.get_account(account) if account is not None else None
+        if acc is None:
+            return Sitter()
+        program = acc["kind"] == "bot"
+        return Sitter(account, str(acc["nickname"]), program, acc["owner"] if program else account)
 
     def local_lobby(self) -> list[Json]:
         """The public tables this process runs."""
@@ -344,12 +347,12 @@ class Tables:
             if game_id is not None:
                 await self.games.delete(game_id)
 
-    async def _call_sit(self, code: str, name: object, account: str | None, nickname: str | None) -> Json:
+    async def _call_sit(self, code: str, name: object, sitter: Json) -> Json:
         """Another process took a seat for a page (``POST /api/tables/{code}/seats``)."""
         table = await self.get(code)
         if table is None:
             raise Refusal("no_table", "no table with this code")
-        token, seat = await table.sit(name, account, nickname)
+        token, seat = await table.sit(name, Sitter.from_json(sitter))
         return {"token": token, "seat": seat}
 
     async def close(self) -> None:

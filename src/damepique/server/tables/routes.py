@@ -28,6 +28,8 @@ from .seats import MAX_PLAYERS, MIN_PLAYERS, TableOptions, TableSeat
 from .session import QUICK_MESSAGES, TableMoved
 from .table import Table
 
+BAD_CREDENTIALS = 1008
+"""Close code of a ``/ws`` whose bot token proves nobody (after an ``error`` saying so)."""
 MAX_BODY = 65_536
 """Bytes of a table route's JSON body (a table's options fit in a few hundred)."""
 
@@ -100,6 +102,10 @@ def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
 def install(app: App, tables: Tables, accounts: Accounts) -> None:
     settings = tables.settings
 
+    async def account_of(request: Request) -> str | None:
+        """The request's account: a bot's by its bearer token, a person's by the cookie."""
+        return await accounts.account_of(request.cookies, request.headers.get("authorization"))
+
     @app.get("/api/multiplayer")
     async def mp_options() -> Json:
         return {
@@ -117,13 +123,13 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
         try:
             body = await json_body(request, MAX_BODY)
             options = table_options(body, settings.timer_choices)
-            account = await accounts.account_of(request.cookies)
+            account = await account_of(request)
             if options.ranked and account is None:
                 raise Refusal("account_needed", "ranked tables need an account: sign in first")
             seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
             tables.refuse_creation(client_host(request))
             table = await tables.create("table", options, seats)
-            token, seat = await table.sit(body.get("name"), account, await tables.nickname_of(account))
+            token, seat = await table.sit(body.get("name"), await tables.sitter(account))
         except Refusal as e:
             return refused(e)
         return JSONResponse(
@@ -185,16 +191,15 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             owner, table, norm = await find(code)
             if norm is None or (table is None and owner in (None, tables.node.pid)) or (table and table.solo):
                 raise no_table(request)
-            account = await accounts.account_of(request.cookies)
-            nickname = await tables.nickname_of(account)
+            sitter = await tables.sitter(await account_of(request))
             if table is None:
                 assert owner is not None
                 sat = await tables.node.call(
-                    owner, "sit", code=norm, name=body.get("name"), account=account, nickname=nickname
+                    owner, "sit", code=norm, name=body.get("name"), sitter=sitter.to_json()
                 )
                 token, seat = sat["token"], sat["seat"]
             else:
-                token, seat = await table.sit(body.get("name"), account, nickname)
+                token, seat = await table.sit(body.get("name"), sitter)
         except Refusal as e:
             if e.code == "no_table":  # closed, here or at the process that runs it
                 tables.unknown_codes.miss(client_host(request))
@@ -224,7 +229,16 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
     @app.raw_websocket("/ws")
     async def game_socket(ws: RawWebSocket) -> None:
         # Straight on ASGI: its frames are every card of every game (``asgi``).
-        await tables.relay.serve(ws, await accounts.account_of(ws.cookies))
+        try:
+            account = await accounts.account_of(ws.cookies, ws.authorization)
+        except Refusal as e:
+            # A program whose token proves nobody hears why, then the socket closes:
+            # it is never let in as a stranger.
+            await ws.accept()
+            await ws.send_text(dumps(error(e)))
+            await ws.close(BAD_CREDENTIALS, e.reason[:120])
+            return
+        await tables.relay.serve(ws, account)
 
 
 __all__ = ["TABLE_OPTIONS", "install", "table_options"]

@@ -22,6 +22,11 @@ class TableSeat:
     nickname: str | None = None
     player: str | None = None
     """The browser's player id (a solo game's history), never sent."""
+    program: bool = False
+    """A program plays this seat, with a bot account (``docs/bot-api.md``): shown, so people know."""
+    owner: str | None = None
+    """Whose the seat's account is: the person's own key, or a bot account's
+    owner (a ranked table takes one seat of each owner), never sent."""
     left: bool = False
     """Left for good during the game: a bot plays the seat until the game ends."""
     away: bool = False
@@ -32,6 +37,24 @@ class TableSeat:
 
     @classmethod
     def from_json(cls, d: Json) -> TableSeat:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """Who takes a seat: nobody signed in, a person with an account, or a program
+    with a bot account (``program``, ``owner`` the person who made it)."""
+
+    account: str | None = None
+    nickname: str | None = None
+    program: bool = False
+    owner: str | None = None
+
+    def to_json(self) -> Json:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: Json) -> Sitter:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
@@ -71,6 +94,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "STAND_IN_LEVEL",
+    "Sitter",
     "TableOptions",
     "TableSeat",
     "clean_name",

@@ -43,6 +43,7 @@ from ..protocol import (
 )
 from .codes import normalize_code
 from .limits import TOO_MANY_CODES, UnknownCodes, too_many_codes
+from .seats import Sitter
 from .table import Table
 
 QUICK_MESSAGES = ("hello", "well_played", "thanks", "oops", "sorry", "nice_try", "good_game", "bye")
@@ -63,7 +64,7 @@ class Registry(Protocol):
     async def by_token(self, token: str) -> tuple[Table, int] | None: ...
     async def get(self, code: str) -> Table | None: ...
     async def reload(self, table: Table) -> Runner: ...
-    async def nickname_of(self, account: str | None) -> str | None: ...
+    async def sitter(self, account: str | None) -> Sitter: ...
 
 
 class Session:
@@ -171,10 +172,7 @@ class Session:
     async def _sit(self, table: Table, msg: Sit) -> None:
         if self.seat is not None:
             raise Refusal("already_seated", "you already sit at this table")
-        account = self.conn.account
-        token, seat = await table.sit(
-            msg.name, account, await self.tables.nickname_of(account), announce=False
-        )
+        token, seat = await table.sit(msg.name, await self.tables.sitter(self.conn.account), announce=False)
         self.seat = seat
         table.hub.attach(table.code, self.conn, seat)
         seated = {

@@ -31,7 +31,15 @@ from ..play.hub import Hub
 from ..play.runner import Runner
 from ..protocol import VERSION, Json, Ref, dumps
 from .codes import display_code
-from .seats import BOT_NAMES, MIN_PLAYERS, STAND_IN_LEVEL, TableOptions, TableSeat, clean_name
+from .seats import (
+    BOT_NAMES,
+    MIN_PLAYERS,
+    STAND_IN_LEVEL,
+    Sitter,
+    TableOptions,
+    TableSeat,
+    clean_name,
+)
 
 log = logging.getLogger("damepique.server")
 
@@ -140,7 +148,7 @@ class Table:
             self.host,
             self.game_id,
             present,
-            tuple((s.kind, s.name, s.nickname, s.level, s.away, s.left) for s in self.seats),
+            tuple((s.kind, s.name, s.nickname, s.level, s.program, s.away, s.left) for s in self.seats),
         )
         if key != self._info_key:
             self._info = self._build_info(set(present), present.count(None))
@@ -173,6 +181,7 @@ class Table:
                     "name": s.name,
                     "nickname": s.nickname,
                     "level": s.level,
+                    "program": s.program,
                     "connected": i in present,
                     "away": s.away,
                     "left": s.left,
@@ -303,10 +312,9 @@ class Table:
             return False, "every seat must be taken first"
         return True, ""
 
-    async def sit(
-        self, name: object, account: str | None, nickname: str | None, announce: bool = True
-    ) -> tuple[str, int]:
-        """Take the first empty seat; returns (token, seat)."""
+    async def sit(self, name: object, sitter: Sitter, announce: bool = True) -> tuple[str, int]:
+        """Take the first empty seat; returns (token, seat). A program's seat
+        shows its bot's nickname, as a ranked table shows everybody's."""
         async with self.lock:
             if self.solo:
                 raise Refusal("table_full", "every seat at this table is taken")
@@ -317,14 +325,23 @@ class Table:
             free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
             if not free:
                 raise Refusal("table_full", "every seat at this table is taken")
+            account, nickname = sitter.account, sitter.nickname
             if self.options.ranked:
                 if account is None:
                     raise Refusal("account_needed", "ranked tables need an account: sign in first")
                 if any(s.account == account for s in self.seats):
                     raise Refusal("already_seated", "you already sit at this table")
+                if sitter.owner is not None and any(s.owner == sitter.owner for s in self.seats):
+                    # Else a person could feed their rating with their own bots' losses.
+                    raise Refusal(
+                        "same_owner", "at a ranked table a person and their bots take one seat between them"
+                    )
             seat = free[0]
-            label = nickname if (self.options.ranked and nickname) else clean_name(name, "Player")
-            self.seats[seat] = TableSeat("human", label, None, account, nickname)
+            shown = nickname if (self.options.ranked or sitter.program) else None
+            label = shown or clean_name(name, "Player")
+            self.seats[seat] = TableSeat(
+                "human", label, None, account, nickname, program=sitter.program, owner=sitter.owner
+            )
             if self.host is None:
                 self.host = seat
             token = await self.services.add_token(self, seat)
