@@ -257,3 +257,13 @@ def test_the_cycle_finder_sees_a_cycle(tmp_path: Path) -> None:
         (3, "damepique.server.tables.registry"),
         (5, "damepique.server.app"),
     ]
+
+
+def test_no_server_module_is_over_500_lines() -> None:
+    # One concept per module (issue 15): a module past this has grown a second one.
+    long = {
+        str(path.relative_to(SRC)): n
+        for path in (SRC / "server").rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert long == {}

@@ -14,7 +14,7 @@ table or the others watching it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from ..asgi import Connection
@@ -65,6 +65,14 @@ class Hub:
         room = self._room(key)
         room.conns[conn] = seat
         room.bases.pop(conn, None)
+
+    def reseat(self, key: str, moves: Mapping[int, int | None]) -> None:
+        """Move the connections of each seat in ``moves`` to its new seat (None:
+        watching); each moved one is sent a whole state next."""
+        for conn in self.connections(key):
+            seat = self.seat_of(key, conn)
+            if seat is not None and seat in moves:
+                self.attach(key, conn, moves[seat])
 
     def detach(self, key: str, conn: Connection) -> bool:
         """Forget a connection; True when it was there."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ..errors import Refusal
 from ..protocol import Json
 
 STAND_IN_LEVEL = "intermediate"
@@ -38,6 +39,20 @@ class TableSeat:
     @classmethod
     def from_json(cls, d: Json) -> TableSeat:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+    def shown(self, connected: bool) -> Json:
+        """The seat as everybody at the table and in the lobby may see it
+        (no account key, browser id or owner)."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "nickname": self.nickname,
+            "level": self.level,
+            "program": self.program,
+            "connected": connected,
+            "away": self.away,
+            "left": self.left,
+        }
 
 
 @dataclass(frozen=True)
@@ -76,10 +91,49 @@ class TableOptions:
     def to_json(self) -> Json:
         return asdict(self)
 
+    def shown(self) -> Json:
+        """The options everybody may see (the rules are shown on their own)."""
+        return {
+            "timer": self.timer,
+            "fill": self.fill,
+            "level": self.level,
+            "public": self.public,
+            "ranked": self.ranked,
+            "spectators": self.spectators,
+            "speed": self.speed,
+        }
+
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 
 BOT_NAMES = ("Bot Ada", "Bot Bea", "Bot Cy", "Bot Dom", "Bot Eve")
+
+
+def enough_people(seats: list[TableSeat], options: TableOptions) -> tuple[bool, str]:
+    """Whether a waiting table's host may start it, and if not why: two people
+    where bots fill, three at an "auto" table without bots, else every seat."""
+    humans = sum(1 for s in seats if s.kind == "human")
+    if options.fill:
+        if humans < 2:
+            return False, "a second person must sit down first"
+    elif options.auto_players:
+        if humans < MIN_PLAYERS:
+            return False, f"{MIN_PLAYERS} people must sit down first"
+    elif humans < len(seats):
+        return False, "every seat must be taken first"
+    return True, ""
+
+
+def check_ranked_sitter(seats: list[TableSeat], sitter: Sitter) -> None:
+    """``Refusal`` unless ``sitter`` may sit at a ranked table with ``seats``:
+    an account, not seated already, and no other seat of the same owner."""
+    if sitter.account is None:
+        raise Refusal("account_needed", "ranked tables need an account: sign in first")
+    if any(s.account == sitter.account for s in seats):
+        raise Refusal("already_seated", "you already sit at this table")
+    if sitter.owner is not None and any(s.owner == sitter.owner for s in seats):
+        # Else a person could feed their rating with their own bots' losses.
+        raise Refusal("same_owner", "at a ranked table a person and their bots take one seat between them")
 
 
 def clean_name(name: object, default: str) -> str:
@@ -97,5 +151,7 @@ __all__ = [
     "Sitter",
     "TableOptions",
     "TableSeat",
+    "check_ranked_sitter",
     "clean_name",
+    "enough_people",
 ]

@@ -33,12 +33,15 @@ from ..protocol import VERSION, Json, Ref, dumps
 from .codes import display_code
 from .seats import (
     BOT_NAMES,
+    MAX_PLAYERS,
     MIN_PLAYERS,
     STAND_IN_LEVEL,
     Sitter,
     TableOptions,
     TableSeat,
+    check_ranked_sitter,
     clean_name,
+    enough_people,
 )
 
 log = logging.getLogger("damepique.server")
@@ -164,30 +167,10 @@ class Table:
             "status": self.status,
             "host": self.host,
             "game": self.game_id,
-            "options": {
-                "timer": o.timer,
-                "fill": o.fill,
-                "level": o.level,
-                "public": o.public,
-                "ranked": o.ranked,
-                "spectators": o.spectators,
-                "speed": o.speed,
-            },
+            "options": o.shown(),
             # Until its host starts, an "auto" table has no count yet (its seats: the most).
             "rules": self.rules.to_json() | ({"players": "auto"} if o.auto_players else {}),
-            "seats": [
-                {
-                    "kind": s.kind,
-                    "name": s.name,
-                    "nickname": s.nickname,
-                    "level": s.level,
-                    "program": s.program,
-                    "connected": i in present,
-                    "away": s.away,
-                    "left": s.left,
-                }
-                for i, s in enumerate(self.seats)
-            ],
+            "seats": [s.shown(i in present) for i, s in enumerate(self.seats)],
             "spectators": spectators,
             "can_start": self.can_start()[0],
         }
@@ -257,7 +240,7 @@ class Table:
         seat = self.hub.seat_of(self.code, conn)
         if not self.hub.detach(self.code, conn):
             return
-        if seat is not None and not self.connected(seat):
+        if seat is not None:
             self._start_grace(seat)
         self.announce()
         if self.hub.count(self.code) == 0:
@@ -273,11 +256,17 @@ class Table:
         return self.solo and (self.runner is None or self.runner.idle)
 
     def _start_grace(self, seat: int) -> None:
+        """A person nobody is connected for gets the grace period before a bot stands in."""
         ts = self.seats[seat]
         if self.solo or self.status != "playing" or ts.kind != "human" or ts.left or ts.away:
             return
-        if seat not in self._grace:
+        if seat not in self._grace and not self.connected(seat):
             self._grace[seat] = asyncio.get_running_loop().create_task(self._grace_over(seat))
+
+    def _cancel_graces(self) -> None:
+        for t in self._grace.values():
+            t.cancel()
+        self._grace.clear()
 
     async def _grace_over(self, seat: int) -> None:
         await asyncio.sleep(self.services.grace)
@@ -301,16 +290,7 @@ class Table:
     def can_start(self) -> tuple[bool, str]:
         if self.status != "waiting":
             return False, "the game has already started"
-        humans = sum(1 for s in self.seats if s.kind == "human")
-        if self.options.fill:
-            if humans < 2:
-                return False, "a second person must sit down first"
-        elif self.options.auto_players:
-            if humans < MIN_PLAYERS:
-                return False, f"{MIN_PLAYERS} people must sit down first"
-        elif humans < len(self.seats):
-            return False, "every seat must be taken first"
-        return True, ""
+        return enough_people(self.seats, self.options)
 
     async def sit(self, name: object, sitter: Sitter, announce: bool = True) -> tuple[str, int]:
         """Take the first empty seat; returns (token, seat). A program's seat
@@ -327,15 +307,7 @@ class Table:
                 raise Refusal("table_full", "every seat at this table is taken")
             account, nickname = sitter.account, sitter.nickname
             if self.options.ranked:
-                if account is None:
-                    raise Refusal("account_needed", "ranked tables need an account: sign in first")
-                if any(s.account == account for s in self.seats):
-                    raise Refusal("already_seated", "you already sit at this table")
-                if sitter.owner is not None and any(s.owner == sitter.owner for s in self.seats):
-                    # Else a person could feed their rating with their own bots' losses.
-                    raise Refusal(
-                        "same_owner", "at a ranked table a person and their bots take one seat between them"
-                    )
+                check_ranked_sitter(self.seats, sitter)
             seat = free[0]
             shown = nickname if (self.options.ranked or sitter.program) else None
             label = shown or clean_name(name, "Player")
@@ -373,9 +345,7 @@ class Table:
             task = self._grace.pop(seat, None)
             if task is not None:
                 task.cancel()
-            for conn in self.hub.connections(self.code):
-                if self.hub.seat_of(self.code, conn) == seat:
-                    self.hub.attach(self.code, conn, None)
+            self.hub.reseat(self.code, {seat: None})
         await self.notice("left", seat)
         self.announce()
         if self.runner is not None and self.status == "playing":
@@ -443,26 +413,21 @@ class Table:
             self.announce()
 
     async def _settle_players(self) -> None:
-        """``players: "auto"`` at the start: the table keeps a seat for each
-        person sitting at it (``MIN_PLAYERS`` at least; bots fill the rest),
-        the people first in the order they sit, and the rules are those of
-        that count from now on (lock held)."""
+        """``players: "auto"`` at the start: a seat for each person at the table
+        (``MIN_PLAYERS`` at least, bots filling), in the order they sat, and the
+        rules of that count from now on (lock held)."""
         people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
         n = max(MIN_PLAYERS, len(people))
         kept = (people + [i for i, s in enumerate(self.seats) if s.kind != "human"])[:n]
         moves = {old: new for new, old in enumerate(kept)}
-        for t in self._grace.values():
-            t.cancel()  # they count in seats that move; ``_begin`` starts them again
-        self._grace.clear()
+        self._cancel_graces()  # they count in seats that move; ``_begin`` starts them again
         self.seats = [self.seats[old] for old in kept]
         self.host = None if self.host is None else moves.get(self.host)
         self.options = replace(self.options, rules=self.options.rules | {"players": n}, auto_players=False)
         self.rules = Rules.from_json(self.options.rules)
         await self.services.move_tokens(self, moves)
+        self.hub.reseat(self.code, dict.fromkeys(range(MAX_PLAYERS)) | moves)  # the rest watch
         for conn in self.hub.connections(self.code):
-            seat = self.hub.seat_of(self.code, conn)
-            if seat is not None:
-                self.hub.attach(self.code, conn, moves.get(seat))
             conn.mutes = {moves[m] for m in conn.mutes if m in moves}
 
     async def _new_game(self) -> None:
@@ -487,10 +452,8 @@ class Table:
         assert self.runner is not None
         await self.runner.start()
         self.runner.rearm()
-        # Players who are not connected now get their grace period from the start.
-        for i in range(len(self.seats)):
-            if not self.connected(i):
-                self._start_grace(i)
+        for i in range(len(self.seats)):  # those not connected now: from the start
+            self._start_grace(i)
 
     async def resume(self) -> None:
         """Rebuild the game after a restart (or on another process) from its stored events."""
@@ -516,9 +479,7 @@ class Table:
         await self.services.record_result(self, runner.id, runner.game)
         if self.status == "playing":
             self.status = "over"
-            for t in self._grace.values():
-                t.cancel()
-            self._grace.clear()
+            self._cancel_graces()
             await self.services.save(self)
 
     def spawn(self, work: Awaitable[None]) -> None:
@@ -527,9 +488,7 @@ class Table:
         task.add_done_callback(self._background.discard)
 
     async def close(self) -> None:
-        for t in self._grace.values():
-            t.cancel()
-        self._grace.clear()
+        self._cancel_graces()
         if self.runner is not None:
             await self.runner.stop()
         for task in list(self._background):
