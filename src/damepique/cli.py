@@ -70,6 +70,17 @@ def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
     return referee_data(data, command)
 
 
+def _record_text(data: str | bytes) -> str:
+    """A record's text from its bytes (UTF-8, an optional byte order mark);
+    ``RecordError`` (``bad_json``) for bytes that are not UTF-8."""
+    if isinstance(data, bytes):
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RecordError("bad_json", "the record is not UTF-8 text") from None
+    return data[1:] if data.startswith("\ufeff") else data
+
+
 def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[str, Any]]:
     """The referee's answer for a record's text or bytes (UTF-8, an optional
     byte order mark): ``(0, answer)`` or ``(2, error)``. Never raises.
@@ -81,14 +92,7 @@ def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[
     """
     answer = _ANSWERS[command]
     try:
-        if isinstance(data, bytes):
-            try:
-                data = data.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise RecordError("bad_json", "the record is not UTF-8 text") from None
-        elif data.startswith("\ufeff"):
-            data = data[1:]
-        return 0, answer(load(data))
+        return 0, answer(load(_record_text(data)))
     except (RecordError, Unverified) as e:
         return 2, e.to_json()
     except RecursionError:
@@ -444,14 +448,7 @@ def advise_data(data: str | bytes, playouts: int | None = None, seed: int = 0) -
     from damepique.engine.record import replay
 
     try:
-        if isinstance(data, bytes):
-            try:
-                data = data.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise RecordError("bad_json", "the record is not UTF-8 text") from None
-        elif data.startswith("\ufeff"):
-            data = data[1:]
-        match = replay(load(data))
+        match = replay(load(_record_text(data)))
     except RecordError as e:
         return 2, e.to_json()
     except RecursionError:

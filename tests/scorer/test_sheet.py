@@ -371,26 +371,10 @@ def test_every_message_has_both_languages():
 
 def test_pages_have_every_word_in_both_languages():
     # The score keeper's words live in the pages' one translation system
-    # (web/strings/en.js and fr.js, keys sc_*); Node reads the two modules.
-    import json
-    import shutil
-    import subprocess
-    from pathlib import Path
+    # (web/strings/en.js and fr.js, keys sc_*).
+    from ..web.page_words import page_string_keys
 
-    import damepique
-
-    strings = Path(damepique.__file__).parent / "web" / "strings"
-    node = shutil.which("node")
-    assert node is not None, "Node.js reads the pages' strings (scripts/_system.sh installs it)"
-    script = (
-        "const [en, fr] = await Promise.all(['en', 'fr']"
-        ".map((l) => import(process.argv[1] + '/' + l + '.js')));"
-        "console.log(JSON.stringify([Object.keys(en.default), Object.keys(fr.default)]));"
-    )
-    out = subprocess.run(
-        [node, "--input-type=module", "-e", script, strings.as_uri()], capture_output=True, text=True
-    )
-    en, fr = (set(keys) for keys in json.loads(out.stdout))
+    en, fr = page_string_keys()
     score_keeper = {k for k in en if k.startswith(("sc_", "scm_"))}
     assert score_keeper <= fr
     assert len(score_keeper) > 50

@@ -51,3 +51,13 @@ export function showRefusal(box, text) {
   box.textContent = text;
   if (text) box.scrollIntoView({ block: "nearest", behavior: "auto" });
 }
+
+/** Copy a text field's value (a link to share); where the clipboard is refused, select it for the user. */
+export async function copyField(input) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand?.("copy");
+  }
+}

@@ -3,7 +3,7 @@
 // presence, quick messages, mute, leave with a confirmation), the rematch,
 // and a deal's summary that closes by itself (docs/multiplayer.md).
 import { has, listNames, refusalText, seatName, t } from "./i18n.js";
-import { announce, esc, flashAlert, showRefusal } from "./dom.js";
+import { announce, copyField, esc, flashAlert, showRefusal } from "./dom.js";
 import { load, prefs, save } from "./prefs.js";
 import { lobbyList } from "./lobby.js";
 import { openSocket } from "./net.js";
@@ -258,13 +258,7 @@ function leave(ctrl) {
 }
 
 async function copyLink(button) {
-  const input = document.getElementById("share-link");
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch {
-    input.select();
-    document.execCommand?.("copy");
-  }
+  await copyField(document.getElementById("share-link"));
   flashAlert(t("mp_copied"), button, 1800);
 }
 

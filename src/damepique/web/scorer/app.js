@@ -3,6 +3,7 @@
 
 import { COLOURS, contentWidth, totalsChart } from "../chart.js";
 import { currentLang, detectLang, has, LANGS, loadLang, setLang as chooseLang, t } from "../i18n.js";
+import { copyField } from "../dom.js";
 import { openSocket } from "../net.js";
 import { RULES_PAGE, dealPoints, readingLabel, ruleLines, winnerWords } from "./rules.js";
 
@@ -644,13 +645,7 @@ async function undo() {
 }
 
 async function copyLink() {
-  const input = document.getElementById("share-link");
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch {
-    input.select();
-    document.execCommand?.("copy");
-  }
+  await copyField(document.getElementById("share-link"));
   state.notice = t("sc_copied");
   render();
 }
