@@ -57,7 +57,7 @@ class World:
 
 
 def sample_world_history(
-    view: View, rng: random.Random, pending: int = 0, pass_actions: int | None = None, attempts: int = 20
+    view: View, rng: random.Random, pending: int = 0, pass_actions: int | None = None, attempts: int = 200
 ) -> World:
     """A world ``view.seat`` cannot tell from the one it views (see the
     module docstring). In the pass phase, ``pending`` holds the cards this
@@ -67,10 +67,15 @@ def sample_world_history(
     for _ in range(attempts):
         world = _draw_world(view, rng, pending, pass_actions)
         try:
-            world.replay(view.rules, view.number)
+            deal = world.replay(view.rules, view.number)
         except HeartsError:
             # A constraint bots/knowledge.py does not draw (a rare corner of the
             # options) made a sampled card illegal where it was played: draw again.
+            continue
+        if view.phase != PASS and deal.to_act != view.to_act:
+            # Before the first card under a hidden kitty, the others see who leads
+            # but not with which club (it may be above one the kitty holds): a
+            # world where another seat holds the lowest club dealt is drawn again.
             continue
         return world
     raise RuntimeError(f"no deal matching seat {view.seat}'s view was found in {attempts} draws")
