@@ -83,6 +83,9 @@ async def play_until(page: Page, stop=None, limit: float = 120) -> None:  # type
         go_on = page.get_by_role("button", name="Continue")
         # (It may close by itself meanwhile: the others read it, or its time ran out.)
         if await go_on.count() and await enabled_now(go_on):
+            # The summary may be what ``stop`` waits for, come in since it was asked.
+            if stop is not None and await stop():
+                return
             with contextlib.suppress(Exception):
                 await go_on.click(timeout=2000)
             continue
