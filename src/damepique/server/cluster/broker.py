@@ -21,6 +21,12 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
+async def _messages(queue: asyncio.Queue[str]) -> AsyncIterator[str]:
+    """A subscription's messages, as they come."""
+    while True:
+        yield await queue.get()
+
+
 class Broker:
     """Publish/subscribe on named channels; messages are strings."""
 
@@ -68,12 +74,8 @@ class MemoryBroker(Broker):
         queue: asyncio.Queue[str] = asyncio.Queue()
         self._queues.setdefault(channel, set()).add(queue)
 
-        async def messages() -> AsyncIterator[str]:
-            while True:
-                yield await queue.get()
-
         try:
-            yield messages()
+            yield _messages(queue)
         finally:
             subscribers = self._queues.get(channel)
             if subscribers is not None:
@@ -149,12 +151,8 @@ class RedisBroker(Broker):
         task = asyncio.create_task(pump())
         await ready.wait()
 
-        async def messages() -> AsyncIterator[str]:
-            while True:
-                yield await queue.get()
-
         try:
-            yield messages()
+            yield _messages(queue)
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
