@@ -59,8 +59,9 @@ function keysOf(opts) {
 }
 
 // A table's "auto": as many players as sit down, three to five (docs/multiplayer.md).
-const AUTO = "auto";
-const countsOf = (rules) => (rules.players === AUTO ? [3, 4, 5] : [rules.players ?? 4]);
+export const AUTO = "auto";
+export const AUTO_COUNTS = [3, 4, 5];
+const countsOf = (rules) => (rules.players === AUTO ? AUTO_COUNTS : [rules.players ?? 4]);
 
 /**
  * The cards left out of the deal ("2♦", "2♣"), as the engine removes them;
@@ -82,7 +83,7 @@ export function moonPoints(rules) {
 }
 
 function lowestClub(rules) {
-  // "auto": the two of clubs, which four players keep (the words say "the lowest club" anyway).
+  // "auto": the two of clubs, which leads at three and four players (five put it aside: the three leads).
   const gone = rules.leftover === "kitty" || rules.players === AUTO ? [] : removedCards(rules);
   const low = (rules.deck ?? 52) === 52 ? 0 : RANKS.indexOf("6");
   for (let r = low; r < 13; r++) if (!gone.includes(RANKS[r] + "C")) return RANKS[r] + "C";
@@ -173,8 +174,7 @@ export function readRules(root, prefix, opts) {
     if (!el) continue;
     let v = el.value;
     if (el.hasAttribute("data-bool")) v = v === "true";
-    else if (v === AUTO) v = AUTO;
-    else if (el.hasAttribute("data-number") || typeof opts.defaults[key] === "number" || typeof EXTRAS[key] === "number") v = parseInt(v, 10);
+    else if (v !== AUTO && (el.hasAttribute("data-number") || typeof opts.defaults[key] === "number" || typeof EXTRAS[key] === "number")) v = parseInt(v, 10);
     out[key] = v;
   }
   return normalise(out, opts);

@@ -7,7 +7,7 @@ import { announce, copyField, esc, flashAlert, showRefusal } from "./dom.js";
 import { load, prefs, save } from "./prefs.js";
 import { lobbyList } from "./lobby.js";
 import { openSocket } from "./net.js";
-import { bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
+import { AUTO, AUTO_COUNTS, bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
 import { openTable } from "./table.js";
 
 const TOKENS_KEY = "damepique.tables";
@@ -41,7 +41,8 @@ const presetOf = (rules, opts) => Object.keys(opts.presets).find((p) => {
   return Object.keys(rules).every((k) => String(full[k]) === String(rules[k]));
 });
 // "auto": as many as sit down, three to five, until the host starts.
-const playersWords = (n) => (n === "auto" ? t("opt_players_auto") : String(n));
+const AUTO_LEAST = AUTO_COUNTS[0];
+const playersWords = (n) => (n === AUTO ? t("opt_players_auto") : String(n));
 function rulesLine(rules, opts) {
   const p = opts && presetOf(rules, opts);
   const name = p ? t("preset_" + p) : t("preset_custom");
@@ -138,7 +139,6 @@ export async function renderFriends(root) {
   });
 }
 
-
 // The lobby as a list of tables to join or watch at a glance.
 function drawLobby(tables, opts) {
   const el = document.getElementById("lobby");
@@ -154,7 +154,7 @@ function drawLobby(tables, opts) {
       const status = t("mp_lobby_" + x.status);
       return `<li class="lobby-table">
         <div class="lobby-head"><span class="code">${esc(x.display)}</span> <span class="status-tag ${esc(x.status)}">${esc(status)}</span></div>
-        <div class="lobby-players">${t("mp_players")} ${x.players === "auto" ? `${x.taken} (${t("opt_players_auto")})` : `${x.taken}/${x.players}`}${x.names.length ? " — " + esc(listNames(x.names)) : ""} · ${esc(seats)}</div>
+        <div class="lobby-players">${t("mp_players")} ${x.players === AUTO ? `${x.taken} (${t("opt_players_auto")})` : `${x.taken}/${x.players}`}${x.names.length ? " — " + esc(listNames(x.names)) : ""} · ${esc(seats)}</div>
         <div class="lobby-rules">${esc(rulesLine(x.rules, opts))} · ${esc(t("speed"))} ${esc(t("speed_" + (x.options.speed || "normal")))} · ${esc(timerLabel(x.options.timer))} · ${x.options.ranked ? t("mp_ranked_short") : t("mp_friendly")}</div>
         <a class="button ${joinable ? "primary" : ""}" href="#/t/${x.code}" aria-label="${esc(`${joinable ? t("mp_join") : t("mp_watch")} ${x.display}`)}">${joinable ? t("mp_join") : t("mp_watch")}</a>
       </li>`;
@@ -177,7 +177,7 @@ function waitingFor(ctrl) {
   const empty = tb.seats.filter((s) => s.kind === "empty").length;
   if (tb.can_start) return ctrl.you === tb.host ? t("mp_wait_you") : t("mp_wait_host");
   if (tb.options.fill && people < 2) return t("mp_wait_second");
-  if (tb.rules.players === "auto") return t("mp_wait_auto", { n: 3 - people });
+  if (tb.rules.players === AUTO) return t("mp_wait_auto", { n: AUTO_LEAST - people });
   return t("mp_wait_full", { n: empty });
 }
 
@@ -185,7 +185,7 @@ function waitingFor(ctrl) {
 // an "auto" table only as many as make three.
 function botsToFill(tb, people, empty) {
   if (!tb.options.fill) return 0;
-  return tb.rules.players === "auto" ? Math.max(0, 3 - people) : empty;
+  return tb.rules.players === AUTO ? Math.max(0, AUTO_LEAST - people) : empty;
 }
 
 function waitingRoom(ctrl) {
@@ -196,6 +196,7 @@ function waitingRoom(ctrl) {
   const free = tb.seats.some((s) => s.kind === "empty");
   const empty = tb.seats.filter((s) => s.kind === "empty").length;
   const people = tb.seats.filter((s) => s.kind === "human").length;
+  const bots = botsToFill(tb, people, empty);
   const seats = tb.seats
     .map((s, i) => {
       const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.kind === "human" && !s.connected ? t("mp_offline") : ""].filter(Boolean);
@@ -214,7 +215,7 @@ function waitingRoom(ctrl) {
     <p>${esc(rulesLine(tb.rules, ctrl.opts))} · ${esc(timerLabel(tb.options.timer))} · ${tb.options.ranked ? t("mp_ranked_short") : t("mp_friendly")}</p>
     <h2>${esc(t("mp_seated", { n: people }))}</h2>
     <ol class="seats">${seats}</ol>
-    ${botsToFill(tb, people, empty) ? `<p class="muted">${esc(t("mp_bots_fill", { n: botsToFill(tb, people, empty) }))}</p>` : ""}
+    ${bots ? `<p class="muted">${esc(t("mp_bots_fill", { n: bots }))}</p>` : ""}
     ${you === null && tb.status === "waiting" && free ? `<div class="row"><div class="field"><label for="sit-name">${t("your_name")}</label><input id="sit-name" maxlength="24" value="${esc(ctrl.sitName ?? (prefs().name || ""))}"></div>
       <button type="button" class="button primary" id="sit-btn">${t("mp_sit")}</button></div>` : ""}
     ${you !== null && you === tb.host && tb.status === "waiting" ? `<p><button type="button" class="button primary" id="start-btn" ${tb.can_start ? "" : "disabled"}>${t("mp_start")}</button></p>` : ""}

@@ -33,7 +33,6 @@ from ..protocol import VERSION, Json, Ref, dumps
 from .codes import display_code
 from .seats import (
     BOT_NAMES,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     STAND_IN_LEVEL,
     Sitter,
@@ -416,6 +415,7 @@ class Table:
         """``players: "auto"`` at the start: a seat for each person at the table
         (``MIN_PLAYERS`` at least, bots filling), in the order they sat, and the
         rules of that count from now on (lock held)."""
+        seats = len(self.seats)
         people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
         n = max(MIN_PLAYERS, len(people))
         kept = (people + [i for i, s in enumerate(self.seats) if s.kind != "human"])[:n]
@@ -426,7 +426,7 @@ class Table:
         self.options = replace(self.options, rules=self.options.rules | {"players": n}, auto_players=False)
         self.rules = Rules.from_json(self.options.rules)
         await self.services.move_tokens(self, moves)
-        self.hub.reseat(self.code, dict.fromkeys(range(MAX_PLAYERS)) | moves)  # the rest watch
+        self.hub.reseat(self.code, {old: moves.get(old) for old in range(seats)})  # the rest watch
         for conn in self.hub.connections(self.code):
             conn.mutes = {moves[m] for m in conn.mutes if m in moves}
 
