@@ -5,35 +5,11 @@ that the page and ``damepique advise`` never tell a learner two things."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 from damepique.bots.advice import SENTENCES
 from damepique.bots.reasons import REASONS, WORDS
+from damepique.bots.registry import BOT_INFO
 
-STRINGS = Path(__file__).resolve().parents[2] / "src" / "damepique" / "web" / "strings"
-
-
-def page_words() -> dict[str, dict[str, object]]:
-    node = shutil.which("node")
-    assert node is not None, "Node.js reads the pages' strings (scripts/_system.sh installs it)"
-    script = (
-        "const [en, fr] = await Promise.all(['en', 'fr']"
-        ".map((l) => import(process.argv[1] + '/' + l + '.js')));"
-        "const plain = (t) => Object.fromEntries(Object.entries(t.default)"
-        ".filter(([, v]) => typeof v === 'string'));"
-        "console.log(JSON.stringify({en: plain(en), fr: plain(fr)}));"
-    )
-    out = subprocess.run(
-        [node, "--input-type=module", "-e", script, STRINGS.as_uri()],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    words: dict[str, dict[str, object]] = json.loads(out.stdout)
-    return words
+from .page_words import page_words
 
 
 def test_every_reason_and_sentence_is_the_bots() -> None:
@@ -44,3 +20,14 @@ def test_every_reason_and_sentence_is_the_bots() -> None:
             code: WORDS[lang][code] for code in REASONS
         }
         assert {key: page.get(f"cmp_{key}") for key in SENTENCES[lang]} == SENTENCES[lang]
+
+
+def test_every_bot_has_the_pages_own_name_and_words_the_same_as_the_servers() -> None:
+    # The page says each bot's name and what it does in its own words
+    # (level_NAME, level_NAME_about); /api/options lists the same, for programs.
+    words = page_words()
+    for lang in ("en", "fr"):
+        page = words[lang]
+        for name, info in BOT_INFO.items():
+            assert page.get(f"level_{name}") == info["name"][lang], name  # type: ignore[index]
+            assert page.get(f"level_{name}_about") == info["description"][lang], name  # type: ignore[index]

@@ -21,14 +21,21 @@ export function levelName(level, opts = cached) {
   return (server && (server[currentLang()] || server.en)) || level.replaceAll("_", " ");
 }
 
+/** What a bot does, in a few words: the page's own, or the server's for a bot the page does not know yet. */
+export function levelAbout(level, opts = cached) {
+  if (has(`level_${level}_about`)) return t(`level_${level}_about`);
+  const server = opts?.bots?.[level]?.description;
+  return server ? server[currentLang()] || server.en : "";
+}
+
 /**
  * The options of a computer players' select: the levels, then the
  * personalities beside them (the bold "shooter"), each with its description.
  */
 export function levelOptions(levels, personalities, selected, opts = cached) {
   const option = (l) => {
-    const about = opts?.bots?.[l]?.description;
-    const title = about ? ` title="${esc(about[currentLang()] || about.en)}"` : "";
+    const about = levelAbout(l, opts);
+    const title = about ? ` title="${esc(about)}"` : "";
     return `<option value="${esc(l)}"${title} ${l === selected ? "selected" : ""}>${esc(levelName(l, opts))}</option>`;
   };
   if (!personalities || !personalities.length) return levels.map(option).join("");
