@@ -45,11 +45,14 @@ def test_advice_covers_every_legal_card(preset, make_positions):
             gap = a.extra["utility"] - best.extra["utility"]
             combined = math.hypot(a.extra["utility_stderr"], best.extra["utility_stderr"])
             assert a.cost == pytest.approx(max(0.0, gap), abs=2e-3)
-            # A mistake is clearly worse and costly; a clearly worse option
-            # that costs less than half a point is not one.
-            clear = gap > 1.5 * combined + 1e-3 and a.cost >= 0.5 + 1e-3
+            # A mistake is clearly worse and costly, in payoff and in the
+            # expected points the page shows; a clearly worse option that
+            # costs less than half a point in either is not one.
+            points = a.score - best.score
+            clear = gap > 1.5 * combined + 1e-3 and a.cost >= 0.5 + 1e-3 and points >= 0.5 + 1e-3
             if a.mistake:
                 assert gap > 1.5 * combined - 1e-3 and a.cost >= 0.5 - 1e-3
+                assert points >= 0.5 - 2e-3, (a, best)
                 assert not a.best
             elif clear:
                 raise AssertionError(("a clear, costly loss not called a mistake", a, best))

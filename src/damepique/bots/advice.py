@@ -17,8 +17,9 @@ gets every world.
 - ``cost``: what the option loses against the best in the expert's measure,
   the expected payoff (the mean of the others' points minus its own).
 - ``mistake``: clearly worse than the best (by more than 1.5 combined
-  standard errors, ``sqrt(se_a**2 + se_b**2)``) *and* costly (``cost`` of
-  half a point of payoff or more).
+  standard errors, ``sqrt(se_a**2 + se_b**2)``) *and* costly: a ``cost`` of
+  half a point of payoff or more, and half an expected point or more than
+  the best's ``score`` (what the page shows).
 - ``reason``: a code of ``reasons.REASONS`` (``docs/bots.md`` defines each).
 
 ``compare`` picks the outcome that separates two options most and returns
@@ -65,7 +66,7 @@ MISTAKE_SE = 1.5
 """A mistake is worse than the best by more than this many combined standard errors..."""
 
 MISTAKE_COST = 0.5
-"""... and costs at least this much expected payoff."""
+"""... and costs at least this much expected payoff and expected points."""
 
 OUTCOME_KEYS = ("queen", "hearts", "moon_by_self", "moon_by_other")
 
@@ -126,7 +127,16 @@ def _advice(cards: tuple[int, ...], st: CardStats, best: CardStats, reason: str)
     gap = st.mean - best.mean
     combined = math.sqrt(se_u**2 + _stderr(best.utility) ** 2)
     cost = max(0.0, gap) if st is not best else 0.0
-    mistake = st is not best and gap > MISTAKE_SE * combined and cost >= MISTAKE_COST
+    # The page shows expected points, so a mistake must cost half a point there
+    # too: a card the payoff finds worse by giving the others fewer points (or
+    # by a moon it no longer tries) is not called a mistake at equal points.
+    points_gap = st.mean_points - best.mean_points
+    mistake = (
+        st is not best
+        and gap > MISTAKE_SE * combined
+        and cost >= MISTAKE_COST
+        and points_gap >= MISTAKE_COST
+    )
     return Advice(
         cards=cards,
         score=round(st.mean_points, 3),

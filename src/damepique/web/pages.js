@@ -45,6 +45,27 @@ export async function renderHistory(root, { playerId }) {
     <input type="file" id="upload" accept=".json,application/json">
     <p class="error" id="upload-error" role="alert"></p>
     <div id="replay-root"></div></section>`;
+  // Listen before the list is fetched: a file chosen while it loads is replayed all the same.
+  document.getElementById("upload").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    const out = await res.json();
+    const err = document.getElementById("upload-error");
+    if (!res.ok) {
+      showRefusal(err, t("upload_bad", { reason: out.reason || res.statusText }));
+      return;
+    }
+    err.textContent = "";
+    let record = null;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      record = null;
+    }
+    replayViewer(document.getElementById("replay-root"), out, record);
+  });
   const data = await fetchJSON("/api/history", { headers: { "X-Player": playerId() }, cache: "no-store" });
   const list = document.getElementById("history-list");
   if (!list) return;
@@ -68,26 +89,6 @@ export async function renderHistory(root, { playerId }) {
         .join("")}</tbody></table>`;
     fillSeals(list);
   }
-  document.getElementById("upload").addEventListener("change", async (e) => {
-    const file = e.target.files[0];
-    if (!file) return;
-    const text = await file.text();
-    const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-    const out = await res.json();
-    const err = document.getElementById("upload-error");
-    if (!res.ok) {
-      showRefusal(err, t("upload_bad", { reason: out.reason || res.statusText }));
-      return;
-    }
-    err.textContent = "";
-    let record = null;
-    try {
-      record = JSON.parse(text);
-    } catch {
-      record = null;
-    }
-    replayViewer(document.getElementById("replay-root"), out, record);
-  });
 }
 
 /** #/replay/ID, or #/replay/ID?deal=K&play=I: from card I of deal K (a review's link), the expert's view open. */
