@@ -132,10 +132,7 @@ def _advice(cards: tuple[int, ...], st: CardStats, best: CardStats, reason: str)
     # by a moon it no longer tries) is not called a mistake at equal points.
     points_gap = st.mean_points - best.mean_points
     mistake = (
-        st is not best
-        and gap > MISTAKE_SE * combined
-        and cost >= MISTAKE_COST
-        and points_gap >= MISTAKE_COST
+        st is not best and gap > MISTAKE_SE * combined and cost >= MISTAKE_COST and points_gap >= MISTAKE_COST
     )
     return Advice(
         cards=cards,
