@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.async_api import expect
@@ -54,7 +55,9 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await expect(page.locator("#hint-line")).to_contain_text("Hint: play", timeout=30_000)
     await page.get_by_role("switch", name="Training mode").check()
     # Play the rest with the keyboard: focus an enabled card and press Enter.
-    for _ in range(400):
+    # Until a deadline, not a count of looks: a slow machine looks fewer times a second.
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
         if await page.get_by_role("heading", name=words["over"]).count():
             break
         go_on = page.get_by_role("button", name=words["continue"])
