@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import threading
@@ -58,20 +59,24 @@ def test_the_server_answers_while_a_large_record_is_replayed(server: str, big: b
     )
     started = time.monotonic()
     upload.start()
-    served, slowest = 0, 0.0
+    waits: list[float] = []
     with httpx.Client(timeout=30) as client:
         while upload.is_alive():
             t = time.monotonic()
             assert client.get(f"{server}/healthz").status_code == 200
-            slowest = max(slowest, time.monotonic() - t)
-            served += 1
+            waits.append(time.monotonic() - t)
     took = time.monotonic() - started
     upload.join()
     assert answer[0].status_code == 200, answer[0].text
     assert len(answer[0].json()["deals"]) == len(json.loads(big)["deals"])
-    # Checked off the loop: everybody else was answered all along, none waited
-    # anywhere near as long as the record took.
-    assert took > 0.3 and served >= 10 and slowest < took / 3, (took, served, slowest)
+    # Checked off the loop: everybody else was answered all along. On the loop
+    # the record holds up one request for nearly all the time it takes (seen:
+    # 0.87 s of 0.90 s); off it, the typical request is quick, and the slowest
+    # still well short of the whole (a loaded machine was seen to stall one for
+    # 1.29 s of 2.45 s by itself).
+    median, slowest = statistics.median(waits), max(waits)
+    assert took > 0.3 and len(waits) >= 10, (took, len(waits))
+    assert median < took / 10 and slowest < 0.75 * took, (took, len(waits), median, slowest)
 
 
 def test_a_record_over_the_time_limit_is_refused_and_the_next_is_checked(tmp_path: Path, big: bytes) -> None:
