@@ -31,6 +31,7 @@ WORDS = {
         ),
         "review_none": "None of your choices this deal cost you anything against the expert's.",
         "replay_link": "Replay from this card",
+        "review_unit": "Costs are in points against the others' average",
         "hint": "Hint",
         "hint_play": re.compile(r"^Hint: play .+ \(.+\)\."),
         "hint_pass": re.compile(r"^Hint: pass .+ \(.+\)\."),
@@ -55,6 +56,7 @@ WORDS = {
         "review_none": "Aucun de vos choix de cette donne ne vous a coûté quoi que ce soit"
         " face à ceux de l'expert.",
         "replay_link": "Revoir depuis cette carte",
+        "review_unit": "Les coûts sont en points face à la moyenne des autres",
         "hint": "Indice",
         "hint_play": re.compile(r"^Indice\u00a0: jouez .+ \(.+\)\."),
         "hint_pass": re.compile(r"^Indice\u00a0: passez .+ \(.+\)\."),
@@ -159,6 +161,8 @@ async def test_training_advice_review_and_hint(new_context, lang: str, artifacts
     for text in await items.all_inner_texts():
         assert words["review_item"].match(re.sub(r"[ \t\n]+", " ", text)), text  # no-break spaces kept
     assert await items.count() <= 3
+    if await items.count():  # the costs say their unit (a moon can cost more than a deal's points)
+        await expect(page.locator(".review-unit")).to_contain_text(words["review_unit"])
     # No replay link while the game goes on (a game is replayed once it is over).
     await expect(page.get_by_role("link", name=words["replay_link"])).to_have_count(0)
     await page.screenshot(path=str(artifacts / f"review-{lang}.png"))

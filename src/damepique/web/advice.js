@@ -120,5 +120,5 @@ export function reviewHtml(review, rules, replayLink = () => null) {
         ${link ? `<p><a href="${esc(link)}">${t("review_replay")}</a></p>` : ""}
       </li>`;
     })
-    .join("")}</ol>`;
+    .join("")}</ol><p class="muted review-unit">${t("review_unit")}</p>`;
 }

@@ -160,6 +160,7 @@ export default {
   review_played: "you played {mine}, the expert would play {theirs}",
   review_passed: "you passed {mine}, the expert would pass {theirs}",
   review_cost: { one: "estimated cost {x} point", other: "estimated cost {x} points" },
+  review_unit: "Costs are in points against the others' average (the expert's measure), so a moon can cost more than a deal's points.",
   review_replay: "Replay from this card",
   review_wait: "The expert is reviewing your deal…",
 

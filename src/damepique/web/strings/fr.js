@@ -159,6 +159,7 @@ export default {
   review_played: "vous avez joué {mine}, l'expert aurait joué {theirs}",
   review_passed: "vous avez passé {mine}, l'expert aurait passé {theirs}",
   review_cost: { one: "coût estimé {x} point", other: "coût estimé {x} points" },
+  review_unit: "Les coûts sont en points face à la moyenne des autres (la mesure de l'expert) : un grand chelem peut donc coûter plus que les points d'une donne.",
   review_replay: "Revoir depuis cette carte",
   review_wait: "L'expert revoit votre donne…",
 
