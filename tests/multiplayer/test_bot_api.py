@@ -315,8 +315,10 @@ def test_a_flooding_program_is_rate_limited_and_another_table_keeps_its_pace(ser
     assert set(codes) == {"rate_limited", "pong"} and codes["rate_limited"] > 1000, codes
     assert codes["pong"] >= 200, codes  # the burst, then about 50 a second
     # Generous: a round trip on loopback takes a few milliseconds; a table slowed by the
-    # flood would take seconds, and its game would stall.
-    assert len(trips) > 20 and max(trips) < 1.0, (len(trips), max(trips))
+    # flood would take seconds, and its game would stall. (The median, and a slowest
+    # that allows one stall a loaded machine makes by itself.)
+    median = sorted(trips)[len(trips) // 2] if trips else 0.0
+    assert len(trips) > 20 and median < 0.1 and max(trips) < 2.0, (len(trips), median, max(trips))
     assert updates > 0
     assert other_player.failure is None and other_player.final is not None
     trips.sort()
