@@ -51,7 +51,7 @@ export async function renderHistory(root, { playerId }) {
     if (!file) return;
     const text = await file.text();
     const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-    const out = await res.json();
+    const out = await res.json().catch(() => ({})); // a proxy's refusal may not be JSON
     const err = document.getElementById("upload-error");
     if (!res.ok) {
       showRefusal(err, t("upload_bad", { reason: out.reason || res.statusText }));
