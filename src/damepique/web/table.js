@@ -393,7 +393,8 @@ export function openTable(root, cfg) {
     put(page.querySelector("#t-centre"), centreHtml());
     page.querySelector("#status").textContent = statusLine();
     put(page.querySelector("#hint-line"), hintLine());
-    put(page.querySelector("#t-hand"), handHtml(focusedCard));
+    put(page.querySelector("#t-hand"), handHtml());
+    tabStop(page.querySelector("#hand"), focusedCard);
     put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
     renderOver();
 
@@ -539,7 +540,25 @@ export function openTable(root, cfg) {
     return whyNotPlay(ctrl.shown, card, ctrl.me());
   }
 
-  function handHtml(focusedCard) {
+  // One card of the hand is in the tab order (the arrows move along it), so
+  // that Tab goes from the hand to the Pass button in one key: the focused
+  // card, else the one that was (if the hand was not written again), else the
+  // first playable. Set on the buttons, not written in the
+  // markup: a message drawn while a card takes the focus (a click's press)
+  // would otherwise write the hand again between the press and the release,
+  // and the click would be lost.
+  function tabStop(hand, focusedCard) {
+    if (!hand) return;
+    const cards = [...hand.querySelectorAll("[data-card]")];
+    const stop =
+      cards.find((b) => b.dataset.card === focusedCard) ||
+      cards.find((b) => b.getAttribute("tabindex") === "0") ||
+      cards.find((b) => b.getAttribute("aria-disabled") === "false") ||
+      cards[0];
+    cards.forEach((b) => b.setAttribute("tabindex", b === stop ? "0" : "-1"));
+  }
+
+  function handHtml() {
     const s = ctrl.shown;
     const v = s.view;
     if (!v) return "";
@@ -548,17 +567,12 @@ export function openTable(root, cfg) {
     const passing = v.phase === "pass" && v.to_act === ctrl.me();
     const count = s.rules.pass_count ?? 3;
     const whys = hand.map(whyNot);
-    // One card of the hand is in the tab order (the arrows move along it), so
-    // that Tab goes from the hand to the Pass button in one key.
-    let current = hand.indexOf(focusedCard);
-    if (current < 0) current = whys.findIndex((w) => !w);
-    if (current < 0) current = 0;
     const buttons = hand
       .map((c, i) => {
         const why = whys[i];
         const selected = ctrl.selected.includes(c);
         return `<button type="button" class="card suit-${c[1]} ${received.has(c) ? "received" : ""}" data-card="${c}" data-flip="${c}"
-          tabindex="${i === current ? 0 : -1}" aria-label="${esc(cardName(c))}" aria-disabled="${why ? "true" : "false"}"
+          tabindex="-1" aria-label="${esc(cardName(c))}" aria-disabled="${why ? "true" : "false"}"
           ${passing ? `aria-pressed="${selected}"` : ""}
           ${why ? `aria-describedby="why-${c}" title="${esc(why)}" data-why="${esc(why)}"` : received.has(c) ? `title="${t("received_badge")}"` : ""}>${faceSvg(c)}
           ${received.has(c) ? `<span class="badge" aria-hidden="true">${t("received_badge")}</span>` : ""}
