@@ -543,10 +543,9 @@ export function openTable(root, cfg) {
   // One card of the hand is in the tab order (the arrows move along it), so
   // that Tab goes from the hand to the Pass button in one key: the focused
   // card, else the one that was (if the hand was not written again), else the
-  // first playable. Set on the buttons, not written in the
-  // markup: a message drawn while a card takes the focus (a click's press)
-  // would otherwise write the hand again between the press and the release,
-  // and the click would be lost.
+  // first playable. It is set on the buttons, not written in the markup: a
+  // message drawn while a card takes the focus (a click's press) would write
+  // the hand again between the press and the release, and lose the click.
   function tabStop(hand, focusedCard) {
     if (!hand) return;
     const cards = [...hand.querySelectorAll("[data-card]")];
