@@ -5,6 +5,7 @@ sentence next to its button, the profile's chart fits its box, and the words
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -325,4 +326,31 @@ async def test_the_kitty_face_down_and_the_sounds_switch(new_context) -> None:  
     await page.reload()
     await expect(page.get_by_role("switch", name="Sounds")).to_be_checked()
     await expect(page.locator(".bar .kitty")).to_have_text(re.compile("^Kitty: 1 card face down"))
+    await context.close()
+
+
+async def test_a_page_still_loading_does_not_overwrite_the_next(new_context) -> None:  # type: ignore[no-untyped-def]
+    """A visit still waiting on the server when the next begins (here: the
+    language changed on the account page, then a click to the rules) must not
+    draw over the page that followed it (seen in CI: a refilled account form,
+    emptied by a late second drawing, refused a blank nickname)."""
+    context = await new_context(locale="en-GB", **DESKTOP)
+    page = await context.new_page()
+    await page.goto("/#/account")
+    await expect(page.get_by_role("heading", name="Account")).to_be_visible()
+    slow = asyncio.Event()
+
+    async def late(route) -> None:  # type: ignore[no-untyped-def]
+        await slow.wait()
+        await route.continue_()
+
+    await page.route("**/api/me", late)  # the account page's own question, held back
+    await page.locator("#lang").select_option("fr")  # the account page drawn again: it waits
+    await page.get_by_role("link", name="Règles").click()
+    rules = page.get_by_role("heading", name="Les règles de la Dame de pique", level=1)
+    await expect(rules).to_be_visible()
+    slow.set()  # the account page's answer comes now, late
+    await page.wait_for_timeout(500)
+    await expect(rules).to_be_visible()
+    await expect(page.get_by_label("Pseudo")).to_have_count(0)
     await context.close()

@@ -25,17 +25,25 @@ function showTable(key, open) {
   table = { key, ctrl: open(main()) };
 }
 
+// Each visit of a page draws into a new box: a visit still loading when the
+// next begins (a language changed, a quick click) writes into a box no longer shown.
+function box() {
+  const el = document.createElement("div");
+  main().replaceChildren(el);
+  return el;
+}
+
 const PAGES = {
   play: () => showTable(`solo:${currentGame()?.token}`, soloTable),
   t: (code) => showTable(`table:${normalizeCode(code)}`, (root) => tableView(root, normalizeCode(code))),
-  history: () => renderHistory(main(), { playerId }),
-  replay: (id) => renderReplay(main(), id),
-  rules: () => renderRules(main()),
-  guide: () => renderGuide(main()),
-  friends: () => renderFriends(main()),
-  account: () => renderAccount(main()),
-  leaderboard: () => renderLeaderboard(main()),
-  player: (name) => renderProfile(main(), decodeURIComponent(name || "")),
+  history: () => renderHistory(box(), { playerId }),
+  replay: (id) => renderReplay(box(), id),
+  rules: () => renderRules(box()),
+  guide: () => renderGuide(box()),
+  friends: () => renderFriends(box()),
+  account: () => renderAccount(box()),
+  leaderboard: () => renderLeaderboard(box()),
+  player: (name) => renderProfile(box(), decodeURIComponent(name || "")),
 };
 
 function route() {
@@ -52,7 +60,7 @@ function route() {
   if (page !== "friends") closeLobby();
   markNav();
   openMenu(false);
-  return (PAGES[page] || (() => renderHome(main())))(arg);
+  return (PAGES[page] || (() => renderHome(box())))(arg);
 }
 
 function markNav() {

@@ -66,6 +66,7 @@ export async function renderFriends(root) {
     fetch("/api/me").then((r) => r.json()),
     getOptions(),
   ]);
+  if (!root.isConnected) return; // a later visit has the page: open no lobby socket for this one
   // A table may leave the number of players to who sits down ("auto", first).
   const formOpts = { ...opts, choices: { ...opts.choices, players: mp.players ?? opts.choices.players } };
   const rules = fullRules(opts.presets.standard, opts);
