@@ -416,16 +416,21 @@ async def test_a_whole_game_keeps_the_tables_contracts(new_context, lang: str, s
     assert not errors
 
 
+async def fast_game(context) -> tuple[Page, Game]:  # type: ignore[no-untyped-def]
+    """A new solo game at the fast speed, in English, played with a mouse."""
+    page = await context.new_page()
+    game = Game(page, WORDS["en"], touch=False)
+    await page.goto("/")
+    await page.get_by_label(WORDS["en"]["speed"]).select_option("fast")
+    await page.get_by_role("button", name=WORDS["en"]["play"]).click()
+    await expect(game.hand).to_be_visible()
+    return page, game
+
+
 async def test_with_reduced_motion_nothing_travels(new_context) -> None:  # type: ignore[no-untyped-def]
-    words = WORDS["en"]
     context = await new_context(locale="en-GB", reduced_motion="reduce", **DESKTOP)
     await context.add_init_script(MOTION_PROBE)
-    page = await context.new_page()
-    game = Game(page, words, touch=False)
-    await page.goto("/")
-    await page.get_by_label(words["speed"]).select_option("fast")
-    await page.get_by_role("button", name=words["play"]).click()
-    await expect(game.hand).to_be_visible()
+    page, game = await fast_game(context)
     # Pass, then play until a few tricks are taken (cards played, tricks collected).
     deadline = time.monotonic() + 90  # a deadline, not a count of looks: a slow machine looks less often
     while time.monotonic() < deadline:
@@ -464,12 +469,7 @@ async def test_a_card_pressed_while_the_table_is_drawn_again_is_still_played(new
     that played nothing)."""
     words = WORDS["en"]
     context = await new_context(locale="en-GB", **DESKTOP)
-    page = await context.new_page()
-    game = Game(page, words, touch=False)
-    await page.goto("/")
-    await page.get_by_label(words["speed"]).select_option("fast")
-    await page.get_by_role("button", name=words["play"]).click()
-    await expect(game.hand).to_be_visible()
+    page, game = await fast_game(context)
     look = page.get_by_role("button", name="Last trick")
     playable = game.hand.locator('[data-card][aria-disabled="false"]')
     deadline = time.monotonic() + 90
