@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .clock import Clock
+
 _DRIVERS = {
     "sqlite": "sqlite+aiosqlite",
     "postgresql": "postgresql+asyncpg",
@@ -78,6 +80,8 @@ def _timer_choices() -> tuple[int, ...]:
 class Settings:
     """Knobs of the tables (``docs/multiplayer.md``); tests shorten the grace period and timers."""
 
+    clock: Clock = field(default_factory=Clock)
+    """The app's one clock (``clock.py``): tests hand the app a ``ManualClock``."""
     grace: float = field(default_factory=lambda: _env_float("DAMEPIQUE_GRACE", 60.0))
     """Seconds a person who dropped keeps their seat before a bot stands in."""
     timer_choices: tuple[int, ...] = field(default_factory=_timer_choices)
