@@ -12,12 +12,10 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from damepique.bots.registry import BOT_INFO
 from damepique.engine import PRESETS, Rules
@@ -47,6 +45,7 @@ from .sheets import routes as sheet_routes
 from .sheets.live import Watchers
 from .solo import routes as solo_routes
 from .solo.uploads import Uploads
+from .static import WebFiles
 from .storage.accounts import AccountStore
 from .storage.database import Database
 from .storage.games import GameStore
@@ -54,8 +53,6 @@ from .storage.sheets import SheetStore
 from .storage.tables import TableStore
 from .tables import routes as table_routes
 from .tables.registry import Tables
-
-WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 def create_app(
@@ -124,11 +121,17 @@ def create_app(
     app.state.node = node
     app.state.accounts = accounts
 
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+    web = WebFiles()
 
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    @app.get("/", include_in_schema=False)
+    async def index() -> HTMLResponse:
+        return web.page("index.html")
+
+    @app.get("/scorer/", include_in_schema=False)
+    async def scorer() -> HTMLResponse:
+        return web.page("scorer/index.html")
+
+    web.mount(app)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
