@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -203,11 +204,16 @@ def test_the_wheel_installs_lean_and_serves_with_the_server_extra(tmp_path: Path
                 time.sleep(0.2)
         status, kind, page = _get(base + "/")
         assert status == 200 and kind.startswith("text/html")
-        assert page == (package_dir / "web" / "index.html").read_bytes()
-        status, kind, script = _get(base + "/static/app.js")
+        # The pages name their files under the package's content version (server/static.py).
+        versioned = re.search(rb'"(/static/v/[0-9a-f]{12}/)app.js"', page)
+        assert versioned, page
+        unversioned = page.replace(versioned.group(1), b"/static/")
+        assert unversioned == (package_dir / "web" / "index.html").read_bytes()
+        status, kind, script = _get(base + versioned.group(1).decode() + "app.js")
         assert status == 200 and script == (package_dir / "web" / "app.js").read_bytes()
         status, kind, scorer = _get(base + "/scorer/")
         assert status == 200 and kind.startswith("text/html")
+        scorer = scorer.replace(versioned.group(1), b"/static/")
         assert scorer == (package_dir / "web" / "scorer" / "index.html").read_bytes()
         status, kind, api = _get(base + "/openapi.json")
         assert status == 200 and json.loads(api)["info"]["version"] == damepique.__version__

@@ -73,4 +73,3 @@ class WebFiles:
         plain = _Files(self.root, "no-cache")
         app.mount(self.prefix.rstrip("/"), GZipMiddleware(immutable, minimum_size=COMPRESS_FROM))
         app.mount("/static", GZipMiddleware(plain, minimum_size=COMPRESS_FROM), name="static")
-
