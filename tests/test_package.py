@@ -134,6 +134,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _without_preloads(page: bytes) -> bytes:
+    """A served page less the preload links the server adds (server/static.py)."""
+    return re.sub(rb'  <link rel="(?:module)?preload" [^>]*>\n', b"", page)
+
+
 def _get(url: str) -> tuple[int, str, bytes]:
     with urllib.request.urlopen(url, timeout=5) as response:
         return response.status, response.headers.get("content-type", ""), response.read()
@@ -207,13 +212,13 @@ def test_the_wheel_installs_lean_and_serves_with_the_server_extra(tmp_path: Path
         # The pages name their files under the package's content version (server/static.py).
         versioned = re.search(rb'"(/static/v/[0-9a-f]{12}/)app.js"', page)
         assert versioned, page
-        unversioned = page.replace(versioned.group(1), b"/static/")
+        unversioned = _without_preloads(page.replace(versioned.group(1), b"/static/"))
         assert unversioned == (package_dir / "web" / "index.html").read_bytes()
         status, kind, script = _get(base + versioned.group(1).decode() + "app.js")
         assert status == 200 and script == (package_dir / "web" / "app.js").read_bytes()
         status, kind, scorer = _get(base + "/scorer/")
         assert status == 200 and kind.startswith("text/html")
-        scorer = scorer.replace(versioned.group(1), b"/static/")
+        scorer = _without_preloads(scorer.replace(versioned.group(1), b"/static/"))
         assert scorer == (package_dir / "web" / "scorer" / "index.html").read_bytes()
         status, kind, api = _get(base + "/openapi.json")
         assert status == 200 and json.loads(api)["info"]["version"] == damepique.__version__

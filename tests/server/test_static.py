@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
-from damepique.server.static import WEB, version
+from damepique.server.static import WEB, static_imports, version
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +31,30 @@ def test_a_page_names_its_modules_by_version_and_is_revalidated(
     prefix = f"/static/v/{version()}/"
     assert f'src="{prefix}{entry}"' in r.text
     assert not re.search(r'"/static/(?!v/)', r.text), "a link to an unversioned file"
+
+
+def test_a_page_preloads_every_module_it_imports_and_the_visitors_words(client: TestClient) -> None:
+    prefix = f"/static/v/{version()}/"
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/").text)
+    # table.js is imported by solo.js, which app.js imports: found at any depth.
+    for module in ("solo.js", "table.js", "net.js", "strings/en.js"):
+        assert prefix + module in preloads
+    assert prefix + "app.js" not in preloads  # the page's own script is not named twice
+    assert len(preloads) == len(set(preloads))
+    french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text
+    assert prefix + "strings/fr.js" in french and prefix + "strings/en.js" not in french
+    assert '<link rel="preload" href="/api/options" as="fetch" crossorigin>' in french
+    scorer = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/scorer/").text)
+    assert prefix + "scorer/rules.js" in scorer
+
+
+def test_static_imports_follow_the_graph_not_dynamic_imports(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.js").write_text('import { b } from "./sub/b.js";\nimport("./d.js");\n')
+    (tmp_path / "sub" / "b.js").write_text('import "../c.js";\nexport const b = 1;\n')
+    (tmp_path / "c.js").write_text('import { b } from "./sub/b.js";\n')
+    (tmp_path / "d.js").write_text("")
+    assert static_imports(tmp_path, "a.js") == ["sub/b.js", "c.js"]
 
 
 def test_a_versioned_file_is_immutable_and_compressed(client: TestClient) -> None:

@@ -123,13 +123,19 @@ def create_app(
 
     web = WebFiles()
 
+    def words(request: Request) -> str:
+        # The words a page will load (i18n.js: the saved choice, else the
+        # browser's language), guessed from the header the browser sent.
+        lang = "fr" if request.headers.get("accept-language", "").lower().startswith("fr") else "en"
+        return f"strings/{lang}.js"
+
     @app.get("/", include_in_schema=False)
-    async def index() -> HTMLResponse:
-        return web.page("index.html")
+    async def index(request: Request) -> HTMLResponse:
+        return web.page("index.html", modules=[words(request)], fetches=["/api/options"])
 
     @app.get("/scorer/", include_in_schema=False)
-    async def scorer() -> HTMLResponse:
-        return web.page("scorer/index.html")
+    async def scorer(request: Request) -> HTMLResponse:
+        return web.page("scorer/index.html", modules=[words(request)])
 
     web.mount(app)
 
