@@ -11,7 +11,7 @@ import pytest
 from damepique.bots.knowledge import Knowledge, sample_world
 from damepique.engine import PRESETS, Deal, Rules, view_of
 from damepique.engine.cards import CARD_NAMES, parse_card
-from damepique.engine.claims import claim_plan, finish_claim, plan_for
+from damepique.engine.claims import finish_claim, plan_for
 from damepique.engine.deal import DONE, PLAY, to_mask
 
 NO_VOIDS = (0, 0, 0)
@@ -95,7 +95,7 @@ def test_every_claim_offered_takes_every_trick_in_every_world_and_every_play(pre
             seat = deal.to_act
             assert seat is not None
             view = view_of(deal, seat)
-            plan = claim_plan(view)
+            plan = view.claim_plan()
             if plan is not None:
                 offered += 1
                 know = Knowledge.of(view)
@@ -122,7 +122,7 @@ def test_finish_claim_ends_the_deal_with_every_point_left_to_the_claimer() -> No
         while deal.phase == PLAY:
             seat = deal.to_act
             assert seat is not None
-            plan = claim_plan(view_of(deal, seat))
+            plan = view_of(deal, seat).claim_plan()
             if plan is not None:
                 taken = list(deal.taken_points)
                 left = 26 - sum(taken)

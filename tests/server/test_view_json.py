@@ -42,6 +42,7 @@ def test_public_and_seat_parts_make_the_view(name: str) -> None:
             seat=None,
             hand=[],
             legal=[],
+            claim=False,
             passed=None,
             received=None,
             pass_to=None,

@@ -24,6 +24,7 @@ from .cards import (
     parse_card,
     parse_cards,
 )
+from .claims import claim_moves
 from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .errors import (
     CardError,
@@ -74,6 +75,7 @@ __all__ = [
     "RulesError",
     "View",
     "cards_of",
+    "claim_moves",
     "direction_name",
     "dump_match",
     "event_for",

@@ -18,8 +18,9 @@ a search: a claim it cannot prove is never offered.
   meanwhile.
 
 Such cards win every trick: each lead is the best card left in its suit, and
-nobody else can trump in Hearts. ``claim_plan`` gives the claimer's cards in
-the order it plays them, or ``None``; ``finish_claim`` plays the rest of a
+nobody else can trump in Hearts. ``plan_for`` (read from a view by
+``View.claim_plan``) gives the claimer's cards in the order it plays them, or
+``None``; ``finish_claim`` plays the rest of a
 real deal with that plan (the others playing any legal card: no choice of
 theirs changes who wins a trick).
 
@@ -36,13 +37,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, cards_of, suit_of
-from .deal import DONE, PLAY, Deal, legal_mask_for
+from .deal import DONE, Deal, legal_mask_for
 from .events import Played
 from .rules import Rules
-from .views import View
 
 
 def _highest(mask: int) -> int:
@@ -111,47 +111,34 @@ def plan_for(
     return (*plan, *leads)
 
 
-def claim_plan(view: View) -> tuple[int, ...] | None:
-    """The cards ``view``'s seat plays, in order, to take every remaining trick
-    whatever the others hold; None when it is not its turn to play or that is
-    not certain."""
-    if view.phase != PLAY or view.to_act != view.seat or not view.hand:
-        return None
-    n = view.players
-    later = [(view.trick_leader + i) % n for i in range(len(view.trick) + 1, n)] if view.trick else []
-    others = [s for s in range(n) if s != view.seat]
-    return plan_for(
-        view.rules,
-        view.hand,
-        view.unseen,
-        view.trick,
-        [view.voids[s] for s in later],
-        [view.voids[s] for s in others],
-        view.hearts_broken,
-        first_trick=view.first_trick,
-        lead_card=view.lead_card,
-    )
-
-
-def finish_claim(deal: Deal, plan: Sequence[int]) -> list[Played]:
-    """Play the rest of ``deal`` with the claimer (the seat to act) playing
-    ``plan`` in order and every other seat its lowest legal card; the events.
-    Raises ``ValueError`` if the claimer loses a trick (a plan not from
-    ``claim_plan`` of that seat's view)."""
+def claim_moves(deal: Deal, plan: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """The rest of ``deal`` as ``(seat, card)``, one at a time, each to be played
+    before the next is asked for: the claimer (the seat to act now) plays
+    ``plan`` in order, every other seat its lowest legal card (no choice of
+    theirs changes who takes a trick). Raises ``ValueError`` when the plan runs
+    out before the deal ends."""
     seat = deal.to_act
     if seat is None:
         raise ValueError("nobody is to play")
-    events: list[Played] = []
     todo = list(plan)
     while deal.phase != DONE:
         if deal.to_act == seat:
             if not todo:
                 raise ValueError("the plan ran out before the deal ended")
-            card = todo.pop(0)
+            yield seat, todo.pop(0)
         else:
-            card = _lowest(deal.legal_mask())
+            yield deal.to_act, _lowest(deal.legal_mask())
+
+
+def finish_claim(deal: Deal, plan: Sequence[int]) -> list[Played]:
+    """Play the rest of ``deal`` by ``claim_moves``; the events. Raises
+    ``ValueError`` if the claimer loses a trick (a plan not from
+    ``View.claim_plan`` of that seat)."""
+    claimer = deal.to_act
+    events: list[Played] = []
+    for _, card in claim_moves(deal, plan):
         event = deal.play(card)
         events.append(event)
-        if event.trick_winner is not None and event.trick_winner != seat:
+        if event.trick_winner is not None and event.trick_winner != claimer:
             raise ValueError(f"the claim lost a trick to seat {event.trick_winner} ({CARD_NAMES[card]})")
     return events

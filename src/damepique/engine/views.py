@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_NAMES, JD, SUIT_MASKS, cards_of, parse_card
+from .claims import plan_for
 from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .events import DealResult
 from .rules import Rules
@@ -131,6 +132,27 @@ class View:
     def legal_cards(self) -> tuple[int, ...]:
         return cards_of(self.legal_mask())
 
+    def claim_plan(self) -> tuple[int, ...] | None:
+        """The cards this seat plays, in order, to take every remaining trick
+        whatever the others hold (``claims.plan_for``); None when it is not its
+        turn to play or that is not certain."""
+        if self.phase != PLAY or self.to_act != self.seat or not self.hand:
+            return None
+        n = self.players
+        later = [(self.trick_leader + i) % n for i in range(len(self.trick) + 1, n)] if self.trick else []
+        others = [s for s in range(n) if s != self.seat]
+        return plan_for(
+            self.rules,
+            self.hand,
+            self.unseen,
+            self.trick,
+            [self.voids[s] for s in later],
+            [self.voids[s] for s in others],
+            self.hearts_broken,
+            first_trick=self.first_trick,
+            lead_card=self.lead_card,
+        )
+
     def world(self, hands: Sequence[int], kitty: int = 0) -> Deal:
         """A full deal at this point, from every seat's current hand (masks) and
         the hidden kitty, as sampled by a bot; for search."""
@@ -160,6 +182,8 @@ class View:
             "to_act": self.to_act,
             "hand": names(self.hand),
             "legal": names(self.legal_mask()),
+            # Whether this seat's cards must take every trick left: it may claim them.
+            "claim": self.claim_plan() is not None,
             "pass_direction": direction_name(self.pass_offset, self.rules.players),
             "pass_to": self.pass_target if self.pass_offset else None,
             "passed": names(self.passed),

@@ -21,7 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, Deal, cards_of, direction_name, event_for
+from damepique.engine import (
+    CARD_NAMES,
+    DONE,
+    PASS,
+    PLAY,
+    Deal,
+    cards_of,
+    direction_name,
+    event_for,
+    view_of,
+)
 from damepique.engine.cards import SUIT_MASKS
 
 from .protocol import VERSION, Json, Ref, dumps
@@ -63,6 +73,7 @@ def public_json(deal: Deal, totals: Sequence[int] = (), before: Json | None = No
         "to_act": play["to_act"],
         "hand": [],
         "legal": [],
+        "claim": False,
         "pass_direction": direction_name(offset, n),
         "pass_to": None,
         "passed": None,
@@ -128,19 +139,19 @@ PLAY_FIELDS = frozenset(
 others stay as they were when its play began)."""
 
 
-SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "pass_to", "passed", "received"})
+SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "claim", "pass_to", "passed", "received"})
 """The keys of ``seat_json``: those of a seat's view that ``public_json`` holds
 only as blanks (a server writing the view as text leaves them out of the public part)."""
 
 
-SeatFields = tuple[int | None, int, int, int | None, int | None, int | None]
+SeatFields = tuple[int | None, int, int, bool, int | None, int | None, int | None]
 """``seat_json``'s fields as numbers: ``to_act``, then the cards of ``hand``
-and ``legal`` as masks, ``pass_to``, and ``passed`` and ``received`` as masks
-(None: not passed, not received)."""
+and ``legal`` as masks, ``claim``, ``pass_to``, and ``passed`` and ``received``
+as masks (None: not passed, not received)."""
 
-SEAT_FIELD_KEYS = ("to_act", "hand", "legal", "pass_to", "passed", "received")
+SEAT_FIELD_KEYS = ("to_act", "hand", "legal", "claim", "pass_to", "passed", "received")
 """The keys of ``SeatFields``, in its order."""
-SEAT_FIELD_CARDS = (False, True, True, False, True, True)
+SEAT_FIELD_CARDS = (False, True, True, False, False, True, True)
 """For each of ``SeatFields``: whether it is a set of cards (a mask, written as names)."""
 
 
@@ -154,6 +165,7 @@ def seat_fields(deal: Deal, seat: int) -> SeatFields:
     hand = deal.hands[seat]
     received = None
     legal = 0
+    claim = False
     if phase == PASS:
         to_act: int | None = seat if passed is None else None
         if passed is not None:
@@ -164,7 +176,9 @@ def seat_fields(deal: Deal, seat: int) -> SeatFields:
             received = deal.passes[deal.pass_source(seat)]
         if to_act == seat:
             legal = deal.legal_mask()
-    return (to_act, hand, legal, (seat + offset) % n if offset else None, passed, received)
+            # Only the seat to act may claim: its view is built for that seat alone.
+            claim = view_of(deal, seat).claim_plan() is not None
+    return (to_act, hand, legal, claim, (seat + offset) % n if offset else None, passed, received)
 
 
 def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> Json:
@@ -178,12 +192,13 @@ def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names)
 
 def seat_fields_json(seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names) -> Json:
     """``seat_json`` from ``seat_fields``."""
-    to_act, hand, legal, pass_to, passed, received = fields
+    to_act, hand, legal, claim, pass_to, passed, received = fields
     return {
         "seat": seat,
         "to_act": to_act,
         "hand": names(hand),
         "legal": names(legal),
+        "claim": claim,
         "pass_to": pass_to,
         "passed": None if passed is None else names(passed),
         "received": None if received is None else names(received),
@@ -246,6 +261,8 @@ def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
                 parts.append(_OWN_KEYS_TEXT[i] + "null")
             elif SEAT_FIELD_CARDS[i]:
                 parts.append(_OWN_KEYS_TEXT[i] + names.text(value))
+            elif isinstance(value, bool):
+                parts.append(_OWN_KEYS_TEXT[i] + ("true" if value else "false"))
             else:
                 parts.append(_OWN_KEYS_TEXT[i] + str(value))
     return ",".join(parts)

@@ -81,6 +81,14 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """The rest of the deal for the seat to play: every trick left, which its
+    view must prove (``view.claim``)."""
+
+    ref: Ref
+
+
+@dataclass(frozen=True, slots=True)
 class Advice:
     ref: Ref
 
@@ -143,6 +151,7 @@ Message = (
     | Start
     | Pass
     | Play
+    | Claim
     | Advice
     | Hint
     | Review
@@ -154,8 +163,8 @@ Message = (
     | Ping
 )
 TYPES = (
-    "hello", "sit", "start", "pass", "play", "advice", "hint", "review", "leave", "rematch", "chat", "mute",
-    "unmute", "continue", "ping",
+    "hello", "sit", "start", "pass", "play", "claim", "advice", "hint", "review", "leave", "rematch", "chat",
+    "mute", "unmute", "continue", "ping",
 )  # fmt: skip
 
 
@@ -192,6 +201,8 @@ def parse(text: str | bytes | None) -> Message:
         )
     if kind == "ping":
         return Ping(ref)
+    if kind == "claim":
+        return Claim(ref)
     if kind == "sit":
         name = msg.get("name")
         return Sit(ref, name if isinstance(name, str) else None)
@@ -383,6 +394,7 @@ __all__ = [
     "VERSION",
     "Advice",
     "Chat",
+    "Claim",
     "Continue",
     "Hello",
     "Hint",

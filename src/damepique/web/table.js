@@ -153,8 +153,14 @@ export function openTable(root, cfg) {
     const can = ctrl.isMyTurn() && !used && !ctrl.summary;
     return `<button type="button" class="button small hint-btn" id="hint-btn" title="${esc(t(used ? "hint_once" : "hint_title"))}" ${can ? "" : "disabled"}>${t("hint")}</button>`;
   }
+  function claimText(ev) {
+    const cards = ev.cards.map((c) => cardName(c)).join(", ");
+    return ev.seat === ctrl.me() ? t("you_claim", { cards }) : t("claims", { name: ctrl.nameOf(ev.seat), cards });
+  }
   function hintLine() {
     const s = ctrl.shown;
+    const claimed = ctrl.claimed;
+    if (claimed && s.view && claimed.deal === s.view.deal) return `<span class="claimed">${esc(claimText(claimed))}</span>`;
     if (!s.view || ctrl.hint.key !== hintKey(s.view)) return "";
     if (ctrl.hint.pending !== null) return esc(t("hint_wait"));
     return ctrl.hint.answer ? hintHtml(ctrl.hint.answer, ctrl.hint.answer.phase, s.rules) : "";
@@ -228,6 +234,11 @@ export function openTable(root, cfg) {
         announce(t("received", { cards: view.received.map((c) => cardName(c)).join(", "), name: ctrl.nameOf(from) }));
       }
       if (ev.type === "deal") announce(t("deal_n", { n: view.deal + 1 }));
+      if (ev.type === "claim") {
+        // The claimed hand is shown to everyone until the next deal.
+        ctrl.claimed = ev;
+        announce(claimText(ev));
+      }
     }
     clearTimeout(ctrl.flashTimer);
     if (closed && view.tricks.length) {
@@ -581,7 +592,12 @@ export function openTable(root, cfg) {
     const passBtn = passing
       ? `<button type="button" id="pass-btn" class="button primary pass-btn" ${ctrl.selected.length === count && ctrl.pending === null ? "" : "disabled"}>${t("pass_label")}</button>`
       : "";
-    return `<div id="hand" class="hand" role="group" aria-label="${t("your_hand")}" style="--n:${Math.max(hand.length, 1)}">${buttons}</div>${passBtn}`;
+    // The server offers a claim only when this seat's cards must take every trick left.
+    const claimBtn =
+      v.claim && v.phase === "play" && ctrl.isMyTurn() && !ctrl.summary
+        ? `<button type="button" id="claim-btn" class="button claim-btn" title="${esc(t("claim_title"))}" ${ctrl.pending === null ? "" : "disabled"}>${t("claim")}</button>`
+        : "";
+    return `<div id="hand" class="hand" role="group" aria-label="${t("your_hand")}" style="--n:${Math.max(hand.length, 1)}">${buttons}</div>${passBtn}${claimBtn}`;
   }
 
   function scoreSheet() {
@@ -689,12 +705,19 @@ export function openTable(root, cfg) {
     render();
   }
 
+  function onClaim() {
+    if (ctrl.pending !== null || !ctrl.shown.view?.claim) return;
+    ctrl.pending = ctrl.send({ type: "claim" });
+    render();
+  }
+
   const onClick = (e) => {
     const card = e.target.closest("#hand [data-card]");
     if (card) return onCard(card);
     if (e.target.closest("#pass-btn")) return onPass();
     if (e.target.closest("#continue-btn")) return pressContinue();
     if (e.target.closest("#hint-btn")) return askHint();
+    if (e.target.closest("#claim-btn")) return onClaim();
     if (e.target.closest("#last-trick-btn")) {
       const v = ctrl.shown.view;
       ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v) : null;

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from damepique.engine import (
+    CARD_NAMES,
     DONE,
     PASS,
     PLAY,
@@ -33,6 +34,7 @@ from damepique.engine import (
     Match,
     Rules,
     View,
+    claim_moves,
     parse_card,
     view_of,
 )
@@ -192,6 +194,29 @@ class Game:
         self.log.append(event)
         return event
 
+    def claim(self, seat: int) -> list[Json]:
+        """``seat`` takes every trick left: a ``claim`` event showing the cards
+        it holds, then the rest of the deal played out (the claimer's cards in
+        the proved order, the others' lowest legal cards: who takes each trick
+        does not depend on them), each a ``play`` event as if played. Raises
+        ``Refusal`` (nothing changed) when it is not that seat's turn or its
+        view cannot prove the claim."""
+        deal = self._deal_in_progress()
+        if deal.phase != PLAY:
+            raise Refusal("not_playing", "a claim is made while cards are played")
+        if deal.to_act != seat:
+            raise Refusal("not_your_turn", f"it is {self.seats[deal.to_act].name}'s turn", seat=seat)
+        plan = self.view(seat).claim_plan()
+        if plan is None:
+            raise Refusal("no_claim", "these cards may not take every trick left: play on", seat=seat)
+        cards = [CARD_NAMES[c] for c in plan]
+        claim: Json = {"type": "claim", "seat": seat, "deal": deal.number, "cards": cards}
+        self.log.append(claim)
+        events = [claim]
+        for s, card in claim_moves(deal, plan):
+            events.append(self.play(s, card))
+        return events
+
     def hint(self, seat: int) -> Json:
         """A hint for ``seat`` now: once a trick (raises ``Refusal`` past that)."""
         deal = self._deal_in_progress()
@@ -231,6 +256,8 @@ class Game:
         elif kind == "hint":
             self.hints.add((event["seat"], event["deal"], event["trick"]))
             self.log.append(event)
+        elif kind == "claim":
+            self.log.append(event)  # the plays that follow it are stored one by one
         else:
             raise ValueError(f"unknown stored event {kind!r}")
 

@@ -22,7 +22,7 @@ from damepique.engine import PASS, Deal
 
 from ..errors import Refusal
 from ..patches import CardNames, Update, public_json
-from ..protocol import Json, Pass, Play, Ref
+from ..protocol import Claim, Json, Pass, Play, Ref
 from ..storage.games import GameRow, GameStore
 from . import training
 from .game import Game, Seat
@@ -179,8 +179,8 @@ class Runner:
 
     # -- commands --------------------------------------------------------------------
 
-    async def command(self, seat: int, msg: Pass | Play) -> None:
-        """Apply a person's pass or play; raises ``Refusal`` (nothing changed).
+    async def command(self, seat: int, msg: Pass | Play | Claim) -> None:
+        """Apply a person's pass, play or claim; raises ``Refusal`` (nothing changed).
 
         At ``fast`` speed the cheap bots' replies are applied at once and go
         out in the same update (``events``), one message instead of four."""
@@ -188,10 +188,11 @@ class Runner:
             if self.broken:
                 raise Refusal("unavailable", "the game is being reloaded; try again")
             if isinstance(msg, Pass):
-                event = self.game.pass_cards(seat, msg.cards)
+                events = [self.game.pass_cards(seat, msg.cards)]
+            elif isinstance(msg, Claim):
+                events = self.game.claim(seat)
             else:
-                event = self.game.play(seat, msg.card)
-            events = [event]
+                events = [self.game.play(seat, msg.card)]
             if self.seating.speed == "fast":
                 events += self._bots_now()
             await self._commit(events, ack_seat=seat, ack=True if msg.ref is None else msg.ref)

@@ -21,6 +21,7 @@ from ..protocol import (
     VERSION,
     Advice,
     Chat,
+    Claim,
     Continue,
     Hello,
     Hint,
@@ -125,7 +126,7 @@ class Session:
             self._mute(table, msg)
         elif self.seat is None:
             raise Refusal("not_seated", "take a seat first; spectators only watch")
-        elif isinstance(msg, (Pass, Play)):
+        elif isinstance(msg, (Pass, Play, Claim)):
             runner = table.runner
             if runner is None or table.status != "playing":
                 raise Refusal("no_game", "no game in progress at this table")

@@ -106,6 +106,8 @@ export default {
   why_done: "The deal is over", why_three: { one: "Already 1 card chosen: unselect it first", other: "Already {n} cards chosen: unselect one first" },
   why_summary: "Press Continue first",
   plays: "{name} plays {card}.", you_play: "You play {card}.",
+  claim: "Claim the rest", claim_title: "Your cards take every trick left, whatever the others hold: end the deal now",
+  claims: "{name} claims the rest: {cards}.", you_claim: "You claim the rest: {cards}.",
   score_sheet: "Score sheet", deal_col: "Deal", moon_mark: "moon",
   shot_moon: "{name} shot the moon!",
   kitty_face_down: { one: "Kitty: 1 card face down, for the winner of the first trick", other: "Kitty: {n} cards face down, for the winner of the first trick" },
