@@ -617,3 +617,19 @@ def test_an_unknown_table_option_is_refused_with_a_reason(client: TestClient) ->
     r = client.post("/api/tables", json={"rules": {"target": 50}, "name": "Ann"})
     assert r.status_code == 201
     assert client.get(f"/api/tables/{r.json()['code']}").json()["rules"]["target"] == 50
+
+
+def test_a_signed_in_player_is_shown_by_their_nickname_at_an_unranked_table(client: TestClient) -> None:
+    lea = register(client, "Lea")
+    t = client.post(
+        "/api/tables", json={"preset": "short", "name": "Player"}, cookies={"damepique_session": lea}
+    ).json()
+    client.cookies.clear()
+    with ws_connect(client) as guest, ws_connect(client, register(client, "Tom")) as tom:
+        hello(guest, t["code"])
+        sit(guest, "Zoé")
+        hello(tom, t["code"])
+        seated = sit(tom, "Player")
+        seats = recv_type(tom, "table")["table"]["seats"]
+    assert [s["name"] for s in seats[:3]] == ["Lea", "Zoé", "Tom"] and seated["seat"] == 2
+    assert seats[0]["nickname"] == "Lea" and seats[1]["nickname"] is None

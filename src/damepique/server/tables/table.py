@@ -292,8 +292,8 @@ class Table:
         return enough_people(self.seats, self.options)
 
     async def sit(self, name: object, sitter: Sitter, announce: bool = True) -> tuple[str, int]:
-        """Take the first empty seat; returns (token, seat). A program's seat
-        shows its bot's nickname, as a ranked table shows everybody's."""
+        """Take the first empty seat; returns (token, seat). A signed-in person's
+        seat shows their nickname, a program's its bot's; a guest's the name typed."""
         async with self.lock:
             if self.solo:
                 raise Refusal("table_full", "every seat at this table is taken")
@@ -308,8 +308,9 @@ class Table:
             if self.options.ranked:
                 check_ranked_sitter(self.seats, sitter)
             seat = free[0]
-            shown = nickname if (self.options.ranked or sitter.program) else None
-            label = shown or clean_name(name, "Player")
+            # A signed-in person or a program is shown by the account's nickname
+            # (whatever name the page sent); only a guest's typed name is used.
+            label = nickname or clean_name(name, "Player")
             self.seats[seat] = TableSeat(
                 "human", label, None, account, nickname, program=sitter.program, owner=sitter.owner
             )
