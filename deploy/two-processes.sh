@@ -87,6 +87,7 @@ for port in "$PORT1" "$PORT2"; do
     DAMEPIQUE_PROCESS_ID="p$n" "$PYTHON" -m damepique serve --host 127.0.0.1 --port "$port" \
         --forwarded-allow-ips 127.0.0.1 >"$dir/logs/process$n.log" 2>&1 &
     pids+=("$!")
+    echo "process p$n: pid $!, port $port"
 done
 
 sed -e "s/127.0.0.1:8001/127.0.0.1:$PORT1/; s/127.0.0.1:8002/127.0.0.1:$PORT2/" \
