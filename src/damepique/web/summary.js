@@ -33,25 +33,28 @@ export function winnersOf(totals, winner) {
 /**
  * The sentences of a finished deal, as HTML: the moon, who took the J♦ and
  * where the kitty went. `view` is the deal's last view (its tricks), when the
- * page has it.
+ * page has it. `me`: the reader's seat, whose sentences are said to "you"
+ * (in French conjugated for "vous").
  */
-export function dealWords(result, view, rules, nameOfSeat) {
+export function dealWords(result, view, rules, nameOfSeat, me = -1) {
   const nameOf = (seat) => esc(nameOfSeat(seat));
+  // The key for another seat, or its "_you" form for the reader's.
+  const key = (base, seat) => (seat === me ? `${base}_you` : base);
   const out = [];
   if (result.moon !== null && result.moon !== undefined) {
-    out.push(t(rules.moon === "self" ? "sum_moon_self" : "sum_moon_others", { name: nameOf(result.moon), n: moonPoints(rules) }));
+    out.push(t(key(rules.moon === "self" ? "sum_moon_self" : "sum_moon_others", result.moon), { name: nameOf(result.moon), n: moonPoints(rules) }));
   }
   const tricks = view && view.tricks ? view.tricks : [];
   const kitty = view && view.kitty ? view.kitty : [];
   if (rules.jack_of_diamonds && tricks.length) {
     const trick = tricks.find((tr) => tr.cards.includes("JD"));
     const seat = trick ? trick.winner : kitty.includes("JD") ? tricks[0].winner : null;
-    if (seat !== null) out.push(t("sum_jack", { name: nameOf(seat) }));
+    if (seat !== null) out.push(t(key("sum_jack", seat), { name: nameOf(seat) }));
   }
   if (kitty.length && tricks.length) {
     const n = kitty.reduce((a, c) => a + cardPoints(c, rules), 0);
     const cards = kitty.map(cardChip).join(" ");
-    out.push(t(n ? "sum_kitty" : "sum_kitty_zero", { name: nameOf(tricks[0].winner), n, cards }));
+    out.push(t(key(n ? "sum_kitty" : "sum_kitty_zero", tricks[0].winner), { name: nameOf(tricks[0].winner), n, cards }));
   }
   return out;
 }
@@ -67,21 +70,23 @@ function pointsCell(p) {
   return p > 0 ? `+${num(p)}` : num(p);
 }
 
-/** Each player's points for the deal and total, the leaders marked. */
-export function pointsTable(points, totals, nameOf, column = t("sum_points")) {
+const moonMark = () => ` <span class="moon" title="${t("moon_mark")}">☾<span class="sr-only"> ${t("moon_mark")}</span></span>`;
+
+/** Each player's points for the deal and total, the leaders marked, and the moon's shooter (`moon`: a seat or null). */
+export function pointsTable(points, totals, nameOf, column = t("sum_points"), moon = null) {
   const lead = new Set(leaders(totals));
   return `<table class="sum-table"><thead><tr><th scope="col">${t("sum_player")}</th><th scope="col">${esc(column)}</th><th scope="col">${t("sum_total")}</th></tr></thead>
     <tbody>${points
-      .map((p, i) => `<tr class="${lead.has(i) ? "leader" : ""}"><th scope="row">${esc(nameOf(i))}</th><td>${pointsCell(p)}</td><td>${num(totals[i])}</td></tr>`)
+      .map((p, i) => `<tr class="${lead.has(i) ? "leader" : ""}"><th scope="row">${esc(nameOf(i))}${moon === i ? moonMark() : ""}</th><td>${pointsCell(p)}</td><td>${num(totals[i])}</td></tr>`)
       .join("")}</tbody></table>`;
 }
 
 /** The inside of the deal's summary dialog. `waiting`: names still to press, or null. */
 export function summaryHtml({ deal, result, view, totals, rules, me, nameOf, waiting, seconds, pressed }) {
-  const words = dealWords(result, view, rules, nameOf);
+  const words = dealWords(result, view, rules, nameOf, me);
   return `<h2 id="sum-h">${t("deal_over", { n: deal + 1 })}</h2>
     ${words.map((w) => `<p class="sum-word">${w}</p>`).join("")}
-    ${pointsTable(result.points, totals, nameOf)}
+    ${pointsTable(result.points, totals, nameOf, t("sum_points"), result.moon)}
     <p class="sum-lead">${esc(leadWords(totals, me, nameOf))}</p>
     <p class="sum-wait" aria-live="polite">${pressed && waiting && waiting.length ? esc(t("sum_waiting", { names: listNames(waiting) })) : ""}${
       seconds !== null && seconds !== undefined ? ` <span class="sum-clock">${esc(t("sum_closes", { n: seconds }))}</span>` : ""
@@ -99,9 +104,13 @@ export function gameOverHtml(state, me, nameOf, actions, width) {
   else if (winners.length === 1) line = winners[0] === me ? t("you_win", { total }) : t("winner_is", { name: nameOf(winners[0]), total });
   const last = state.results[state.results.length - 1];
   const names = state.seats.map((_, i) => nameOf(i));
+  // The last deal's own sentences (its moon, J♦, kitty), as its summary would have said them.
+  const lastView = state.view && state.view.deal === state.results.length - 1 ? state.view : null;
+  const words = last ? dealWords(last, lastView, state.rules, nameOf, me) : [];
   return `<h2 id="over-h">${t("game_over")}</h2>
     <p class="winner-line">${esc(line)}</p>
-    ${last ? pointsTable(last.points, state.totals, nameOf, t("deal_n", { n: state.results.length })) : ""}
+    ${words.map((w) => `<p class="sum-word">${w}</p>`).join("")}
+    ${last ? pointsTable(last.points, state.totals, nameOf, t("deal_n", { n: state.results.length }), last.moon) : ""}
     ${totalsChart(state.results.map((r) => r.points), names, { target: state.rules.target, width })}
     <p class="actions">${actions}<a class="button" href="/api/games/${esc(state.game)}/record" download>${t("download")}</a></p>`;
 }

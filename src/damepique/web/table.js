@@ -656,6 +656,8 @@ export function openTable(root, cfg) {
       ctrl.overKey = null;
       return;
     }
+    // The last trick is seen first, with its winner, as before a deal's summary.
+    if (ctrl.flash) return;
     const actions = call("endActions") || "";
     const key = `${s.game}|${t("game_over")}|${actions}`;
     if (ctrl.overKey === key) return;
