@@ -29,6 +29,7 @@ from damepique.engine.rules import (
     TIE_RULES,
 )
 
+from . import testing
 from .accounts import routes as account_routes
 from .accounts.accounts import Accounts
 from .asgi import App
@@ -182,6 +183,7 @@ def create_app(
     table_routes.install(app, tables, accounts)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)
+    testing.install(app, tables, settings)
     return app
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -170,3 +171,12 @@ class ManualClock(Clock):
             await self.settle()
         self._elapsed = target
         await self.settle()
+
+
+def from_env() -> Clock:
+    """The clock a server process starts with: real time, or with
+    ``DAMEPIQUE_CLOCK=manual`` a ``ManualClock`` set to the time now that only
+    a test moves (``POST /api/test/clock``, a test hook: ``server/testing.py``)."""
+    if os.environ.get("DAMEPIQUE_CLOCK") == "manual":
+        return ManualClock(start=time.time())
+    return Clock()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .clock import Clock
+from .clock import Clock, from_env
 
 _DRIVERS = {
     "sqlite": "sqlite+aiosqlite",
@@ -80,8 +80,11 @@ def _timer_choices() -> tuple[int, ...]:
 class Settings:
     """Knobs of the tables (``docs/multiplayer.md``); tests shorten the grace period and timers."""
 
-    clock: Clock = field(default_factory=Clock)
-    """The app's one clock (``clock.py``): tests hand the app a ``ManualClock``."""
+    clock: Clock = field(default_factory=from_env)
+    """The app's one clock (``clock.py``): tests hand the app a ``ManualClock``
+    (a server process: ``DAMEPIQUE_CLOCK=manual``)."""
+    test_hooks: bool = field(default_factory=lambda: os.environ.get("DAMEPIQUE_TEST_HOOKS") == "1")
+    """The test hooks' routes (``testing.py``): never on a server people play on."""
     grace: float = field(default_factory=lambda: _env_float("DAMEPIQUE_GRACE", 60.0))
     """Seconds a person who dropped keeps their seat before a bot stands in."""
     timer_choices: tuple[int, ...] = field(default_factory=_timer_choices)
