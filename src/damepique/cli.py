@@ -487,7 +487,8 @@ def _add_advise(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the search's generator (default 0)")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """Every command and its options (the docs' examples are checked against it)."""
     parser = argparse.ArgumentParser(
         prog="damepique", description="Hearts (Dame de pique): engine, bots, server."
     )
@@ -588,8 +589,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the proxies in front whose X-Forwarded-For is believed, comma-separated "
         "(default: $FORWARDED_ALLOW_IPS, else none: a client's address is the one it connects from)",
     )
+    return parser
 
-    args = parser.parse_args(argv)
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     if args.command == "replay":
         return _referee(args.file, "replay")

@@ -10,7 +10,8 @@ from damepique.engine import PRESETS, Rules, RulesError, mask_of, parse_cards
 from damepique.engine.rules import EXTRA_KEYS, SPEC_KEYS
 
 
-def test_defaults_are_the_specs() -> None:
+def test_defaults_are_the_specs_and_every_key_is_written() -> None:
+    # Every key, even at its default (issue 29): a reader never has to know a default.
     assert Rules().to_json() == {
         "players": 4,
         "target": 100,
@@ -26,6 +27,11 @@ def test_defaults_are_the_specs() -> None:
         "hearts_broken_by": "any",
         "first_trick_discard": "any",
         "tie": "play_on",
+        "deck": 52,
+        "black_maria": False,
+        "last_trick_points": 0,
+        "pass_count": 3,
+        "queen_breaks_hearts": False,
     }
     assert Rules.from_json(None) == Rules.from_json({}) == Rules()
 
@@ -91,7 +97,7 @@ def test_presets_round_trip_through_json(name: str) -> None:
     rules = PRESETS[name]
     data = rules.to_json()
     assert list(data)[: len(SPEC_KEYS)] == list(SPEC_KEYS)
-    assert set(data) <= set(SPEC_KEYS) | set(EXTRA_KEYS)
+    assert list(data) == [*SPEC_KEYS, *EXTRA_KEYS]
     assert Rules.from_json(data) == rules
 
 

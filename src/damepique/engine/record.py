@@ -1,6 +1,6 @@
 """The ``damepique-game/1`` record: load, dump, replay, and the referee's answers.
 
-Every fault maps to one error kind of ``spec/game-record.md`` with the deal,
+Every fault maps to one error kind of ``docs/record-format.md`` with the deal,
 play and seat it concerns. ``referee_replay`` and ``referee_legal`` return
 the exact JSON objects the command-line referee prints.
 

@@ -1,6 +1,6 @@
 """The rules of a game of Hearts as one frozen, validated value.
 
-Variants are data, not subclasses: every option of ``spec/game-record.md``
+Variants are data, not subclasses: every option of ``docs/record-format.md``
 with its default, a few documented extra keys, and named presets.
 
 >>> Rules().players, Rules().moon
@@ -269,12 +269,9 @@ class Rules:
         return cls(**data)
 
     def to_json(self) -> dict[str, Any]:
-        """The spec's keys always, extras only where they differ from their default."""
-        out: dict[str, Any] = {k: getattr(self, k) for k in SPEC_KEYS}
-        for k in EXTRA_KEYS:
-            if getattr(self, k) != _DEFAULTS[k]:
-                out[k] = getattr(self, k)
-        return out
+        """Every key, the spec's first, each with its value even at its default:
+        a reader never has to know a default (``docs/record-format.md``)."""
+        return {k: getattr(self, k) for k in (*SPEC_KEYS, *EXTRA_KEYS)}
 
     def __repr__(self) -> str:
         """The options that differ from their default, as keywords: it pastes back.
