@@ -46,29 +46,54 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def listening(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:port, to hand to a server process (``--fd``)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(256)
+    return sock
+
+
 def spawn_server(
     db: Path | str, port: int, log: Path | None = None, env: dict[str, str] | None = None, *extra: str
 ) -> subprocess.Popen[bytes]:
-    """``damepique serve`` in a child process on 127.0.0.1:port (``extra``: more flags)."""
+    """``damepique serve`` in a child process on 127.0.0.1:port (``extra``: more flags).
+
+    The port is bound and listening here, and the socket handed to the child
+    (``--fd``): a request sent before the server is ready waits in the
+    socket's queue for it instead of being refused (``wait_healthy``)."""
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - lives with the process
-    return subprocess.Popen(
-        [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", str(db), *extra],
-        stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
-    )  # fmt: skip
+    with listening(port) as sock:
+        return subprocess.Popen(
+            [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(db), "--fd", str(sock.fileno()), *extra],
+            stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env, pass_fds=(sock.fileno(),),
+        )  # fmt: skip
 
 
-def wait_healthy(proc: subprocess.Popen[bytes], port: int, seconds: float = 30.0) -> None:
-    """Until the server answers ``/healthz``; it is killed if it does not in time."""
+START_LIMIT = 300.0
+"""Seconds a server may take to start: generous (a loaded laptop took over 30), and
+never what a test is about; a server that exits fails at once."""
+
+
+def wait_healthy(proc: subprocess.Popen[bytes], port: int, seconds: float = START_LIMIT) -> None:
+    """Until the server answers ``/healthz``: its socket was listening before it
+    started (``spawn_server``), so the request waits in the queue until the
+    server is ready; no polling. Fails when the server exits, or after ``seconds``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
                 return
+        except httpx.TimeoutException:
+            continue  # still starting: look whether it is alive, then wait again
         except httpx.HTTPError:
-            time.sleep(0.1)
+            # Refused or cut: the socket is closed, so the server is exiting.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
     proc.kill()
     raise RuntimeError(f"server did not start in {seconds:.0f} s")
 
@@ -112,9 +137,10 @@ def real_server(folder: Path) -> Iterator[str]:
     """A real server on a free port with its database and log in ``folder``;
     its address, e.g. ``http://127.0.0.1:40123``. Every client comes from
     127.0.0.1: no limit on the games one address creates (tests/server/test_creations.py
-    tests it)."""
+    tests it). The test hooks are on (``server/testing.py``): a browser test
+    starts from the position it is about."""
     port = free_port()
-    env = os.environ | {"DAMEPIQUE_CREATIONS": "0"}
+    env = os.environ | {"DAMEPIQUE_CREATIONS": "0", "DAMEPIQUE_TEST_HOOKS": "1"}
     proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log", env)
     try:
         yield f"http://127.0.0.1:{port}"
@@ -125,7 +151,8 @@ def real_server(folder: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a real server, e.g. ``http://127.0.0.1:40123``; set
-    DAMEPIQUE_TEST_URL to test against a server you started yourself."""
+    DAMEPIQUE_TEST_URL to test against a server you started yourself (with
+    DAMEPIQUE_TEST_HOOKS=1 and DAMEPIQUE_CREATIONS=0)."""
     if os.environ.get("DAMEPIQUE_TEST_URL"):
         yield os.environ["DAMEPIQUE_TEST_URL"]
         return

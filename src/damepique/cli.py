@@ -589,6 +589,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the proxies in front whose X-Forwarded-For is believed, comma-separated "
         "(default: $FORWARDED_ALLOW_IPS, else none: a client's address is the one it connects from)",
     )
+    p.add_argument(
+        "--fd",
+        type=int,
+        default=None,
+        help="serve a socket already listening, handed down by the process that started this one "
+        "(its connections wait until the server is ready: test fixtures wait for the first answer)",
+    )
     return parser
 
 
@@ -629,6 +636,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             broker=args.broker,
             process_id=args.process_id,
             forwarded_allow_ips=args.forwarded_allow_ips,
+            fd=args.fd,
         )
     parser.error(f"unknown command {args.command}")  # pragma: no cover
     return 2

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import socket
 import sys
 import threading
 import webbrowser
@@ -37,12 +39,18 @@ def serve(
     broker: str | None = None,
     process_id: str | None = None,
     forwarded_allow_ips: str | None = None,
+    fd: int | None = None,
 ) -> int:
     """Run the server until interrupted; returns the exit status.
 
     ``forwarded_allow_ips`` (default ``$FORWARDED_ALLOW_IPS``): the proxies
     whose ``X-Forwarded-For`` is believed, comma-separated; none by default,
-    so that a client's address is always the one it connects from."""
+    so that a client's address is always the one it connects from.
+
+    ``fd``: a socket already listening, handed down by the process that
+    started this one (``--fd``), served instead of binding ``host:port``. Its
+    connections wait in the socket's queue until the server is ready, so the
+    parent waits for its first answer and never polls (the test fixtures)."""
     import uvicorn
 
     from .app import create_app
@@ -79,7 +87,7 @@ def serve(
     trusted = frozenset(p.strip() for p in proxies.split(",") if p.strip())
     http, ws = guarded(Guard(trusted=trusted))
     # No per-message deflate: it costs more CPU than it saves on messages of a few KB.
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -93,4 +101,7 @@ def serve(
         proxy_headers=bool(trusted),
         forwarded_allow_ips=",".join(sorted(trusted)) or None,
     )
-    return 0
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=None if fd is None else [socket.socket(fileno=fd)])
+    return 0 if server.started else 3
