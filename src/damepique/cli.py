@@ -487,6 +487,67 @@ def _add_advise(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the search's generator (default 0)")
 
 
+# -- game analysis (damepique analyze) --------------------------------------------------------
+
+
+def analyze_data(
+    data: str | bytes,
+    seat: int = 0,
+    playouts: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+) -> tuple[int, dict[str, Any]]:
+    """``damepique analyze``: every decision of ``seat`` in a record rated by
+    the expert (``bots.analysis``), ``(0, analysis)``, or ``(2, error)``: the
+    referee's error object for a bad record, ``bad_seat`` for a seat the
+    game does not have. Never raises."""
+    from damepique.bots.analysis import ANALYSIS_PLAYOUTS, analyze
+    from damepique.engine.record import replay
+
+    try:
+        match = replay(load(_record_text(data)))
+    except RecordError as e:
+        return 2, e.to_json()
+    except RecursionError:
+        return 2, {"error": "bad_json", "reason": "the record is nested too deeply"}
+    except MemoryError:
+        return 2, {"error": "bad_json", "reason": "the record is too large"}
+    except Exception as e:  # a bug of ours: still one JSON object, never a traceback
+        return 2, {"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}"}
+    players = match.rules.players
+    if not 0 <= seat < players:
+        return 2, {"error": "bad_seat", "reason": f"seat {seat} is not a seat of this {players}-player game"}
+    result = analyze(match, seat, playouts or ANALYSIS_PLAYOUTS, seed, jobs)
+    return 0, result.to_json()
+
+
+def _analyze(args: Any) -> int:
+    try:
+        data = _read_input(args.file)
+    except OSError as e:
+        _print_json(RecordError("bad_json", f"cannot read {args.file}: {e.strerror or e}").to_json())
+        return 2
+    for name in ("playouts", "jobs"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            print(f"damepique analyze: --{name} must be at least 1, not {value}", file=sys.stderr)
+            return 2
+    status, obj = analyze_data(data, args.seat, args.playouts, args.seed, args.jobs)
+    _print_json(obj)
+    return status
+
+
+def _add_analyze(sub: Any) -> None:
+    p = sub.add_parser(
+        "analyze", help="rate every decision of one seat in a game record with the expert (JSON)"
+    )
+    p.add_argument("file", help="record file, or - for standard input")
+    p.add_argument("--seat", type=int, default=0, help="the seat to analyse (default 0)")
+    p.add_argument("--playouts", type=int, default=None, help="play-outs per decision (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search's generators (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Every command and its options (the docs' examples are checked against it)."""
     parser = argparse.ArgumentParser(
@@ -505,6 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", help="record file, or - for standard input")
     _add_advise(sub)
+    _add_analyze(sub)
 
     p = sub.add_parser("random-game", help="write a complete random legal game record")
     p.add_argument(
@@ -609,6 +671,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _referee(args.file, args.command)
     if args.command == "advise":
         return _advise(args)
+    if args.command == "analyze":
+        return _analyze(args)
     if args.command == "random-game":
         _print_json(random_game(_parse_rules(args.rules), args.seed))
         return 0
