@@ -139,7 +139,7 @@ SERVER_RANKS = {
     "play": 2,
     "accounts": 3, "cluster": 3,
     "tables": 4, "sheets": 4,
-    "solo": 5, "testing": 5,
+    "solo": 5, "testing": 5, "quick": 5,
     "app": 6,
     "run": 7,
 }  # fmt: skip

@@ -40,6 +40,8 @@ from .play.hub import Hub
 from .play.runner import SPEEDS, Pace
 from .play.thinking import CHOICES, LEVELS, PERSONALITIES, Thinker, resolve_level
 from .protocol import VERSION, Json
+from .quick import routes as quick_routes
+from .quick.service import QuickMatch, table_seater
 from .settings import Settings
 from .settings import database_url as make_url
 from .sheets import routes as sheet_routes
@@ -85,6 +87,7 @@ def create_app(
         node=node,
     )
     watchers = Watchers(node)
+    quick = QuickMatch(node, settings.clock, table_seater(tables))
     uploads = Uploads()
 
     @contextlib.asynccontextmanager
@@ -92,9 +95,11 @@ def create_app(
         await db.open()
         await accounts.start()
         await node.start()  # its first round takes over the tables nobody runs (all of them, alone)
+        quick.start()
         try:
             yield
         finally:
+            await quick.stop()
             await tables.close()
             await node.stop()
             thinker.close()
@@ -121,6 +126,7 @@ def create_app(
     app.state.tables = tables
     app.state.node = node
     app.state.accounts = accounts
+    app.state.quick = quick
 
     web = WebFiles()
 
@@ -181,6 +187,7 @@ def create_app(
 
     solo_routes.install(app, tables, games, uploads)
     table_routes.install(app, tables, accounts)
+    quick_routes.install(app, quick, tables, accounts)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)

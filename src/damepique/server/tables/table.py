@@ -308,8 +308,7 @@ class Table:
             if self.options.ranked:
                 check_ranked_sitter(self.seats, sitter)
             seat = free[0]
-            # A signed-in person or a program is shown by the account's nickname
-            # (whatever name the page sent); only a guest's typed name is used.
+            # An account's nickname, whatever name the page sent (a guest's: as typed).
             label = nickname or clean_name(name, "Player")
             self.seats[seat] = TableSeat(
                 "human", label, None, account, nickname, program=sitter.program, owner=sitter.owner
@@ -368,10 +367,10 @@ class Table:
 
     # -- games ---------------------------------------------------------------------------
 
-    async def start(self, seat: int | None) -> None:
-        """The host starts the game (a solo table, once, when it is made)."""
+    async def start(self, seat: int | None, now: bool = False) -> None:
+        """The host starts the game (a solo table when made; a quick match's ``now``, bots filling)."""
         async with self.lock:
-            if not self.solo:
+            if not (self.solo or now):
                 if self.host != seat:
                     raise Refusal("not_host", "only the host starts the game")
                 ok, reason = self.can_start()

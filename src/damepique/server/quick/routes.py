@@ -1,0 +1,98 @@
+"""Quick match's routes: ``GET /api/quick`` (the choices) and the socket ``/ws/match``.
+
+A page opens ``/ws/match`` and sends ``join``; it hears ``queued`` (with the
+seconds left before bots fill), then ``matched`` (the table's code and its
+seat token) or ``replaced`` (the same person queued from elsewhere). ``leave``,
+or closing the socket, takes the person out of the queue. ``docs/multiplayer.md``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from ..accounts.accounts import Accounts
+from ..asgi import App, Connection
+from ..errors import Refusal
+from ..http import frames
+from ..protocol import MAX_MESSAGE, Json, dumps, error
+from ..tables.registry import Tables
+from ..tables.seats import clean_name
+from .queue import DEFAULT_WAIT, MAX_WAIT, PLAYER_CHOICES, TARGETS
+from .service import QuickMatch, message
+
+WAITS = (15, 30, 60, 120)
+"""The waits a page offers (any whole number of seconds up to ``MAX_WAIT`` is taken)."""
+
+
+def _frame(raw: str | bytes | None) -> Json:
+    if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
+        raise Refusal("bad_message", f"a message is a JSON text of at most {MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(raw)
+    except ValueError:
+        raise Refusal("bad_json", "not valid JSON") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise Refusal("bad_message", "a message is a JSON object with a type")
+    return msg
+
+
+def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> None:
+    @app.get("/api/quick")
+    async def quick_options() -> Json:
+        return {
+            "waits": list(WAITS),
+            "wait": DEFAULT_WAIT,
+            "max_wait": MAX_WAIT,
+            "targets": list(TARGETS),
+            "players": list(PLAYER_CHOICES),
+        }
+
+    @app.websocket("/ws/match")
+    async def match_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        conn = Connection(ws)
+        ticket: str | None = None
+        try:
+            account = await accounts.account_of(ws.cookies, ws.headers.get("authorization"))
+        except Refusal as e:
+            conn.post(dumps(error(e)))
+            await ws.close(1008)
+            return
+        try:
+            async for raw in frames(ws):
+                try:
+                    if not conn.allow():
+                        raise Refusal("rate_limited", "too many messages; slow down")
+                    msg = _frame(raw)
+                    if msg["type"] == "join":
+                        sitter = await tables.sitter(account)
+                        rating = None
+                        if msg.get("ranked") is True and account is not None:
+                            acc = await tables.accounts.get_account(account)
+                            rating = None if acc is None else float(acc["rating"])
+                        entry = quick.entry(
+                            msg, sitter.to_json(), clean_name(msg.get("name"), "Player"), rating
+                        )
+                        if ticket is not None and ticket != entry.ticket:
+                            await quick.leave(ticket, conn)
+                        ticket = entry.ticket
+                        await quick.join(conn, entry)
+                    elif msg["type"] == "leave":
+                        if ticket is not None:
+                            await quick.leave(ticket, conn)
+                            conn.post(dumps(message("left", ticket=ticket)))
+                            ticket = None
+                    else:
+                        raise Refusal("bad_message", "a quick match message is join or leave")
+                except Refusal as e:
+                    conn.post(dumps(error(e)))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if ticket is not None:
+                await quick.leave(ticket, conn)
+
+
+__all__ = ["WAITS", "install"]
