@@ -201,7 +201,7 @@ function waitingRoom(ctrl) {
   const seats = tb.seats
     .map((s, i) => {
       const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.kind === "human" && !s.connected ? t("mp_offline") : ""].filter(Boolean);
-      return `<li class="seat-row ${s.kind}"><span class="seat-dot" aria-hidden="true"></span>${esc(seatLabel(ctrl, i))}${tags.length ? ` <span class="muted">(${esc(tags.join(", "))})</span>` : ""}</li>`;
+      return `<li class="seat-row seat-${s.kind}"><span class="seat-dot" aria-hidden="true"></span>${esc(seatLabel(ctrl, i))}${tags.length ? ` <span class="muted">(${esc(tags.join(", "))})</span>` : ""}</li>`;
     })
     .join("");
   return `<section class="waiting-room" aria-labelledby="wait-h">

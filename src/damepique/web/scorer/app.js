@@ -478,7 +478,9 @@ function renderTable(sheet, editable) {
             h("button", { type: "button", class: "small danger", "aria-label": t("sc_deleteDeal", { n: deal.number }),
               onclick: () => deleteDeal(deal.number) }, "✕")))
         : null)));
-  const foot = h("tr", { class: "totals" }, h("th", { scope: "row", colspan: 2 }, t("sc_total")),
+  // The Pass column has its own (empty) cell here: where a phone hides that
+  // column, the totals stay under their names.
+  const foot = h("tr", { class: "totals" }, h("th", { scope: "row" }, t("sc_total")), h("td", { class: "pass" }),
     sheet.totals.map((total, seat) => h("td", {
       class: sheet.leaders.includes(seat) ? "leader" : "",
       "data-testid": `total-${seat}`,
