@@ -21,6 +21,8 @@ const POSITIONS = {
   6: ["bottom", "left", "top-left", "top", "top-right", "right"],
 };
 const SUMMARY_DELAY = 700; // ms the last trick stays in view before the deal's summary
+// ms a trick just taken stays in view, by speed: about a second at least, whatever the speed.
+export const FLASH = { fast: 1100, normal: 1600 };
 
 /**
  * Why `card` cannot be played now by seat `me` (null when it can), in the
@@ -240,17 +242,18 @@ export function openTable(root, cfg) {
         announce(claimText(ev));
       }
     }
-    clearTimeout(ctrl.flashTimer);
     if (closed && view.tricks.length) {
-      // The trick just taken stays in view with its winner for a moment, or until the
-      // person plays: also when the computer players have already led the next one in
-      // the same update, so that everyone sees every card of every trick.
+      // The trick just taken stays in view with its winner for a moment (FLASH), or
+      // until the person plays: also when the computer players lead the next one in
+      // the same update or in the next (a bot thinking for 0.45 s), so that everyone
+      // sees every card of every trick.
+      clearTimeout(ctrl.flashTimer);
       ctrl.flash = { trick: view.tricks[view.tricks.length - 1] };
       ctrl.flashTimer = setTimeout(() => {
         ctrl.flash = null;
         render();
-      }, msg.speed === "fast" ? 900 : 1600);
-    } else if (events.some((e) => e.type === "play")) ctrl.flash = null;
+      }, FLASH[msg.speed] ?? FLASH.normal);
+    }
     if (ctrl.isMyTurn() && !(prev && ctrl.isMyTurn(prev))) {
       announce(t("your_turn"));
       sound("turn");
