@@ -6,6 +6,7 @@ import { closeLobby, normalizeCode, renderFriends, tableView } from "./tables.js
 import { renderAccount, renderLeaderboard, renderProfile } from "./accounts.js";
 import { renderGuide, renderHistory, renderReplay, renderRules } from "./pages.js";
 import { playerId } from "./prefs.js";
+import { closeQuick, renderQuick } from "./quick.js";
 
 const main = () => document.getElementById("main");
 let table = null; // the table drawn now: {key, ctrl}
@@ -41,6 +42,7 @@ const PAGES = {
   rules: () => renderRules(box()),
   guide: () => renderGuide(box()),
   friends: () => renderFriends(box()),
+  quick: () => renderQuick(box()),
   account: () => renderAccount(box()),
   leaderboard: () => renderLeaderboard(box()),
   player: (name) => renderProfile(box(), decodeURIComponent(name || "")),
@@ -58,6 +60,7 @@ function route() {
   const [page, arg] = hash.replace(/^#\/?/, "").split("/");
   if (page !== "play" && page !== "t") closeTable();
   if (page !== "friends") closeLobby();
+  if (page !== "quick") closeQuick();
   markNav();
   openMenu(false);
   return (PAGES[page] || (() => renderHome(box())))(arg);

@@ -48,6 +48,7 @@ export async function renderHome(root) {
       </div>
       <p class="submit-row"><button type="submit" class="button primary play-now">${t("play_now")}</button></p>
       <p class="error" id="home-error" role="alert"></p>
+      <p class="quick-row"><a class="button secondary quick-button" href="#/quick">${t("quick_button")}</a></p>
       ${optionsGrid("opt", rules, opts)}
       <div class="row">
         <div class="field"><label for="name">${t("your_name")}</label><input id="name" maxlength="24" value="${esc(p.name || "")}" placeholder="${t("you")}" autocomplete="nickname"></div>

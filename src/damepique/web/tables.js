@@ -73,6 +73,7 @@ export async function renderFriends(root) {
   root.innerHTML = `
   <section class="friends">
     <h1>${t("mp_heading")}</h1>
+    <p class="quick-row"><a class="button primary quick-button" href="#/quick">${t("quick_button")}</a></p>
     <form id="join-form" class="row join-form">
       <div class="field"><label for="join-code">${t("mp_code")}</label>
         <input id="join-code" autocomplete="off" autocapitalize="characters" placeholder="K7QM-4XPA" maxlength="12"></div>

@@ -1,0 +1,78 @@
+"""Quick match in a real Chromium: "Play with people" on the home page (in
+English, on a phone) and in the lobby (in French, on a desktop), a wait with
+its countdown, then, once the server's clock passes the wait (moved by the
+test hook, never slept), both people at one table with two bots."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.async_api import Page, expect
+
+from ..conftest import free_port, start_server, stop_server
+
+pytestmark = [pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server whose clock moves only when the test says (``/api/test/clock``)."""
+    folder = tmp_path_factory.mktemp("quick-server")
+    port = free_port()
+    env = {**os.environ, "DAMEPIQUE_CLOCK": "manual", "DAMEPIQUE_TEST_HOOKS": "1", "DAMEPIQUE_CREATIONS": "0"}
+    proc = start_server(folder / "quick.sqlite3", port, folder / "server.log", env)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(proc)
+
+
+async def test_play_with_people_from_home_and_lobby_then_bots_fill_after_the_wait(
+    browser, quick_server: str, artifacts: Path
+) -> None:  # type: ignore[no-untyped-def]
+    en = await browser.new_context(base_url=quick_server, locale="en-GB", viewport=PHONE)
+    fr = await browser.new_context(base_url=quick_server, locale="fr-FR")
+    try:
+        ann: Page = await en.new_page()
+        await ann.goto("/")
+        await ann.screenshot(path=str(artifacts / "quick-home-en-phone.png"))
+        await ann.get_by_role("link", name="Play with people").click()
+        await ann.screenshot(path=str(artifacts / "quick-choice-en-phone.png"))
+        await expect(ann).to_have_url(re.compile(r"#/quick$"))
+        await ann.get_by_label("Wait for people").select_option("15")
+        await ann.get_by_label("Your name").fill("Ann")
+        await ann.get_by_role("button", name="Find a game").click()
+        await expect(ann.get_by_role("status")).to_have_text("Waiting for people…")
+        await expect(ann.locator("#quick-countdown")).to_have_text(
+            re.compile(r"^Bots fill the empty seats in 1?\d seconds?$")
+        )
+        await expect(ann.get_by_role("button", name="Stop waiting")).to_be_focused()
+        await ann.screenshot(path=str(artifacts / "quick-waiting-en-phone.png"))
+
+        zoe: Page = await fr.new_page()
+        await zoe.goto("/#/friends")
+        await zoe.get_by_role("link", name="Jouer avec d'autres").click()
+        await zoe.get_by_label("Attendre d'autres joueurs").select_option("15")
+        await zoe.get_by_label("Votre nom").fill("Zoé")
+        await zoe.get_by_role("button", name="Trouver une partie").click()
+        await expect(zoe.get_by_role("status")).to_contain_text("2 ici pour cette partie")
+        await zoe.screenshot(path=str(artifacts / "quick-waiting-fr-desktop.png"))
+
+        r = httpx.post(f"{quick_server}/api/test/clock", json={"advance": 15}, timeout=30)
+        assert r.status_code == 200, r.text
+        await expect(ann).to_have_url(re.compile(r"#/t/[0-9A-Z]{8}$"))
+        await expect(zoe).to_have_url(re.compile(r"#/t/[0-9A-Z]{8}$"))
+        assert ann.url.split("#/t/")[1] == zoe.url.split("#/t/")[1]
+        for name in ("Ann", "Zoé"):
+            await expect(ann.get_by_text(name, exact=True).first).to_be_visible()
+        await ann.screenshot(path=str(artifacts / "quick-table-en-phone.png"))
+    finally:
+        await en.close()
+        await fr.close()
