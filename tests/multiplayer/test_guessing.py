@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
 from damepique.server.asgi import Connection
+from damepique.server.clock import ManualClock
 from damepique.server.http import address_key
 from damepique.server.settings import Settings
 from damepique.server.tables.limits import UnknownCodes
@@ -26,14 +27,6 @@ LIMIT = 3
 WINDOW = 60.0
 """Three unknown codes at once, then one every 20 s."""
 UNKNOWN = ["ABCDEFGH", "ABCDEFGJ", "ABCDEFGK", "ABCDEFGM", "ABCDEFGN"]
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def from_address(app: Any) -> Any:
@@ -51,19 +44,22 @@ def from_address(app: Any) -> Any:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture
-def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
-    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'guess.sqlite3'}")
-    settings = app.state.settings
-    settings.unknown_codes = LIMIT
-    settings.unknown_codes_window = WINDOW
-    settings.unknown_codes_clock = clock
+def client(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
+    settings = Settings(clock=clock, unknown_codes=LIMIT, unknown_codes_window=WINDOW)
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'guess.sqlite3'}", settings=settings)
     with TestClient(from_address(app), client=("203.0.113.9", 5000)) as c:
         yield c
+
+
+def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
+    """Move the app's clock (in the app's event loop, where its timers are)."""
+    assert client.portal is not None
+    client.portal.call(clock.advance, seconds)
 
 
 def ws_connect(client: TestClient, address: str | None = None) -> Any:
@@ -178,26 +174,26 @@ def test_another_address_is_unaffected(client: TestClient) -> None:
         hello(ws, t["code"])
 
 
-def test_the_allowance_comes_back_with_time(client: TestClient, clock: FakeClock) -> None:
+def test_the_allowance_comes_back_with_time(client: TestClient, clock: ManualClock) -> None:
     t = create_table(client, preset="short")
     use_up(client)
     assert_refused(client.get(f"/api/tables/{t['code']}"))
-    clock.now += 5
+    advance(client, clock, 5)
     assert_refused(client.get(f"/api/tables/{t['code']}"), retry_after=15)
-    clock.now += 15  # one code every WINDOW / LIMIT seconds
+    advance(client, clock, 15)  # one code every WINDOW / LIMIT seconds
     assert client.get(f"/api/tables/{UNKNOWN[LIMIT]}").status_code == 404
     assert_refused(client.get(f"/api/tables/{t['code']}"))
-    clock.now += WINDOW  # the whole window: the whole allowance
+    advance(client, clock, WINDOW)  # the whole window: the whole allowance
     assert client.get(f"/api/tables/{t['code']}").status_code == 200
     use_up(client)
     assert_refused(client.get(f"/api/tables/{UNKNOWN[LIMIT]}"))
 
 
-def test_the_defaults_and_the_memory_stay_bounded() -> None:
+async def test_the_defaults_and_the_memory_stay_bounded() -> None:
     defaults = Settings()
     assert (defaults.unknown_codes, defaults.unknown_codes_window) == (30, 600.0)
-    clock = FakeClock()
-    settings = SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0, unknown_codes_clock=clock)
+    clock = ManualClock()
+    settings = SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0, clock=clock)
     codes = UnknownCodes(settings, max_addresses=100)
     for i in range(1000):
         codes.miss(f"10.0.{i // 256}.{i % 256}")
@@ -205,7 +201,7 @@ def test_the_defaults_and_the_memory_stay_bounded() -> None:
     assert len(codes) == 100
     assert codes.wait("10.0.3.231") > 0  # the most recent are kept
     assert codes.wait("10.0.0.1") == 0  # the oldest made room
-    clock.now += 60  # a whole window later every bucket is full again: none is kept
+    await clock.advance(60)  # a whole window later every bucket is full again: none is kept
     codes.miss("10.1.0.1")
     assert len(codes) == 1
     # An IPv6 address counts by its /64; IPv4 mapped into IPv6 as IPv4.
@@ -223,9 +219,8 @@ async def test_with_several_processes_the_front_refuses_before_relaying(tmp_path
     """A connection's address is known where its socket is: over the limit, a hello by
     code is not routed to the process that runs the table (the session where the socket
     is refuses it), whichever process that is."""
-    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'front.sqlite3'}")
-    app.state.settings.unknown_codes = 1
-    app.state.settings.unknown_codes_clock = FakeClock()
+    settings = Settings(clock=ManualClock(), unknown_codes=1)
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'front.sqlite3'}", settings=settings)
     tables = app.state.tables
     conn = Connection(None, host="203.0.113.9")
     hello = {"type": "hello", "table": "K7QM4XPA", "id": "h"}

@@ -99,6 +99,7 @@ class QuietSeating:
 
 def runner_for(rules: Any, seed: int) -> Any:
     """A runner of a game of people at every seat, with a fixed secret (the same deals every run)."""
+    from damepique.server.clock import ManualClock
     from damepique.server.play.game import Game, Seat
     from damepique.server.play.hub import Hub
     from damepique.server.play.runner import Pace, Runner
@@ -108,7 +109,9 @@ def runner_for(rules: Any, seed: int) -> Any:
     secret = seed.to_bytes(32, "big")
     row = GameRow(id="g", owner=None, rules=rules.to_json(), seats=[], secret=secret.hex(), options={})
     game = Game(rules, seats, secret)
-    return Runner(row, game, "T", None, Hub(), None, QuietSeating(), Pace())  # type: ignore[arg-type]
+    return Runner(  # type: ignore[arg-type]
+        row, game, "T", None, Hub(), None, QuietSeating(), Pace(), clock=ManualClock()
+    )
 
 
 def update_after(

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
+from damepique.server.clock import ManualClock
+from damepique.server.settings import Settings
 from damepique.server.tables import registry
 
+from ..clocks import move, wait
 from .helpers import new_game, recv_state
 
 
@@ -33,11 +34,11 @@ def test_tables_and_games_one_address_creates_are_limited(tmp_path: Path) -> Non
         assert len(app.state.tables.tables) == 3
 
 
-def test_tables_and_games_nobody_joins_expire(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(registry, "EXPIRY_CHECK_S", 0.0)
+def test_tables_and_games_nobody_joins_expire(tmp_path: Path) -> None:
     db = tmp_path / "e.sqlite3"
-    app = create_app(str(db))
-    app.state.settings.unjoined = 1.0
+    clock = ManualClock()
+    app = create_app(str(db), settings=Settings(clock=clock))
+    tables = app.state.tables
     with TestClient(app) as client:
         junk = client.post("/api/tables", json={"preset": "short", "name": "Junk", "public": True}).json()
         lonely = new_game(client)  # made, never played
@@ -46,13 +47,20 @@ def test_tables_and_games_nobody_joins_expire(tmp_path: Path, monkeypatch: pytes
             ws.send_text(json.dumps({"type": "hello", "token": played["token"]}))
             recv_state(ws)
         assert [t["code"] for t in client.get("/api/lobby").json()["tables"]] == [junk["code"]]
-        deadline = time.monotonic() + 15
-        while client.get("/api/lobby").json()["tables"] and time.monotonic() < deadline:
-            time.sleep(0.2)
+        move(client, clock, app.state.settings.unjoined - registry.EXPIRY_CHECK_S)
+        assert junk["code"] in tables.tables and lonely["code"] in tables.tables  # not yet
+
+        async def gone() -> bool:
+            return (
+                junk["code"] not in tables.tables
+                and await tables.store.load(lonely["code"]) is None
+                and await tables.games.load_game(lonely["game"]) is None
+            )
+
+        move(client, clock, registry.EXPIRY_CHECK_S + 1)  # past the time: gone at the next look
+        wait(client, gone, clock)
         assert client.get("/api/lobby").json()["tables"] == []
         assert client.get(f"/api/tables/{junk['code']}").status_code == 404
-        while lonely["code"] in app.state.tables.tables and time.monotonic() < deadline:
-            time.sleep(0.2)
         with client.websocket_connect("/ws") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": lonely["token"]}))
             assert json.loads(ws.receive_text())["code"] == "bad_token"

@@ -70,10 +70,11 @@ def create_app(
     """The ASGI app. ``database_url`` defaults to the per-user SQLite file;
     ``broker_url`` (default ``$DAMEPIQUE_BROKER``, else ``memory://``) connects
     this process to the others that share the database (``cluster``)."""
-    db = Database(make_url(database_url))  # a path or any URL people write (postgresql://...)
+    settings = settings or Settings()
+    # The app's one clock goes with the database to every store and to the node.
+    db = Database(make_url(database_url), settings.clock)  # a path or any URL (postgresql://...)
     games = GameStore(db)
     thinker = thinker or Thinker()
-    settings = settings or Settings()
     node = Node(db, broker_url or os.environ.get("DAMEPIQUE_BROKER"), process_id)
     accounts = Accounts(AccountStore(db))
     tables = Tables(
@@ -88,7 +89,7 @@ def create_app(
     )
     watchers = Watchers(node)
     quick = QuickMatch(node, settings.clock, table_seater(tables))
-    uploads = Uploads()
+    uploads = Uploads(clock=settings.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -28,6 +28,8 @@ So a reader that does not read never holds up a table, nor the other
 connections of the table: its queue grows, and once it passes ``MAX_QUEUE``
 messages, or a send waits longer than ``SEND_TIMEOUT``, the connection is
 closed (its page, if it is alive at all, reconnects and gets the whole state).
+Both limits, and the rate of messages a client may send, read the connection's
+clock (the app's one: a test moves it).
 
 >>> import asyncio
 >>> class Socket:
@@ -48,7 +50,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
@@ -60,6 +62,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
+from .clock import Clock
 from .protocol import Json
 from .shield import Shield
 
@@ -191,11 +194,12 @@ class Socket(Protocol):
 
 
 class RateLimit:
-    """``rate`` messages a second on average, up to ``burst`` at once.
+    """``rate`` messages a second on average, up to ``burst`` at once, at the
+    times (monotonic seconds) the caller reads on its clock.
 
-    >>> limit = RateLimit(rate=0.0, burst=2)
-    >>> limit.allow(), limit.allow(), limit.allow()
-    (True, True, False)
+    >>> limit = RateLimit(rate=1.0, burst=2)
+    >>> limit.allow(0.0), limit.allow(0.0), limit.allow(0.0), limit.allow(1.0)
+    (True, True, False, True)
     """
 
     __slots__ = ("burst", "rate", "stamp", "tokens")
@@ -204,12 +208,12 @@ class RateLimit:
         self.rate = rate
         self.burst = burst
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp: float | None = None
 
-    def allow(self) -> bool:
+    def allow(self, now: float) -> bool:
         """Take one message from the bucket; False when it is empty (the message is refused)."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -232,7 +236,9 @@ class Connection:
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
     mutes: set[int] = field(default_factory=set)
-    last_chat: float = 0.0
+    last_chat: float = -math.inf
+    clock: Clock = field(default_factory=Clock)
+    """The app's clock: the rate limit, the time a send may wait."""
     reader: asyncio.Task[Any] | None = None
     """The task reading this socket's frames: cancelled when the connection is closed for being slow."""
     closed: bool = False
@@ -241,7 +247,7 @@ class Connection:
     _work: dict[str, asyncio.Task[None]] = field(default_factory=dict, repr=False)
 
     def allow(self) -> bool:
-        return self.limit.allow()
+        return self.limit.allow(self.clock.monotonic())
 
     def post(self, text: str) -> None:
         """Send ``text`` after everything posted before, without ever waiting."""
@@ -266,9 +272,9 @@ class Connection:
     async def _drain(self, coro: Coroutine[Any, Any, None], first: Any) -> None:
         assert self.socket is not None
         try:
-            await asyncio.wait_for(_Resumed(coro, first), SEND_TIMEOUT)
+            await self.clock.wait_for(_Resumed(coro, first), SEND_TIMEOUT)
             while self._queue and not self.closed:
-                await asyncio.wait_for(self.socket.send_text(self._queue.popleft()), SEND_TIMEOUT)
+                await self.clock.wait_for(self.socket.send_text(self._queue.popleft()), SEND_TIMEOUT)
         except TimeoutError:
             self._too_slow(f"a send waited {SEND_TIMEOUT:.0f} s")
         except Exception:
@@ -295,14 +301,14 @@ class Connection:
     async def _close(self, code: int, reason: str) -> None:
         if self.socket is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(code, reason), 2.0)
+                await self.clock.wait_for(self.socket.close(code, reason), 2.0)
 
     async def end(self, code: int, reason: str) -> None:
         """Close the connection once what was posted before has gone (the page reconnects)."""
         writer = self._writer
         if writer is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(writer), 2.0)
+                await self.clock.wait_for(asyncio.shield(writer), 2.0)
         self.closed = True
         await self._close(code, reason)
 

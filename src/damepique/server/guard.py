@@ -29,6 +29,8 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .clock import Cancellable, Clock
+
 log = logging.getLogger("damepique.server")
 
 
@@ -45,6 +47,8 @@ class Guard:
     request_s: float = field(default_factory=lambda: _env_number("DAMEPIQUE_REQUEST_TIMEOUT", 10.0))
     trusted: frozenset[str] = frozenset()
     open: Counter[str] = field(default_factory=Counter)
+    clock: Clock = field(default_factory=Clock)
+    """What ``request_s`` is counted on (the app's clock: ``Settings.clock``)."""
 
     def admit(self, host: str | None) -> bool:
         """Count a new connection from ``host``; False (not counted) when it holds too many."""
@@ -79,7 +83,7 @@ def guarded(guard: Guard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
             super().connection_lost(exc)
 
     class GuardedHTTP(HttpToolsProtocol):
-        _deadline: asyncio.TimerHandle | None = None
+        _deadline: Cancellable | None = None
         _counted = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -94,7 +98,7 @@ def guarded(guard: Guard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
         def _arm(self) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
-            self._deadline = asyncio.get_running_loop().call_later(guard.request_s, self._too_slow)
+            self._deadline = guard.clock.call_later(guard.request_s, self._too_slow)
 
         def _disarm(self) -> None:
             if self._deadline is not None:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,8 +94,6 @@ class Settings:
     unknown_codes_window: float = field(
         default_factory=lambda: _env_float("DAMEPIQUE_UNKNOWN_CODES_WINDOW", 600.0)
     )
-    unknown_codes_clock: Callable[[], float] = time.monotonic
-    """The clock of that limit (tests pass a fake one)."""
     creations: int = field(default_factory=lambda: int(_env_float("DAMEPIQUE_CREATIONS", 60)))
     """Solo games and tables one client address may create at once (``POST
     /api/games`` and ``/api/tables`` together); then one more every

@@ -83,8 +83,10 @@ class Sessions:
 class Accounts:
     def __init__(self, store: AccountStore) -> None:
         self.store = store
+        self.clock = store.db.clock
+        """The app's clock (the database's): the slow-down of wrong passwords."""
         self.sessions: Sessions | None = None
-        self.attempts = Attempts()
+        self.attempts = Attempts(self.clock)
         self.bots = Bots(store)
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argon2")
         self._waiting = 0
@@ -157,7 +159,7 @@ class Accounts:
             return None
         attempt = self.attempts.begin(address, key)
         if attempt.delay:
-            await asyncio.sleep(attempt.delay)
+            await self.clock.sleep(attempt.delay)
         acc = await self.store.get_account(key)
         try:
             right = await self._hash(_verify, acc["password"] if acc else _DUMMY, password)

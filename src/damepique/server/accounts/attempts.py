@@ -37,11 +37,11 @@ damepique.server.errors.Refusal: too many wrong passwords; try again in 15 minut
 from __future__ import annotations
 
 import math
-import time
 from collections import deque
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..clock import Clock
 from ..errors import Refusal
 
 WINDOW = 900.0
@@ -70,7 +70,9 @@ class Attempt:
 
 
 class Attempts:
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock | None = None) -> None:
+        self.clock = clock or Clock()
+        """What the window and the owners' addresses are timed on (the app's clock)."""
         self.pairs: dict[tuple[str, str], deque[float]] = {}
         self.accounts: dict[str, deque[float]] = {}
         self.addresses: dict[str, deque[float]] = {}
@@ -80,7 +82,7 @@ class Attempts:
         """An attempt to sign in to ``key`` from ``address``, counted as a failure
         at once (and forgiven by ``succeeded``); or ``Refusal("too_many_attempts")``,
         and nothing counted."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         pair = _recent(self.pairs, (address, key), now)
         owner = now - self.owners.get((address, key), -math.inf) < KNOWN_FOR
         if owner:
@@ -116,7 +118,7 @@ class Attempts:
 
     def known(self, address: str, key: str, now: float | None = None) -> None:
         """``address`` belongs to the owner of ``key`` (a login or a registration from it)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         self.owners[(address, key)] = now
         if len(self.owners) > MAX_KEYS:
             for k in sorted(self.owners, key=self.owners.__getitem__)[: MAX_KEYS // 10]:

@@ -18,6 +18,8 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from ..clock import Clock
+
 log = logging.getLogger(__name__)
 
 
@@ -89,8 +91,10 @@ class RedisBroker(Broker):
 
     RETRY_SECONDS = 0.2
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, clock: Clock | None = None) -> None:
         self.url = url
+        self.clock = clock or Clock()
+        """What the retries wait on (the app's clock)."""
         self._redis: Any = None
 
     async def start(self) -> None:
@@ -105,7 +109,7 @@ class RedisBroker(Broker):
 
     async def publish(self, channel: str, message: str) -> int:
         """Publish, retrying while Redis is unreachable (a restart takes a moment;
-        bound the wait with ``asyncio.wait_for`` where that matters)."""
+        bound the wait with ``Clock.wait_for`` where that matters)."""
         import redis.exceptions
 
         if self._redis is None:
@@ -115,7 +119,7 @@ class RedisBroker(Broker):
                 return int(await self._redis.publish(channel, message))
             except (redis.exceptions.ConnectionError, OSError) as e:
                 log.warning("redis publish on %s failed (%s); retrying", channel, e)
-                await asyncio.sleep(self.RETRY_SECONDS)
+                await self.clock.sleep(self.RETRY_SECONDS)
 
     @contextlib.asynccontextmanager
     async def subscribe(
@@ -143,7 +147,7 @@ class RedisBroker(Broker):
                             queue.put_nowait(msg["data"])
                 except (redis.exceptions.ConnectionError, OSError) as e:
                     log.warning("redis subscription to %s lost (%s); reconnecting", channel, e)
-                    await asyncio.sleep(self.RETRY_SECONDS)
+                    await self.clock.sleep(self.RETRY_SECONDS)
                 finally:
                     with contextlib.suppress(Exception):
                         await pubsub.aclose()
@@ -159,10 +163,10 @@ class RedisBroker(Broker):
                 await task
 
 
-def broker_from_url(url: str | None) -> Broker:
-    """``memory://`` (default) or ``redis://host:port/db``."""
+def broker_from_url(url: str | None, clock: Clock | None = None) -> Broker:
+    """``memory://`` (default) or ``redis://host:port/db`` (retrying on ``clock``)."""
     if not url or url == "memory://":
         return MemoryBroker()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisBroker(url)
+        return RedisBroker(url, clock)
     raise ValueError(f"unknown broker URL {url!r}: use memory:// or redis://host:port")

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from sqlalchemy import Select, delete, func, literal_column, select, update
 
+from ..clock import Clock
 from ..storage.database import Database
 from ..storage.schema import leases as table
 
@@ -64,28 +64,31 @@ class Leases:
 
 class MemoryLeases(Leases):
     """Leases inside one process (each instance is its own world). ``db``: where
-    ``unheld``'s queries run."""
+    ``unheld``'s queries run; ``clock``: what times them (the app's)."""
 
-    def __init__(self, owner: str, ttl_ms: int = DEFAULT_TTL_MS, db: Database | None = None) -> None:
+    def __init__(
+        self, owner: str, ttl_ms: int = DEFAULT_TTL_MS, db: Database | None = None, clock: Clock | None = None
+    ) -> None:
         self.owner = owner
+        self.clock = clock or (db.clock if db is not None else Clock())
         self.ttl_ms = ttl_ms
         self.db = db
         self._held: dict[str, tuple[str, float]] = {}
 
     def _current(self, name: str) -> str | None:
         entry = self._held.get(name)
-        if entry is None or entry[1] < time.monotonic():
+        if entry is None or entry[1] < self.clock.monotonic():
             return None
         return entry[0]
 
     async def acquire(self, name: str) -> bool:
         if self._current(name) not in (None, self.owner):
             return False
-        self._held[name] = (self.owner, time.monotonic() + self.ttl_ms / 1000)
+        self._held[name] = (self.owner, self.clock.monotonic() + self.ttl_ms / 1000)
         return True
 
     async def renew_all(self) -> set[str]:
-        until = time.monotonic() + self.ttl_ms / 1000
+        until = self.clock.monotonic() + self.ttl_ms / 1000
         mine = {n for n, (h, _) in self._held.items() if h == self.owner and self._current(n) == h}
         for name in mine:
             self._held[name] = (self.owner, until)

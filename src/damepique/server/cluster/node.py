@@ -24,10 +24,10 @@ import os
 import secrets
 import socket
 import threading
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from ..clock import Clock
 from ..errors import Refusal
 from ..protocol import Json
 from ..storage.database import Database, create_engine
@@ -71,7 +71,13 @@ class Mailbox:
         self.pid = pid
         self.waiting: list[tuple[Json, str]] = []
         self._wake = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
         node.spawn(self._run())
+
+    async def drained(self) -> None:
+        """Return once everything posted has been published (or given up)."""
+        await self._drained.wait()
 
     def post(self, message: Json, text: str) -> None:
         if len(self.waiting) >= self.MAX_WAITING:
@@ -79,6 +85,7 @@ class Mailbox:
             # are started again when it is back, so the oldest can go.
             del self.waiting[: self.MAX_BATCH]
         self.waiting.append((message, text))
+        self._drained.clear()
         self._wake.set()
 
     async def _run(self) -> None:
@@ -92,13 +99,17 @@ class Mailbox:
                 head = {"op": "batch", "items": [m for m, _ in batch], "lens": [len(t) for _, t in batch]}
                 payload = json.dumps(head) + "\n" + "".join(t for _, t in batch)
                 try:
-                    heard = await asyncio.wait_for(self.node.broker.publish(channel, payload), SEND_TIMEOUT_S)
+                    heard = await self.node.clock.wait_for(
+                        self.node.broker.publish(channel, payload), SEND_TIMEOUT_S
+                    )
                 except (TimeoutError, OSError):
                     heard = 0
                 if not heard:
                     self.waiting.clear()
+                    self._drained.set()
                     self.node.unreachable(self.pid)
                     return
+            self._drained.set()
 
 
 class Renewer(threading.Thread):
@@ -107,7 +118,9 @@ class Renewer(threading.Thread):
     seconds never lets its leases run out and its tables move under its
     players' feet. A process that dies takes the thread with it, so its leases
     run out all the same; and a main loop silent for ``MAIN_LOOP_SILENCE_S``
-    (hung) is not renewed for either."""
+    (hung) is not renewed for either. Its own loop sleeps in real time (a
+    ``ManualClock`` belongs to the main loop); what it compares, it reads on
+    the app's clock."""
 
     MAIN_LOOP_SILENCE_S = 30.0
 
@@ -116,7 +129,7 @@ class Renewer(threading.Thread):
         self.node = node
         self.db = db
         self.main = asyncio.get_running_loop()
-        self.beat = time.monotonic()
+        self.beat = node.clock.monotonic()
         """The last sign of life of the main loop (``Node._keep`` writes it)."""
         self.stopping = threading.Event()
 
@@ -127,11 +140,11 @@ class Renewer(threading.Thread):
         node = self.node
         engine = create_engine(self.db.url, pool_size=1, max_overflow=0)
         leases = SqlLeases(self.db, node.pid, node.ttl_ms, renew_engine=engine)
-        last = time.monotonic()
+        last = node.clock.monotonic()
         try:
             while not self.stopping.is_set():
-                await asyncio.sleep(TICK_S)
-                now = time.monotonic()
+                await Clock().sleep(TICK_S)
+                now = node.clock.monotonic()
                 if now - self.beat > self.MAIN_LOOP_SILENCE_S:
                     log.error("the main loop is silent for %.0f s: leases left to run out", now - self.beat)
                     continue
@@ -156,7 +169,9 @@ class Node:
         self, db: Database, broker_url: str | None = None, pid: str | None = None, ttl_ms: int = TTL_MS
     ) -> None:
         self.db = db
-        self.broker = broker_from_url(broker_url)
+        self.clock: Clock = db.clock
+        """The app's clock (the database's): ticks, time-outs, leases in memory."""
+        self.broker = broker_from_url(broker_url, self.clock)
         self.name = pid or process_id()
         """This process's name, as its operator gave it (``--process-id``) or made up."""
         self.pid = f"{self.name}~{secrets.token_hex(3)}"
@@ -167,7 +182,9 @@ class Node:
         self.ttl_ms = ttl_ms
         # Alone, leases live in memory; with a broker, every process shares the database's.
         alone = isinstance(self.broker, MemoryBroker)
-        self.leases: Leases = MemoryLeases(self.pid, ttl_ms, db) if alone else SqlLeases(db, self.pid, ttl_ms)
+        self.leases: Leases = (
+            MemoryLeases(self.pid, ttl_ms, db, self.clock) if alone else SqlLeases(db, self.pid, ttl_ms)
+        )
         self.owned: set[str] = set()
         """Names of the leases this process holds."""
         self.mailboxes: dict[str, Mailbox] = {}
@@ -221,7 +238,7 @@ class Node:
         ready = [asyncio.Event() for _ in listen]
         for (channel, handle), event in zip(listen, ready, strict=True):
             self.spawn(self._listen(channel, handle, event))
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 30)
+        await self.clock.wait_for(asyncio.gather(*(e.wait() for e in ready)), 30)
         if isinstance(self.leases, SqlLeases) and self.db.dialect != "sqlite":
             self._renewer = Renewer(self, self.db)
             self._renewer.start()
@@ -235,9 +252,10 @@ class Node:
     async def stop(self) -> None:
         """Hand every lease back (another process takes over at once)."""
         # Let the mailboxes take the last words out (a moment at most).
-        deadline = time.monotonic() + 1.0
-        while any(box.waiting for box in self.mailboxes.values()) and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+        with contextlib.suppress(TimeoutError):
+            async with self.clock.timeout(1.0):
+                for box in list(self.mailboxes.values()):
+                    await box.drained()
         if self._renewer is not None:
             self._renewer.stopping.set()
             await asyncio.to_thread(self._renewer.join, 5)
@@ -320,7 +338,7 @@ class Node:
     async def publish(self, channel: str, message: Json) -> None:
         """To every process listening on a shared channel (this one too)."""
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.broker.publish(channel, json.dumps(message)), SEND_TIMEOUT_S)
+            await self.clock.wait_for(self.broker.publish(channel, json.dumps(message)), SEND_TIMEOUT_S)
 
     def unreachable(self, pid: str) -> None:
         """Nobody listens at ``pid``: calls to it fail, and the services hear of it."""
@@ -367,7 +385,7 @@ class Node:
         self._calls[call_id] = (pid, future)
         try:
             self.send(pid, {"op": "call", "from": self.pid, "id": call_id, "name": name, "args": args})
-            reply = await asyncio.wait_for(future, CALL_TIMEOUT_S)
+            reply = await self.clock.wait_for(future, CALL_TIMEOUT_S)
         except TimeoutError:
             raise Refusal("unavailable", "the server running this table did not answer; try again") from None
         finally:
@@ -402,7 +420,7 @@ class Node:
 
     async def _keep_leases(self) -> None:
         while True:
-            await asyncio.sleep(TICK_S)
+            await self.clock.sleep(TICK_S)
             try:
                 await self.lost(await self.renew(self.leases))
             except Exception:
@@ -410,9 +428,9 @@ class Node:
 
     async def _keep(self) -> None:
         while True:
-            await asyncio.sleep(TICK_S)
+            await self.clock.sleep(TICK_S)
             if self._renewer is not None:
-                self._renewer.beat = time.monotonic()
+                self._renewer.beat = self.clock.monotonic()
             await self._tick()
 
     async def _tick(self) -> None:

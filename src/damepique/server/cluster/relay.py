@@ -69,7 +69,7 @@ class RemoteConnection(Connection):
     """A connection held by another process (the *front*), as the owner's session sees it."""
 
     def __init__(self, node: Node, front: str, conn_id: str, account: str | None) -> None:
-        super().__init__(None, account=account)
+        super().__init__(None, account=account, clock=node.clock)
         self.node = node
         self.front = front
         self.conn_id = conn_id
@@ -206,10 +206,10 @@ class Relay:
     async def serve(self, ws: RawWebSocket, account: str | None) -> None:
         """One socket, from its first frame to its last: each goes to its link."""
         await ws.accept()
-        conn = Connection(ws, account=account, host=ws.host)
+        conn = Connection(ws, account=account, host=ws.host, clock=self.node.clock)
         conn.reader = asyncio.current_task()
         link = Link(self, conn)
-        silent = asyncio.get_running_loop().call_later(HELLO_S, conn.close_for, SILENT, "no hello")
+        silent = self.node.clock.call_later(HELLO_S, conn.close_for, SILENT, "no hello")
         try:
             async for text in ws.frames():
                 await link.on_text(text)

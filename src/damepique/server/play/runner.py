@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
 
+from ..clock import Clock
 from ..errors import Refusal
 from ..patches import CardNames, Update, public_json
 from ..protocol import Claim, Json, Pass, Play, Ref
@@ -48,11 +48,12 @@ class Pace:
     pass_: float = 0.4
 
 
-def stamp(events: list[Json]) -> None:
-    """Write down when each event happened (``at``, seconds since the epoch), in
-    the stored log only: a restarted table gives a turn timer the time it had
-    left. The game itself keeps no clock; replays ignore the field."""
-    now = round(time.time(), 3)
+def stamp(events: list[Json], now: float) -> None:
+    """Write down when each event happened (``at``, seconds since the epoch on
+    the app's clock), in the stored log only: a restarted table gives a turn
+    timer the time it had left. The game itself keeps no clock; replays ignore
+    the field."""
+    now = round(now, 3)
     for e in events:
         e.setdefault("at", now)
 
@@ -68,8 +69,12 @@ class Runner:
         thinker: Thinker,
         seating: Seating,
         pace: Pace,
+        *,
+        clock: Clock,
     ) -> None:
         self.row = row
+        self.clock = clock
+        """The app's clock: the bots' pace, the turn timer, the summary, the events' times."""
         self.id = row.id
         self.game = game
         self.key = key
@@ -82,8 +87,8 @@ class Runner:
         self.lock = asyncio.Lock()
         self.broken = False
         """Memory and store may disagree (a write failed): the game is loaded again."""
-        self.timer = TurnTimer(self._out_of_time)
-        self.summary = DealSummary(self._summary_read)
+        self.timer = TurnTimer(self._out_of_time, clock)
+        self.summary = DealSummary(self._summary_read, clock)
         """At a table with others, the next deal waits while the last one's summary is read."""
         self._bots: asyncio.Task[None] | None = None
         self._finished = row.finished is not None
@@ -201,7 +206,7 @@ class Runner:
     async def _commit(self, new: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
         """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""
         try:
-            stamp(new)
+            stamp(new, self.clock.time())
             first = len(self.game.log) - len(new)
             if self.game.over and not self._finished:
                 await self._finish((first, new))  # the last events and the end, together
@@ -210,7 +215,7 @@ class Runner:
             self._broadcast(new, ack_seat, ack)
             dealt = self.game.deal_next()
             if dealt:
-                stamp(dealt)
+                stamp(dealt, self.clock.time())
                 await self.store.append_many(self.id, len(self.game.log) - 1, dealt)
                 if self.game.match.deals[:-1]:  # not the first deal: the one before has a summary
                     self.summary.open(len(self.game.match.deals) - 2, self.seating.readers())
@@ -299,7 +304,7 @@ class Runner:
             delay = self.pace.after_trick
         else:
             delay = self.pace.play
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
 
     async def _drive_bots(self) -> None:
         """Act for the seats a bot plays while one must act: the levels that
@@ -429,7 +434,7 @@ class Runner:
         """A hint for ``seat``: counted (stored) first, then searched."""
         async with self.lock:
             event = self.game.hint(seat)
-            stamp([event])
+            stamp([event], self.clock.time())
             await self.store.append_many(self.id, len(self.game.log) - 1, [event])
         return await training.hint(self.game, seat, self.thinker)
 

@@ -5,8 +5,9 @@ no bot acts and no turn timer runs until every person at the table has said
 ``continue``, or ``SECONDS`` have passed. A solo game's page holds its own
 summary (the bots wait there for the person anyway).
 
+>>> from damepique.server.clock import ManualClock
 >>> closed = []
->>> s = DealSummary(lambda: closed.append(True))
+>>> s = DealSummary(lambda: closed.append(True), ManualClock())
 >>> s.open(0, [0, 2])
 >>> s.holding, s.read(2, 0), s.info()["waiting"], s.read(0, 0), s.holding, closed
 (True, True, [0], True, False, [True])
@@ -16,17 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable, Iterable
 
+from ..clock import Clock
 from ..protocol import Json
 
 SECONDS = 15.0
 
 
 class DealSummary:
-    def __init__(self, on_close: Callable[[], None]) -> None:
+    def __init__(self, on_close: Callable[[], None], clock: Clock) -> None:
         self._on_close = on_close
+        self.clock = clock
         self.deal: int | None = None
         self.waiting: set[int] = set()
         self.deadline: float | None = None
@@ -44,7 +46,7 @@ class DealSummary:
         if not waiting:
             return
         self.deal, self.waiting = deal, waiting
-        self.deadline = time.time() + SECONDS
+        self.deadline = self.clock.time() + SECONDS
         with contextlib.suppress(RuntimeError):  # no loop: nothing to time (a test building messages)
             self._task = asyncio.get_running_loop().create_task(self._expire())
 
@@ -76,7 +78,7 @@ class DealSummary:
         self.deal, self.waiting, self.deadline = None, set(), None
 
     async def _expire(self) -> None:
-        await asyncio.sleep(SECONDS)
+        await self.clock.sleep(SECONDS)
         self._task = None
         self.close()
 

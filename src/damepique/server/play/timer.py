@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from damepique.engine import PASS, Deal
 
+from ..clock import Clock
 from ..protocol import Json
 
 RESUME_FLOOR_S = 5.0
@@ -29,8 +29,9 @@ def position_of(deal: Deal) -> Position:
 
 
 class TurnTimer:
-    def __init__(self, expire: Callable[[Position], Awaitable[None]]) -> None:
+    def __init__(self, expire: Callable[[Position], Awaitable[None]], clock: Clock) -> None:
         self._expire = expire
+        self.clock = clock
         self.deadline: float | None = None
         self.seconds = 0
         self.seats: list[int] = []
@@ -47,7 +48,9 @@ class TurnTimer:
             "seconds": self.seconds,
             "seats": list(self.seats) if self.deadline else [],
             "deadline": None if self.deadline is None else round(self.deadline * 1000),
-            "remaining": None if self.deadline is None else max(0.0, round(self.deadline - time.time(), 1)),
+            "remaining": None
+            if self.deadline is None
+            else max(0.0, round(self.deadline - self.clock.time(), 1)),
         }
 
     def arm(self, seconds: int, deal: Deal | None, waiting: Sequence[int]) -> None:
@@ -67,7 +70,7 @@ class TurnTimer:
         self.cancel()
         self.seats = list(waiting)  # cancelling cleared them
         self._key = key
-        now = time.time()
+        now = self.clock.time()
         self.deadline = now + seconds
         if self._resume_at is not None:
             self.deadline = max(self._resume_at + seconds, now + RESUME_FLOOR_S)
@@ -96,7 +99,7 @@ class TurnTimer:
         self._resume_at = float(at) if isinstance(at, (int, float)) else None
 
     async def _wait(self, key: Position, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+        await self.clock.sleep(seconds)
         if self._task is asyncio.current_task():
             self._task = None
         await self._expire(key)

@@ -23,6 +23,7 @@ from damepique.engine import RecordError
 from damepique.engine.record import load as load_record
 from damepique.engine.record import replay as replay_record
 
+from ..clock import Clock
 from ..errors import Refusal
 from ..play.thinking import spawning
 from .replays import replay_data
@@ -60,7 +61,11 @@ def _ready() -> int:
 class Uploads:
     """The worker that replays uploaded records; ``close()`` stops it."""
 
-    def __init__(self, seconds: float | None = None, waiting: int = WAITING) -> None:
+    def __init__(
+        self, seconds: float | None = None, waiting: int = WAITING, clock: Clock | None = None
+    ) -> None:
+        self.clock = clock or Clock()
+        """What the time limits are counted on (the app's clock)."""
         self.seconds = (
             seconds if seconds is not None else float(os.environ.get("DAMEPIQUE_REPLAY_SECONDS", SECONDS))
         )
@@ -77,7 +82,7 @@ class Uploads:
             async with self._one:
                 pool = await self._worker()
                 try:
-                    async with asyncio.timeout(self.seconds):
+                    async with self.clock.timeout(self.seconds):
                         return await _run(pool, replay_upload, raw)
                 except BaseException:
                     # Timed out, or the client left: the worker may be deep in
@@ -95,7 +100,7 @@ class Uploads:
         if self._pool is None:
             pool = spawning().Pool(1)
             try:
-                await asyncio.wait_for(_run(pool, _ready), STARTING)
+                await self.clock.wait_for(_run(pool, _ready), STARTING)
             except BaseException:
                 await asyncio.to_thread(pool.terminate)
                 raise

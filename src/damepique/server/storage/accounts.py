@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,7 +28,7 @@ class AccountStore:
                         nickname=nickname,
                         password=password_hash,
                         rating=rating,
-                        created=time.time(),
+                        created=self.db.clock.time(),
                         stats=json.dumps(EMPTY_STATS),
                     )
                 )
@@ -104,7 +103,7 @@ class AccountStore:
                         nickname=nickname,
                         password="",
                         rating=rating,
-                        created=time.time(),
+                        created=self.db.clock.time(),
                         stats=json.dumps(EMPTY_STATS),
                         kind="bot",
                         owner=owner,
@@ -175,7 +174,7 @@ class AccountStore:
         stats: dict[str, dict[str, int]],
     ) -> bool:
         """Ratings and statistics of one finished game, once (False if already recorded)."""
-        now = time.time()
+        now = self.db.clock.time()
         try:
             async with self.db.write() as conn:
                 await conn.execute(
@@ -220,7 +219,7 @@ class AccountStore:
     async def create_session(self, sid: str, key: str, max_age: float) -> None:
         """A new session for the account ``key``; sessions older than ``max_age``
         seconds (refused on read already) are deleted on the way."""
-        now = time.time()
+        now = self.db.clock.time()
         async with self.db.write() as conn:
             await conn.execute(
                 delete(schema.account_sessions).where(schema.account_sessions.c.created < now - max_age)
@@ -235,7 +234,7 @@ class AccountStore:
                     select(schema.account_sessions.c.sid).where(
                         schema.account_sessions.c.sid == sid,
                         schema.account_sessions.c.key == key,
-                        schema.account_sessions.c.created >= time.time() - max_age,
+                        schema.account_sessions.c.created >= self.db.clock.time() - max_age,
                     )
                 )
             ).first()

@@ -51,6 +51,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from ..clock import Clock
 from ..protocol import Json
 from ..settings import async_url
 from . import schema as tables
@@ -218,7 +219,9 @@ class Database:
     Stores write with ``async with db.write() as conn`` (the lock, then one
     transaction) and read with ``async with db.read() as conn``."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, clock: Clock | None = None) -> None:
+        self.clock = clock or Clock()
+        """The app's clock (``Settings.clock``): the times the stores write down."""
         self.url = async_url(url)  # plain postgresql:// or sqlite:// as people write them
         self.engine: AsyncEngine = create_engine(self.url)
         self.lock = asyncio.Lock()

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
@@ -33,7 +32,8 @@ class GameRow:
     secret: str
     """The game's deal secret in hex (``engine.fairness``): never sent before the game ends."""
     options: Json
-    created: float = field(default_factory=time.time)
+    created: float = 0.0
+    """Seconds since the epoch; 0: ``create_game`` stamps it with the app's clock."""
     finished: float | None = None
     totals: list[int] | None = None
     winner: int | None = None
@@ -80,6 +80,8 @@ class GameStore:
         self._writer: asyncio.Task[None] | None = None
 
     async def create_game(self, game: GameRow) -> None:
+        if not game.created:
+            game.created = self.db.clock.time()
         async with self.db.write() as conn:
             await conn.execute(
                 insert(schema.games).values(
@@ -161,7 +163,7 @@ class GameStore:
                 ]
                 await conn.execute(insert(schema.events), rows)
             values: Json = {
-                "finished": time.time(),
+                "finished": self.db.clock.time(),
                 "totals": json.dumps(totals),
                 "winner": winner,
                 "record": json.dumps(record),

@@ -37,8 +37,8 @@ class StoredSheet:
     updated_at: str
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
 
 
 class SheetStore:
@@ -47,7 +47,7 @@ class SheetStore:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
     async def create(self, sheet: Sheet) -> StoredSheet:
-        now = _now()
+        now = _iso(self.db.clock.time())
         stored = StoredSheet(secrets.token_urlsafe(12), secrets.token_urlsafe(12), sheet, 1, now, now)
         async with self.db.write() as conn:
             await conn.execute(
@@ -94,10 +94,10 @@ class SheetStore:
         # process saving in between, and then we start again.
         for attempt in range(RETRIES):
             if attempt:
-                await asyncio.sleep(0.01 * attempt)
+                await self.db.clock.sleep(0.01 * attempt)
             stored = await self.get(sheet_id)
             apply(stored.sheet)  # raises ScoreError before anything is written
-            now = _now()
+            now = _iso(self.db.clock.time())
             t = schema.sheets
             async with self.db.write() as conn:
                 result = await conn.execute(

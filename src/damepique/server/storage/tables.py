@@ -8,7 +8,6 @@ seat's secret: whoever holds it plays the seat.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 
 from sqlalchemy import Select, delete, insert, select, update
@@ -28,7 +27,7 @@ class TableStore:
     async def save(
         self, code: str, kind: str, status: str, public: bool, data: Json, *, joined: bool = True
     ) -> None:
-        now = time.time()
+        now = self.db.clock.time()
         body = json.dumps(data)
         t = schema.tables
         async with self.db.write() as conn:
@@ -70,7 +69,7 @@ class TableStore:
         return select(t.c.code.label("name")).where(t.c.kind == "table", t.c.status.in_(RUNNING))
 
     async def unjoined_solo(self, before: float, limit: int = 500) -> list[tuple[str, str | None]]:
-        """(code, game) of solo tables nobody joined, made before ``before`` (``time.time()``)."""
+        """(code, game) of solo tables nobody joined, made before ``before`` (epoch seconds)."""
         t = schema.tables
         async with self.db.read() as conn:
             rows = await conn.execute(

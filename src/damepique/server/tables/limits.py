@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
 
+from ..clock import Clock
 from ..http import address_key
 
 
@@ -29,8 +30,8 @@ class CodeLimitSettings(Protocol):
         """Seconds in which the allowance comes back in full (one code every window/limit)."""
 
     @property
-    def unknown_codes_clock(self) -> Callable[[], float]:
-        """Monotonic seconds (tests pass a fake clock)."""
+    def clock(self) -> Clock:
+        """The app's clock (tests move a ``ManualClock``)."""
 
 
 class Allowance:
@@ -113,9 +114,9 @@ class UnknownCodes(Allowance):
     tell whether a code exists); ``miss`` counts one that named no table.
 
     >>> from types import SimpleNamespace
-    >>> now = [0.0]
+    >>> from damepique.server.clock import ManualClock
     >>> codes = UnknownCodes(SimpleNamespace(unknown_codes=2, unknown_codes_window=60.0,
-    ...     unknown_codes_clock=lambda: now[0]))
+    ...     clock=ManualClock()))
     >>> codes.miss("203.0.113.9"); codes.miss("203.0.113.9")
     >>> codes.wait("203.0.113.9"), codes.wait("198.51.100.7")
     (30.0, 0.0)
@@ -125,7 +126,7 @@ class UnknownCodes(Allowance):
         super().__init__(
             lambda: settings.unknown_codes,
             lambda: settings.unknown_codes_window,
-            lambda: settings.unknown_codes_clock(),
+            lambda: settings.clock.monotonic(),
             max_addresses,
         )
 

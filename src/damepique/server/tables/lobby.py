@@ -13,7 +13,7 @@ message of changes serves them all.
 from __future__ import annotations
 
 import asyncio
-import time
+import math
 from collections.abc import Callable
 
 from ..asgi import Connection
@@ -34,7 +34,7 @@ class Lobby:
         self._remote: dict[str, tuple[float, list[Json]]] = {}
         self._push: asyncio.Task[None] | None = None
         self._everywhere = False
-        self._published = 0.0
+        self._published = -math.inf
         self._sent: dict[str, Json] = {}
         """The list the watchers have, by code (what changes are counted from)."""
         node.subscribe(CHANNEL, self._news)
@@ -45,7 +45,7 @@ class Lobby:
         """Every public table, including those other processes run; open ones first."""
         rows = self.local()
         here = {r["code"] for r in rows}
-        now = time.monotonic()
+        now = self.node.clock.monotonic()
         for pid, (at, tables) in list(self._remote.items()):
             if now - at > STALE_S:
                 del self._remote[pid]
@@ -82,7 +82,7 @@ class Lobby:
             self._push = asyncio.get_running_loop().create_task(self._send())
 
     async def _send(self) -> None:
-        await asyncio.sleep(0.1)
+        await self.node.clock.sleep(0.1)
         if self._everywhere:
             self._everywhere = False
             await self._publish()
@@ -90,21 +90,21 @@ class Lobby:
             self._catch_up()
 
     async def _publish(self) -> None:
-        self._published = time.monotonic()
+        self._published = self.node.clock.monotonic()
         await self.node.publish(CHANNEL, {"from": self.node.pid, "tables": self.local()})
 
     async def _news(self, m: Json) -> None:
         if m.get("from") == self.node.pid:
             return
-        self._remote[str(m["from"])] = (time.monotonic(), list(m.get("tables") or []))
+        self._remote[str(m["from"])] = (self.node.clock.monotonic(), list(m.get("tables") or []))
         self.changed(everywhere=False)
 
     async def _tick(self) -> None:
-        if time.monotonic() - self._published > EVERY_S:
+        if self.node.clock.monotonic() - self._published > EVERY_S:
             await self._publish()
 
     def _forget_published(self) -> None:
-        self._published = 0.0
+        self._published = -math.inf
 
 
 __all__ = ["CHANNEL", "Lobby"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Mapping
 
 from damepique.engine import Rules
@@ -21,6 +20,7 @@ from damepique.engine.fairness import new_secret
 
 from ..accounts.results import record_result
 from ..asgi import Connection
+from ..clock import Clock
 from ..cluster.node import Node
 from ..cluster.relay import MOVED, Relay
 from ..errors import Refusal
@@ -68,15 +68,17 @@ class Tables:
         self.thinker = thinker
         self.pace = pace
         self.settings = settings
+        self.clock: Clock = settings.clock
+        """The app's one clock (``Settings.clock``): timers, grace, expiry, limits."""
         self.node = node
         self.tables: dict[str, Table] = {}
         self.unknown_codes = UnknownCodes(settings)
         """Codes that led to no table, per client address (HTTP and WebSocket alike)."""
         self.creations = Allowance(
-            lambda: settings.creations, lambda: settings.creations_window, time.monotonic
+            lambda: settings.creations, lambda: settings.creations_window, lambda: settings.clock.monotonic()
         )
         """Tables and solo games created, per client address (``refuse_creation``)."""
-        self._expired = time.monotonic()
+        self._expired = settings.clock.monotonic()
         self.lobby = Lobby(node, self.local_lobby)
         self.relay = Relay(node, self._route, self._open, self._runnable)
         self._loading: dict[str, asyncio.Lock] = {}
@@ -170,7 +172,15 @@ class Tables:
         await self.games.create_game(row)
         game = Game(table.rules, seats, row.secret_bytes, row.sealed)
         return Runner(
-            row, game, table.code, self.games, self.hub, self.thinker, self._seating(table), self.pace
+            row,
+            game,
+            table.code,
+            self.games,
+            self.hub,
+            self.thinker,
+            self._seating(table),
+            self.pace,
+            clock=self.clock,
         )
 
     async def load_game(self, table: Table) -> Runner:
@@ -185,7 +195,15 @@ class Tables:
                 seats[i] = Seat("bot", ts.name, STAND_IN_LEVEL)
         game = Game.replay(Rules.from_json(row.rules), seats, row.secret_bytes, events, row.sealed)
         runner = Runner(
-            row, game, table.code, self.games, self.hub, self.thinker, self._seating(table), self.pace
+            row,
+            game,
+            table.code,
+            self.games,
+            self.hub,
+            self.thinker,
+            self._seating(table),
+            self.pace,
+            clock=self.clock,
         )
         runner.resume_from(events)
         return runner
@@ -320,7 +338,7 @@ class Tables:
         """Every ``EXPIRY_CHECK_S``: tables waiting with nobody at them for
         ``settings.unjoined`` seconds close (they leave the lobby and memory),
         and solo games nobody joined in that time go, from memory and store."""
-        now = time.monotonic()
+        now = self.clock.monotonic()
         if now - self._expired < EXPIRY_CHECK_S or self.settings.unjoined <= 0:
             return
         self._expired = now
@@ -330,7 +348,7 @@ class Tables:
             if not table.solo and table.status == "waiting" and empty and self.hub.count(table.code) == 0:
                 log.info("table %s expired: nobody at it for %.0f s", table.code, limit)
                 await table.expire()
-        unjoined = await self.store.unjoined_solo(time.time() - limit)
+        unjoined = await self.store.unjoined_solo(self.clock.time() - limit)
         holders = await self.node.leases.holders([code for code, _ in unjoined])
         for code, game_id in unjoined:
             held = self.tables.get(code)

@@ -213,7 +213,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
     @app.websocket("/ws/lobby")
     async def lobby_ws(ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(ws)
+        conn = Connection(ws, clock=tables.clock)
         tables.lobby.watch(conn)
         try:
             # The page has nothing to say here: a frame is answered only when

@@ -9,11 +9,11 @@ another process (``cluster.relay``). The protocol is in ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable
 from typing import Protocol
 
 from ..asgi import Connection
+from ..clock import Clock
 from ..cluster.relay import MOVED
 from ..errors import Refusal
 from ..play.runner import Runner
@@ -58,6 +58,7 @@ class Registry(Protocol):
     """What a session needs of the tables' registry (``tables.registry.Tables``)."""
 
     unknown_codes: UnknownCodes
+    clock: Clock
 
     @property
     def chat_interval(self) -> float: ...
@@ -233,7 +234,7 @@ class Session:
     async def _chat(self, table: Table, message: str) -> None:
         if message not in QUICK_MESSAGES:
             raise Refusal("bad_chat", "only the preset quick messages can be sent")
-        now = time.monotonic()
+        now = self.tables.clock.monotonic()
         if now - self.conn.last_chat < self.tables.chat_interval:
             raise Refusal("rate_limited", "one message a second at most")
         self.conn.last_chat = now

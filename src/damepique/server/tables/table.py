@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from typing import Protocol
@@ -25,6 +24,7 @@ from typing import Protocol
 from damepique.engine import Rules
 
 from ..asgi import Connection
+from ..clock import Clock
 from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub
@@ -50,6 +50,7 @@ class Services(Protocol):
     """What a table needs of its registry (``tables.registry.Tables``)."""
 
     hub: Hub
+    clock: Clock
 
     @property
     def grace(self) -> float:
@@ -82,11 +83,11 @@ class Table:
         self.status = "waiting"
         self.game_id: str | None = None
         self.games: list[str] = []
-        self.created = time.time()
+        self.created = services.clock.time()
         self.joined = False
         """A person came to one of its seats (``attach``): a table nobody joined expires."""
-        self.empty_since: float | None = time.monotonic()
-        """Since when nobody is connected (``time.monotonic``); None while somebody is."""
+        self.empty_since: float | None = services.clock.monotonic()
+        """Since when nobody is connected (``clock.monotonic``); None while somebody is."""
         self.runner: Runner | None = None
         self.lock = asyncio.Lock()
         self.moved = False
@@ -130,7 +131,7 @@ class Table:
         table.status = data["status"]
         table.game_id = data.get("game")
         table.games = list(data.get("games") or [])
-        table.created = data.get("created", time.time())
+        table.created = data.get("created", services.clock.time())
         table.joined = data.get("joined", True)  # from before it was kept: joined, to be safe
         return table
 
@@ -219,8 +220,7 @@ class Table:
             self.joined = True
             await self.services.save(self)
         if seat is not None:
-            task = self._grace.pop(seat, None)
-            if task is not None:
+            if (task := self._grace.pop(seat, None)) is not None:
                 task.cancel()
             ts = self.seats[seat]
             if ts.away:
@@ -243,7 +243,7 @@ class Table:
             self._start_grace(seat)
         self.announce()
         if self.hub.count(self.code) == 0:
-            self.empty_since = time.monotonic()
+            self.empty_since = self.services.clock.monotonic()
             self.services.forget(self)
 
     @property
@@ -268,7 +268,7 @@ class Table:
         self._grace.clear()
 
     async def _grace_over(self, seat: int) -> None:
-        await asyncio.sleep(self.services.grace)
+        await self.services.clock.sleep(self.services.grace)
         self._grace.pop(seat, None)
         if self.connected(seat) or self.status != "playing":
             return
@@ -341,8 +341,7 @@ class Table:
                 if self.host is None and self.status == "waiting":
                     self.status = "closed"
                 await self.services.save(self)
-            task = self._grace.pop(seat, None)
-            if task is not None:
+            if (task := self._grace.pop(seat, None)) is not None:
                 task.cancel()
             self.hub.reseat(self.code, {seat: None})
         await self.notice("left", seat)
