@@ -362,3 +362,37 @@ def test_an_expert_thinking_does_not_stall_another_table(client: TestClient) -> 
                 state = recv_state(ws)
             worst = max(worst, time.monotonic() - start)
         assert worst < 0.5, worst
+
+
+def test_a_lone_surrogate_is_refused_like_any_malformed_message(client: TestClient) -> None:
+    """A string holding half of a UTF-16 pair (escaped, or as CESU-8 bytes) cannot be
+    written back: refused as malformed JSON, never echoed, the connection still usable."""
+    g = new_game(client, preset="standard", speed="fast")
+    with client.websocket_connect("/ws") as ws:
+        state = join(ws, g["token"])
+        hand = state["view"]["hand"]
+        frames: list[str | bytes] = [
+            '{"type": "ping", "id": "\\ud800"}',
+            '{"type": "play", "card": "\\udfff", "id": 1}',
+            '{"type": "pass", "cards": ["QS", "\\ud83d"], "id": 2}',
+            '{"type": "hello", "token": "\\udc00", "id": 3}',
+            '{"type": "chat", "message": "\\ud800", "id": 4}',
+            b'{"type": "ping", "id": "\xed\xa0\x80"}',
+        ]
+        for n, frame in enumerate(frames):
+            if isinstance(frame, bytes):
+                ws.send_bytes(frame)
+            else:
+                ws.send_text(frame)
+            err = next_error(ws)
+            assert err["code"] == "bad_json" and err["reason"], (frame, err)
+            assert "ref" not in err
+            # Still heard and answered.
+            ws.send_text(json.dumps({"type": "ping", "id": f"after-{n}"}))
+            assert recv(ws) == {"v": 2, "type": "pong", "ref": f"after-{n}"}
+        after = current(ws, g["token"])
+        assert after["view"]["hand"] == hand and after["view"]["passed"] is None
+    # Over HTTP too: a name that could never be shown back is refused, nothing made.
+    for path in ("/api/tables", "/api/games"):
+        r = client.post(path, content=b'{"name": "Ann\\udc00"}', headers=JSON)
+        assert r.status_code == 400 and "surrogate" in r.json()["reason"], r.text

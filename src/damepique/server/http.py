@@ -4,7 +4,6 @@ a refusal as a response, and a FastAPI WebSocket's frames one after another."""
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import AsyncIterator
 
 from fastapi import Request, WebSocket
@@ -13,7 +12,7 @@ from fastapi.responses import JSONResponse
 from damepique.engine import PRESETS, Rules, RulesError
 
 from .errors import Refusal
-from .protocol import Json
+from .protocol import Json, loads
 
 
 def rules_from_body(body: Json) -> Rules:
@@ -56,9 +55,10 @@ async def json_body(request: Request, limit: int) -> Json:
     if len(raw) > limit:
         raise Refusal("too_large", f"a request body larger than {limit} bytes")
     try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise Refusal("bad_request", "send a JSON object") from None
+        data = loads(raw or b"{}")
+    except (ValueError, RecursionError) as e:
+        reason = str(e) if "surrogate" in str(e) else "send a JSON object"
+        raise Refusal("bad_request", reason) from None
     if not isinstance(data, dict):
         raise Refusal("bad_request", "send a JSON object")
     return data

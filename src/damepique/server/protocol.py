@@ -168,6 +168,37 @@ TYPES = (
 )  # fmt: skip
 
 
+def _lone_surrogate(value: object) -> bool:
+    """Whether a string anywhere in ``value`` (key or value) holds a UTF-16
+    surrogate: half of a pair, which no UTF-8 text can carry."""
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value) if not value.isascii() else False
+    if isinstance(value, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_lone_surrogate(v) for v in value)
+    return False
+
+
+def loads(text: str | bytes) -> Any:
+    r"""JSON text as Python values; ``ValueError`` for what is not JSON, and for
+    a string holding a lone UTF-16 surrogate (``"\ud800"``, or CESU-8 bytes):
+    Python's ``json`` accepts one, but it cannot be written back as UTF-8, so
+    an answer that echoed it (an ``id``, a card, a name) could never be sent.
+
+    >>> loads('{"id": "\\ud83d\\ude00"}')  # a whole pair is a character
+    {'id': '😀'}
+    >>> loads('{"id": "\\ud800"}')
+    Traceback (most recent call last):
+    ...
+    ValueError: a string holds a lone UTF-16 surrogate
+    """
+    value = json.loads(text)
+    if _lone_surrogate(value):
+        raise ValueError("a string holds a lone UTF-16 surrogate")
+    return value
+
+
 def parse(text: str | bytes | None) -> Message:
     """One client message, checked for shape (not for the rules); ``Refusal`` names the fault."""
     if text is None:
@@ -175,9 +206,10 @@ def parse(text: str | bytes | None) -> Message:
     if len(text) > MAX_MESSAGE:
         raise Refusal("too_large", f"message larger than {MAX_MESSAGE} bytes")
     try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError):
-        raise Refusal("bad_json", "not valid JSON") from None
+        msg = loads(text)
+    except (ValueError, RecursionError) as e:
+        reason = str(e) if "surrogate" in str(e) else "not valid JSON"
+        raise Refusal("bad_json", reason) from None
     if not isinstance(msg, dict):
         raise Refusal("bad_message", "a message is a JSON object")
     kind = msg.get("type")
