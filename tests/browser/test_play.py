@@ -1,12 +1,17 @@
 """A new user plays in a real Chromium, by clicking, as people do: the words
 and helpers of the browser tests, and a game that survives a reload. The
-whole games in both languages, at both sizes, are in test_table.py."""
+games in both languages, at both sizes, are in test_table.py.
+
+No test here waits on time: each waits on what the page shows (Playwright's
+expect), and a loop of moves is bounded by a count of moves, never a clock.
+Where a test is about the end of a deal or of a game, the server's test hook
+plays the moves before it (``forward``: docs/protocol.md, "Test hooks")."""
 
 from __future__ import annotations
 
 import contextlib
 import re
-import time
+from typing import Any
 
 import pytest
 from playwright.async_api import Page, expect
@@ -52,6 +57,40 @@ CARD_NAME = re.compile(
 )
 
 
+MOVES = 400
+"""The most looks a loop of moves takes (a short game is some 80 moves): a
+bound for a page that stopped answering, not a clock."""
+WAIT = 30_000
+"""Milliseconds a wait for the server's next state may take: generous, since a
+loaded machine is slow, and never what a test is about."""
+
+
+async def forward(page: Page, until: str, code: str | None = None) -> dict[str, Any]:
+    """The server's test hook: a computer player plays every seat of the game at
+    table ``code`` (default: this page's solo game), the person's too, until
+    ``until``: "last_trick", "game_end" or "claim" (docs/protocol.md, "Test hooks")."""
+    if code is None:
+        code = await page.evaluate("JSON.parse(localStorage.getItem('damepique.current')).code")
+    r = await page.request.post(f"/api/test/tables/{code}/forward", data={"until": until}, timeout=WAIT)
+    assert r.ok, await r.text()
+    return dict(await r.json())
+
+
+def actionable(page: Page, words: dict[str, Any]):  # type: ignore[no-untyped-def]
+    """Whatever a person may do next: the game over, a summary to close, a pass, a card to play."""
+    return (
+        page.get_by_role("heading", name=words["over"])
+        .or_(page.get_by_role("button", name=words["continue"]))
+        .or_(page.get_by_role("button", name=words["pass"], exact=True))
+        .or_(page.locator('#hand [data-card][aria-disabled="false"]'))
+    )
+
+
+async def wait_actionable(page: Page, words: dict[str, Any]) -> None:
+    """Until the page offers something to do (the server's next state drawn)."""
+    await expect(actionable(page, words).first).to_be_visible(timeout=WAIT)
+
+
 async def start_game(page: Page, words: dict[str, str]) -> None:
     await page.goto("/")
     await page.get_by_label(words["level"]).select_option("beginner")
@@ -61,12 +100,11 @@ async def start_game(page: Page, words: dict[str, str]) -> None:
     await expect(page.get_by_role("group", name=words["hand"])).to_be_visible()
 
 
-async def play_until(page: Page, words: dict[str, str], stop=None, limit: float = 150) -> None:  # type: ignore[no-untyped-def]
+async def play_until(page: Page, words: dict[str, str], stop=None) -> None:  # type: ignore[no-untyped-def]
     """Click legal cards (and pass three when asked) until the game is over or ``stop()``."""
     hand = page.get_by_role("group", name=words["hand"])
     over = page.get_by_role("heading", name=words["over"])
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
+    for _ in range(MOVES):
         if await over.count():
             return
         if stop is not None and await stop():
@@ -109,11 +147,11 @@ async def play_until(page: Page, words: dict[str, str], stop=None, limit: float 
                     return hand.length !== size || (card && card.getAttribute('aria-pressed') === 'true');
                 }""",
                 arg=[size, name],
-                timeout=5000,
+                timeout=WAIT,
             )
             continue
-        await page.wait_for_timeout(30)
-    raise AssertionError("the game did not finish in time")
+        await wait_actionable(page, words)
+    raise AssertionError(f"the game did not finish in {MOVES} looks")
 
 
 async def test_reload_mid_deal_resumes(new_context) -> None:  # type: ignore[no-untyped-def]
@@ -136,6 +174,8 @@ async def test_reload_mid_deal_resumes(new_context) -> None:  # type: ignore[no-
     # Coming back later to the home address goes back to the game as well.
     await page.goto("/")
     await expect(hand.get_by_role("button")).to_have_count(7)
+    # On to the end: the deals between are the server's (its test hook), the last card is ours.
+    await forward(page, "game_end")
     await play_until(page, words)
     await expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
 

@@ -65,6 +65,7 @@ export function openTable(root, cfg) {
     cfg,
     root,
     state: null, // the latest state from the server
+    received: 0, // state messages received (data-state on the page, for whoever waits on one)
     shown: null, // the state drawn: held while a deal's summary is open
     status: "connecting",
     pending: null,
@@ -185,7 +186,26 @@ export function openTable(root, cfg) {
     ctrl.shown = null;
   }
 
+  // The page says which state it has received last, drawn or held (a summary
+  // open holds the next deal): data-state counts them, data-deal is its deal.
+  // Tests wait on these, never on time (docs/web.md).
+  function mark() {
+    const page = root.querySelector(".table-page");
+    if (!page || !ctrl.state) return;
+    page.dataset.state = String(ctrl.received);
+    page.dataset.deal = String(ctrl.state.view?.deal ?? "");
+  }
+
   function onState(msg) {
+    ctrl.received += 1;
+    try {
+      handleState(msg);
+    } finally {
+      mark();
+    }
+  }
+
+  function handleState(msg) {
     const prev = ctrl.state;
     ctrl.state = msg;
     ctrl.status = null;
@@ -394,6 +414,7 @@ export function openTable(root, cfg) {
     const s = ctrl.shown;
     page.className = `table-page players-${ctrl.n()} ${call("pageClass") || ""}`;
     page.setAttribute("aria-label", t("deal_n", { n: (s.view?.deal ?? 0) + 1 }));
+    mark();
     const active = document.activeElement;
     const focusedCard = active?.closest?.("#hand") ? active.dataset.card : null;
     const focusWasPass = active?.id === "pass-btn";
