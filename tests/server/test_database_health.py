@@ -58,3 +58,31 @@ def test_the_server_does_not_start_on_a_damaged_file(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert str(db) in proc.stderr and "damaged" in proc.stderr and "Traceback" not in proc.stderr
     assert db.read_bytes().startswith(b"this is not")  # left as it was, for whoever restores it
+
+
+def test_with_the_database_deleted_a_new_game_is_refused_503_and_no_path_is_shown(tmp_path: Path) -> None:
+    """A new game cannot be saved: 503 ``storage_failed`` (not 500), and neither
+    that answer nor the public ``/healthz`` names where the database lives."""
+    from fastapi.testclient import TestClient
+
+    from damepique.server.app import create_app
+
+    db = tmp_path / "private-folder" / "gone.sqlite3"
+    db.parent.mkdir()
+    with TestClient(create_app(str(db)), raise_server_exceptions=False) as client:
+        assert client.post("/api/games", json={"preset": "short"}).status_code == 200
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        health = client.get("/healthz")  # before any write noticed it
+        assert health.status_code == 503 and health.json()["ok"] is False
+        assert health.json()["code"] == "storage_failed"
+        assert "private-folder" not in health.text and str(tmp_path) not in health.text, health.text
+        for path, body in (("/api/games", {"preset": "short"}), ("/api/tables", {"preset": "short"})):
+            r = client.post(path, json=body)
+            assert r.status_code == 503, (path, r.status_code, r.text)
+            assert r.json()["code"] == "storage_failed" and r.json()["reason"]
+            assert "private-folder" not in r.text
+        health = client.get("/healthz")  # after a write failed
+        assert health.status_code == 503 and health.json()["code"] == "storage_failed"
+        assert "deleted or replaced" in health.json()["database"]
+        assert "private-folder" not in health.text and str(tmp_path) not in health.text, health.text

@@ -10,12 +10,15 @@ routes. The protocol is in ``docs/protocol.md``; how the parts fit, in
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import sqlite3
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 
 from damepique.bots.registry import BOT_INFO
 from damepique.engine import PRESETS, Rules
@@ -50,12 +53,14 @@ from .solo import routes as solo_routes
 from .solo.uploads import Uploads
 from .static import WebFiles
 from .storage.accounts import AccountStore
-from .storage.database import Database
+from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
 from .storage.sheets import SheetStore
 from .storage.tables import TableStore
 from .tables import routes as table_routes
 from .tables.registry import Tables
+
+log = logging.getLogger("damepique.server")
 
 
 def create_app(
@@ -118,6 +123,14 @@ def create_app(
             {"detail": errors, "code": "bad_request", "reason": "the body is not as expected"}, 422
         )
 
+    @app.exception_handler(DatabaseGone)
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(sqlite3.Error)
+    async def storage_failed(_: Request, e: Exception) -> JSONResponse:
+        # The database's own message may name its file or host: the log has it, the answer does not.
+        log.error("a request failed on the database: %s: %s", type(e).__name__, e)
+        return refused(Refusal("storage_failed", "the database does not take writes; try again later"))
+
     @app.exception_handler(RecursionError)
     async def too_deep(_: Request, e: RecursionError) -> JSONResponse:
         return refused(Refusal("bad_json", "the body is nested too deeply"))
@@ -151,15 +164,11 @@ def create_app(
     async def healthz() -> JSONResponse:
         # Unhealthy when the database no longer takes writes (its last one failed,
         # or its file was deleted): a load balancer stops sending players here.
-        failure = db.failure
-        if failure is None:
-            try:
-                db.check_file()
-            except Exception as e:
-                failure = str(e)
+        # Public: it says what is wrong in words, never where the database lives.
+        failure = db.health()
         body = {"ok": failure is None, "protocol": VERSION, "process": node.name}
         if failure is not None:
-            body["database"] = failure
+            body |= {"code": "storage_failed", "database": failure}
         return JSONResponse(body, status_code=200 if failure is None else 503)
 
     @app.get("/api/options")

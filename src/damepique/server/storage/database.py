@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import sqlite3
 import sys
@@ -55,6 +56,8 @@ from ..clock import Clock
 from ..protocol import Json
 from ..settings import async_url
 from . import schema as tables
+
+log = logging.getLogger("damepique.server")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -255,7 +258,26 @@ class Database:
 
     def wrote(self, error: BaseException | None) -> None:
         """A write succeeded (None) or failed: what ``/healthz`` reports."""
-        self.failure = None if error is None else f"{type(error).__name__}: {error}"[:300]
+        failure = None if error is None else f"{type(error).__name__}: {error}"[:300]
+        if failure is not None and failure != self.failure:
+            log.error("the database does not take writes: %s", failure)  # the operator's log, not a page
+        self.failure = failure
+
+    def health(self) -> str | None:
+        """Why the database does not take writes, in words fit for anyone to read
+        (``/healthz`` is public: never a path, a host or a driver's message;
+        the log has the whole failure). None: it takes writes."""
+        failure = self.failure
+        if failure is None:
+            try:
+                self.check_file()
+            except DatabaseGone:
+                failure = DatabaseGone.__name__
+        if failure is None:
+            return None
+        if failure.startswith(DatabaseGone.__name__):
+            return "the database file was deleted or replaced"
+        return "the last write to the database failed"
 
     async def close(self) -> None:
         if self._direct is not None:
