@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
 
-from .test_play import TEXT, enabled_now, play_until, start_game
+from .test_play import MOVES, TEXT, WAIT, enabled_now, forward, play_until, start_game, wait_actionable
 
 pytestmark = [pytest.mark.browser]
 
@@ -54,36 +53,20 @@ async def test_keyboard_training_history_and_replay(new_context, artifacts, tmp_
     await hint.click()
     await expect(page.locator("#hint-line")).to_contain_text("Hint: play", timeout=30_000)
     await page.get_by_role("switch", name="Training mode").check()
-    # Play the rest with the keyboard: focus an enabled card and press Enter.
-    # Until a deadline, not a count of looks: a slow machine looks fewer times a second.
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if await page.get_by_role("heading", name=words["over"]).count():
-            break
-        go_on = page.get_by_role("button", name=words["continue"])
-        if await go_on.count() and await enabled_now(go_on):
-            # The deal's summary takes the focus: Enter closes it.
-            await expect(go_on).to_be_focused()
-            await page.keyboard.press("Enter")
-            await page.wait_for_timeout(40)
-            continue
-        if await page.get_by_role("button", name=words["pass"], exact=True).count():
-            await play_until(page, words, stop=lambda: _no_pass(page, words))
-            continue
-        enabled = hand.get_by_role("button", disabled=False)
-        if await enabled.count():
-            try:
-                await enabled.first.focus(timeout=1000)
-                await page.keyboard.press("Enter")
-            except Exception:
-                pass
-        await page.wait_for_timeout(40)
-    await expect(page.get_by_role("heading", name=words["over"])).to_be_visible(timeout=60_000)
+    # Play on with the keyboard: focus an enabled card and press Enter; the deal's summary takes
+    # the focus and Enter closes it. The cards between are the server's (its test hook): a few
+    # of this deal's with the keyboard, then its last trick, then the game's.
+    await keyboard_play(page, words, stop=lambda: _cards_left(page, words, 10))
+    await forward(page, "last_trick")
+    await keyboard_play(page, words, one_deal=True)
+    await forward(page, "game_end")
+    await keyboard_play(page, words)
+    await expect(page.get_by_role("heading", name=words["over"])).to_be_visible(timeout=WAIT)
     await expect(page.get_by_role("heading", name="Review of the deal")).to_be_visible()
     # Once the game is over, each choice reviewed links to the replay from that card.
     await expect(
         page.locator(".review li").first.or_(page.get_by_text("None of your choices this deal"))
-    ).to_be_visible(timeout=60_000)
+    ).to_be_visible(timeout=2 * WAIT)
     links = page.get_by_role("link", name="Replay from this card")
     if await links.count():
         link = await links.first.get_attribute("href") or ""
@@ -160,6 +143,50 @@ CONTRAST = """el => {
 
 async def _no_pass(page, words) -> bool:  # type: ignore[no-untyped-def]
     return not await page.get_by_role("button", name=words["pass"], exact=True).count()
+
+
+async def _cards_left(page: Page, words: dict[str, str], n: int) -> bool:
+    return await page.get_by_role("group", name=words["hand"]).get_by_role("button").count() <= n
+
+
+async def keyboard_play(page: Page, words: dict[str, str], stop=None, one_deal: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Play with the keyboard until the game is over, ``stop()``, or (``one_deal``) a
+    deal's summary is closed: Enter on an enabled card of the hand, Enter on a
+    summary's Continue (it has the focus); a pass is clicked."""
+    hand = page.get_by_role("group", name=words["hand"])
+    for _ in range(MOVES):
+        if await page.get_by_role("heading", name=words["over"]).count():
+            return
+        if stop is not None and await stop():
+            return
+        go_on = page.get_by_role("button", name=words["continue"])
+        if await go_on.count() and await enabled_now(go_on):
+            await expect(go_on).to_be_focused()
+            await page.keyboard.press("Enter")
+            await expect(page.locator("#t-summary[open]")).to_have_count(0)
+            if one_deal:
+                return
+            continue
+        if await page.get_by_role("button", name=words["pass"], exact=True).count():
+            await play_until(page, words, stop=lambda: _no_pass(page, words))
+            continue
+        enabled = hand.get_by_role("button", disabled=False)
+        if await enabled.count():
+            size = await hand.get_by_role("button").count()
+            try:
+                await enabled.first.focus(timeout=1000)
+                await page.keyboard.press("Enter")
+                await page.wait_for_function(
+                    "size => document.querySelectorAll('#hand button').length !== size"
+                    " || document.querySelector('#t-summary[open]')",
+                    arg=size,
+                    timeout=WAIT,
+                )
+            except Exception:
+                continue  # the hand was drawn again under the key: look again
+            continue
+        await wait_actionable(page, words)
+    raise AssertionError(f"the keyboard game did not finish in {MOVES} looks")
 
 
 async def test_language_switch_is_remembered(new_context) -> None:  # type: ignore[no-untyped-def]

@@ -9,12 +9,11 @@ test-artifacts/."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.async_api import Page, expect
 
-from .test_play import TEXT, enabled_now, start_game
+from .test_play import MOVES, TEXT, WAIT, enabled_now, forward, start_game, wait_actionable
 
 pytestmark = [pytest.mark.browser]
 
@@ -96,12 +95,12 @@ async def act(page: Page, words: dict) -> str:  # type: ignore[type-arg]
             await page.wait_for_function(
                 "size => document.querySelectorAll('#hand [data-card]').length !== size",
                 arg=size,
-                timeout=5000,
+                timeout=WAIT,
             )
         except Exception:
             return "wait"  # the hand changed under the click: look again
         return "play"
-    await page.wait_for_timeout(40)
+    await wait_actionable(page, words)
     return "wait"
 
 
@@ -130,10 +129,8 @@ async def test_training_advice_review_and_hint(new_context, lang: str, artifacts
     await act(page, words)  # the pass
 
     # Playing: the sentence follows the card of the hand pointed at; mistakes are the server's.
-    deadline = time.monotonic() + 60
-    while not await my_turn(page, words) and time.monotonic() < deadline:
-        await page.wait_for_timeout(40)
-    await expect(page.locator(".advice li").first).to_be_visible(timeout=30_000)
+    await expect(hand.locator('[data-card][aria-disabled="false"]').first).to_be_visible(timeout=WAIT)
+    await expect(page.locator(".advice li").first).to_be_visible(timeout=WAIT)
     rows = await page.locator(".advice li").evaluate_all(
         "rows => rows.map((r) => ({cards: r.dataset.cards, why: r.dataset.why,"
         " score: r.querySelector('.score').textContent, best: r.classList.contains('best'),"
@@ -149,9 +146,10 @@ async def test_training_advice_review_and_hint(new_context, lang: str, artifacts
         assert words["sentence"].match(other["why"]), other
     await page.screenshot(path=str(artifacts / f"training-{lang}.png"))
 
-    # To the end of the deal, advised all along: its review comes after the summary.
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    # To the end of the deal, advised all along (its cards up to the last trick are the
+    # server's: its test hook): its review comes after the summary.
+    await forward(page, "last_trick")
+    for _ in range(MOVES):
         if await act(page, words) == "summary":
             break
     review = page.get_by_role("heading", name=words["review"])
@@ -172,9 +170,10 @@ async def test_training_advice_review_and_hint(new_context, lang: str, artifacts
     button = page.get_by_role("button", name=words["hint"], exact=True)
     await expect(button).to_be_visible()
     line = page.locator("#hint-line")
-    deadline = time.monotonic() + 60
     hinted = set()
-    while time.monotonic() < deadline and len(hinted) < 2:
+    for _ in range(MOVES):
+        if len(hinted) == 2:
+            break
         passing = await page.get_by_role("button", name=words["pass"], exact=True).count()
         if (passing or await my_turn(page, words)) and await button.is_enabled():
             await button.click()
