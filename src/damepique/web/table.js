@@ -24,6 +24,22 @@ const SUMMARY_DELAY = 700; // ms the last trick stays in view before the deal's 
 // ms a trick just taken stays in view, by speed: about a second at least, whatever the speed.
 export const FLASH = { fast: 1100, normal: 1600 };
 
+export const TAP = 32; // CSS px of its own that each card of the hand offers, at least
+
+/**
+ * How many rows a hand of `n` cards takes in `width` CSS px with cards
+ * `card` px wide: one, unless its cards would overlap to less than TAP px
+ * each (17 cards on a 390 px phone); then two.
+ */
+export function handRows(n, width, card) {
+  if (n < 2 || !width || !card) return 1;
+  return (width - card) / (n - 1) >= TAP ? 1 : 2;
+}
+
+function cardWidth() {
+  return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 0;
+}
+
 /**
  * Why `card` cannot be played now by seat `me` (null when it can), in the
  * page's words: "You must follow clubs", "Hearts are not broken yet"...
@@ -611,8 +627,7 @@ export function openTable(root, cfg) {
           ${why ? `aria-describedby="why-${c}" title="${esc(why)}" data-why="${esc(why)}"` : received.has(c) ? `title="${t("received_badge")}"` : ""}>${faceSvg(c)}
           ${received.has(c) ? `<span class="badge" aria-hidden="true">${t("received_badge")}</span>` : ""}
           ${why ? `<span class="sr-only" id="why-${c}">${esc(why)}</span>` : ""}</button>`;
-      })
-      .join("");
+      });
     const passBtn = passing
       ? `<button type="button" id="pass-btn" class="button primary pass-btn" ${ctrl.selected.length === count && ctrl.pending === null ? "" : "disabled"}>${t("pass_label")}</button>`
       : "";
@@ -621,7 +636,11 @@ export function openTable(root, cfg) {
       v.claim && v.phase === "play" && ctrl.isMyTurn() && !ctrl.summary
         ? `<button type="button" id="claim-btn" class="button claim-btn" title="${esc(t("claim_title"))}" ${ctrl.pending === null ? "" : "disabled"}>${t("claim")}</button>`
         : "";
-    return `<div id="hand" class="hand" role="group" aria-label="${t("your_hand")}" style="--n:${Math.max(hand.length, 1)}">${buttons}</div>${passBtn}${claimBtn}`;
+    // Where one row would leave a card less than TAP px of its own, the hand takes two.
+    const rows = handRows(hand.length, root.querySelector("#t-hand")?.clientWidth ?? 0, cardWidth());
+    const perRow = Math.ceil(hand.length / rows);
+    const cells = rows === 2 ? [...buttons.slice(0, perRow), `<span class="row-break" aria-hidden="true"></span>`, ...buttons.slice(perRow)] : buttons;
+    return `<div id="hand" class="hand ${rows === 2 ? "rows-2" : ""}" role="group" aria-label="${t("your_hand")}" style="--n:${Math.max(perRow, 1)}">${cells.join("")}</div>${passBtn}${claimBtn}`;
   }
 
   function scoreSheet() {
@@ -807,7 +826,7 @@ export function openTable(root, cfg) {
     if (Math.abs(window.innerWidth - width) < 40) return;
     width = window.innerWidth;
     ctrl.overKey = null;
-    if (ctrl.shown) renderOver();
+    if (ctrl.shown) render(); // the hand's rows, the end's chart
   };
   window.addEventListener("resize", onResize);
 
