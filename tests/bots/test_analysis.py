@@ -63,8 +63,7 @@ def test_the_queen_taken_where_a_low_spade_ducked_is_a_blunder(capsys: pytest.Ca
     assert answer["counts"]["only"] == len(only)
     assert sum(answer["counts"].values()) == len(ds)
     rated = [d["loss"] for d in ds if d["verdict"] != "only"]
-    # the accuracy of the rounded losses, within rounding
-    assert abs(answer["accuracy"] - accuracy(rated)) <= 0.2
+    assert answer["accuracy"] == accuracy(rated)
     assert answer["deals"] == [{"deal": 0, "accuracy": answer["accuracy"], "counts": answer["counts"]}]
     for d in ds:
         if d["verdict"] == "best":

@@ -41,12 +41,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from damepique.engine import CARD_NAMES, PASS, PLAY, Deal, Match, Rules, View, cards_of, view_of
+from damepique.engine.record import RecordError, replay
 
 from .advice import ADVICE_PLAYOUTS, Comparison, _advice, advise, compare, sentence
 from .base import Advice, Bot
@@ -160,6 +161,27 @@ def decisions(match: Match, seat: int) -> list[Decision]:
             for s, p in enumerate(deal.result().points):
                 totals[s] += p
     return out
+
+
+def decisions_of_record(
+    record: Mapping[str, Any], seat: int, limit: int | None = None
+) -> tuple[list[Decision], dict[str, Any] | None]:
+    """``decisions`` of a ``damepique-game/1`` record, replayed and checked,
+    and None; or no decisions and an error object, for a worker process to
+    send back (exceptions with fields do not cross processes): the
+    referee's for a bad record, ``bad_seat`` for a seat it does not have,
+    ``too_large`` past ``limit`` decisions."""
+    try:
+        match = replay(record)
+    except RecordError as e:
+        return [], e.to_json()
+    players = match.rules.players
+    if not 0 <= seat < players:
+        return [], {"error": "bad_seat", "reason": f"seat {seat} is not a seat of this {players}-player game"}
+    found = decisions(match, seat)
+    if limit is not None and len(found) > limit:
+        return [], {"error": "too_large", "reason": f"{len(found)} decisions: more than {limit} to analyse"}
+    return found, None
 
 
 # -- rating one decision ------------------------------------------------------------------------
@@ -302,19 +324,40 @@ class Analysis:
         """``{"seat", "accuracy", "counts", "deals", "decisions"}``: the
         game's accuracy and verdict counts, the same per deal (``deals``:
         ``{"deal", "accuracy", "counts"}``), and every decision."""
-        deals: dict[int, list[Rating]] = {}
-        for r in self.ratings:
-            deals.setdefault(r.decision.deal, []).append(r)
+        return summary(self.seat, [r.to_json(lang) for r in self.ratings])
+
+
+def summary(seat: int, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The analysis of ``seat`` from its decisions' entries (``Rating.to_json``,
+    in order): the accuracy and counts of the game and of each deal. The
+    accuracy is that of the entries' losses (rounded to two decimals), so
+    the same entries always sum up the same, wherever they were rated."""
+    deals: dict[int, list[dict[str, Any]]] = {}
+    for e in entries:
+        deals.setdefault(int(e["deal"]), []).append(e)
+
+    def sums(es: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        tally = dict.fromkeys(COUNT_KEYS, 0)
+        for e in es:
+            tally[e["verdict"]] += 1
         return {
-            "seat": self.seat,
-            "accuracy": accuracy([r.loss for r in self.ratings if r.rated]),
-            "counts": counts(self.ratings),
-            "deals": [
-                {"deal": k, "accuracy": accuracy([r.loss for r in rs if r.rated]), "counts": counts(rs)}
-                for k, rs in sorted(deals.items())
-            ],
-            "decisions": [r.to_json(lang) for r in self.ratings],
+            "accuracy": accuracy([float(e["loss"]) for e in es if e["verdict"] != "only"]),
+            "counts": tally,
         }
+
+    whole = sums(entries)
+    return {
+        "seat": seat,
+        "accuracy": whole["accuracy"],
+        "counts": whole["counts"],
+        "deals": [{"deal": k} | sums(es) for k, es in sorted(deals.items())],
+        "decisions": list(entries),
+    }
+
+
+def rate_json(decision: Decision, playouts: int = ANALYSIS_PLAYOUTS, seed: int = 0) -> dict[str, Any]:
+    """``rate(...).to_json()``: one decision's entry, for a worker process to send back."""
+    return rate(decision, playouts, seed).to_json()
 
 
 def counts(ratings: Sequence[Rating]) -> dict[str, int]:
@@ -384,8 +427,11 @@ __all__ = [
     "counts",
     "decision_accuracy",
     "decisions",
+    "decisions_of_record",
     "play_game",
     "position_json",
     "rate",
+    "rate_json",
+    "summary",
     "verdict_of",
 ]

@@ -49,10 +49,13 @@ from .settings import Settings
 from .settings import database_url as make_url
 from .sheets import routes as sheet_routes
 from .sheets.live import Watchers
+from .solo import analyses as analysis_routes
 from .solo import routes as solo_routes
+from .solo.analyses import Analyses
 from .solo.uploads import Uploads
 from .static import WebFiles
 from .storage.accounts import AccountStore
+from .storage.analyses import AnalysisStore
 from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
 from .storage.sheets import SheetStore
@@ -95,6 +98,7 @@ def create_app(
     watchers = Watchers(node)
     quick = QuickMatch(node, settings.clock, table_seater(tables))
     uploads = Uploads(clock=settings.clock)
+    analyses = Analyses(AnalysisStore(db), tables)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -111,6 +115,7 @@ def create_app(
             thinker.close()
             accounts.close()
             uploads.close()
+            analyses.close()
             await db.close()
 
     app = App(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -141,6 +146,7 @@ def create_app(
     app.state.node = node
     app.state.accounts = accounts
     app.state.quick = quick
+    app.state.analyses = analyses
 
     web = WebFiles()
 
@@ -196,6 +202,7 @@ def create_app(
         }
 
     solo_routes.install(app, tables, games, uploads)
+    analysis_routes.install(app, tables, games, analyses)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
     account_routes.install(app, accounts)

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 DEFAULT_BODY = 65_536
 """Bytes of a request body (a game's options, a score sheet's deal fit in a few hundred)."""
-BODY_LIMITS = {"/api/replay": 2_100_000}
+BODY_LIMITS = {"/api/replay": 2_100_000, "/api/analysis": 2_100_000}
 """Routes that take more: an uploaded record (up to 2 MB, with its headers' worth of slack)."""
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

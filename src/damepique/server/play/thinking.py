@@ -176,6 +176,14 @@ class Thinker:
         finally:
             self._coaching -= 1
 
+    async def coach(self, work: Callable[..., T], *args: object) -> T:
+        """Other work in the coach's process (a game's analysis, one decision
+        at a time, so that advice asked meanwhile waits one decision at most).
+        Not counted against ``TRAINING_QUEUE``: its caller bounds it."""
+        if self._coach is None:
+            self._coach = ProcessPoolExecutor(max_workers=1, mp_context=spawning())
+        return await asyncio.get_running_loop().run_in_executor(self._coach, work, *args)
+
     async def advise(self, view: View) -> list[Json]:
         return await self._train(advise, view)
 

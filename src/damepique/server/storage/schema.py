@@ -42,6 +42,20 @@ events = Table(
 )
 """Each game's log: ``deal``, ``pass`` and ``play`` events as JSON, committed before they are sent."""
 
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("playouts", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
+"""A finished game's analysis for one seat (``bots.analysis``), kept so that it
+is served again without recomputing: ``game`` is the game's id, or ``u-`` and
+the SHA-256 of an uploaded record's canonical JSON; ``data`` the analysis as
+the routes send it."""
+
 # -- tables: where games are played (a solo game is a private table of one person) -------
 
 tables = Table(
@@ -155,6 +169,7 @@ sheets = Table(
 __all__ = [
     "account_sessions",
     "accounts",
+    "analyses",
     "events",
     "games",
     "leases",
