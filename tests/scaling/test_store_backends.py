@@ -41,6 +41,7 @@ from ..multiplayer.mp_helpers import read_summary
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
 TABLES = {
     "games",
+    "analyses",
     "leases",
     "events",
     "mp_tables",
