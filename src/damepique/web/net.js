@@ -39,7 +39,8 @@ export function reconnectDelay(goingAway, attempts, random = Math.random()) {
 
 /**
  * A socket that comes back by itself when it drops (`reconnectDelay`) until
- * `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost()`.
+ * `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost({retryAt})` (when,
+ * in ms since 1970, the next attempt is due). `retry()` tries again at once.
  */
 export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLost = () => {} }) {
   let ws = null;
@@ -61,10 +62,11 @@ export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLo
     };
     ws.onclose = (e) => {
       if (closed || ws !== mine) return;
-      onLost();
       if (e.code === 1012) goingAway = true;
       attempts += 1;
-      timer = setTimeout(open, reconnectDelay(goingAway, attempts));
+      const delay = reconnectDelay(goingAway, attempts);
+      timer = setTimeout(open, delay);
+      onLost({ retryAt: Date.now() + delay });
     };
   };
   open();
@@ -77,6 +79,12 @@ export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLo
     /** Drop this connection and open another at once (a patch out of step). */
     restart() {
       if (ws) ws.close();
+    },
+    /** While waiting to connect again ("Try now"): try at once. */
+    retry() {
+      if (closed || (ws && ws.readyState !== WebSocket.CLOSED)) return;
+      clearTimeout(timer);
+      open();
     },
     close() {
       closed = true;
@@ -107,6 +115,9 @@ export function gameConnection(target, { onState, onMessage, onOpen = () => {}, 
     close() {
       socket.close();
     },
+    retry() {
+      socket.retry();
+    },
   };
   const socket = openSocket(GAME_ENDPOINT, {
     onOpen: () => {
@@ -127,9 +138,9 @@ export function gameConnection(target, { onState, onMessage, onOpen = () => {}, 
         onState(msg);
       } else onMessage(msg);
     },
-    onLost: () => {
+    onLost: (info) => {
       last = null;
-      onLost();
+      onLost(info);
     },
   });
   return conn;

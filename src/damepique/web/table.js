@@ -118,6 +118,8 @@ export function openTable(root, cfg) {
   ctrl.conn = gameConnection(cfg.target, {
     onOpen: () => {
       ctrl.status = null;
+      ctrl.retryAt = null;
+      clearInterval(ctrl.retryClock);
       call("onOpen");
       render();
     },
@@ -127,12 +129,24 @@ export function openTable(root, cfg) {
       else if (msg.type === "hint") onHint(msg);
       else call("onMessage", msg);
     },
-    onLost: () => {
+    onLost: (info) => {
       ctrl.status = "reconnecting";
       ctrl.pending = null;
+      // The next attempt's time, counted down each second, with "Try now" beside it.
+      ctrl.retryAt = info?.retryAt ?? null;
+      clearInterval(ctrl.retryClock);
+      ctrl.retryClock = setInterval(render, 1000);
       render();
     },
   });
+
+  /** While the connection is lost: "Connection lost. Trying again in 9 s." and "Try now", as HTML ("" otherwise). */
+  ctrl.reconnectLine = () => {
+    if (ctrl.status !== "reconnecting") return "";
+    if (ctrl.retryAt === null || ctrl.retryAt === undefined) return esc(t("reconnecting"));
+    const n = Math.max(0, Math.ceil((ctrl.retryAt - Date.now()) / 1000));
+    return `${esc(t("reconnecting_in", { n }))} <button type="button" class="button small retry-btn" id="retry-btn">${t("try_now")}</button>`;
+  };
 
   function onError(msg) {
     if (call("onError", msg)) return;
@@ -417,7 +431,7 @@ export function openTable(root, cfg) {
       const typed = [...root.querySelectorAll("input[id]:not([readonly])")].map((el) => [el.id, el.value]);
       const focused = document.activeElement?.id;
       const waiting = call("waitingRoom");
-      root.innerHTML = waiting ?? `<section class="table-page"><p class="status">${esc(t(ctrl.status || "connecting"))}</p></section>`;
+      root.innerHTML = waiting ?? `<section class="table-page"><p class="status">${ctrl.reconnectLine() || esc(t(ctrl.status || "connecting"))}</p></section>`;
       for (const [id, value] of typed) {
         const el = root.querySelector(`#${id}`);
         if (el) el.value = value;
@@ -442,7 +456,7 @@ export function openTable(root, cfg) {
     page.querySelector("#t-felt").className = `felt players-${ctrl.n()}`;
     put(page.querySelector("#t-seats"), s.seats.map((_, i) => seatHtml(i)).join(""));
     put(page.querySelector("#t-centre"), centreHtml());
-    page.querySelector("#status").textContent = statusLine();
+    put(page.querySelector("#status"), ctrl.reconnectLine() || esc(statusLine()));
     put(page.querySelector("#hint-line"), hintLine());
     put(page.querySelector("#t-hand"), handHtml());
     tabStop(page.querySelector("#hand"), focusedCard);
@@ -763,6 +777,7 @@ export function openTable(root, cfg) {
     if (e.target.closest("#continue-btn")) return pressContinue();
     if (e.target.closest("#hint-btn")) return askHint();
     if (e.target.closest("#claim-btn")) return onClaim();
+    if (e.target.closest("#retry-btn")) return ctrl.conn.retry();
     if (e.target.closest("#last-trick-btn")) {
       const v = ctrl.shown.view;
       ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v) : null;
@@ -839,6 +854,7 @@ export function openTable(root, cfg) {
   ctrl.close = () => {
     ctrl.closed = true;
     clearTimeout(ctrl.flashTimer);
+    clearInterval(ctrl.retryClock);
     closeDialog();
     ctrl.conn.close();
     root.removeEventListener("click", onClick);

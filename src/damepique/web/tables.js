@@ -192,7 +192,7 @@ function botsToFill(tb, people, empty) {
 
 function waitingRoom(ctrl) {
   const tb = ctrl.table;
-  if (!tb) return `<section class="waiting-room"><p class="status" role="status">${esc(t(ctrl.status || "connecting"))}</p></section>`;
+  if (!tb) return `<section class="waiting-room"><p class="status" role="status">${ctrl.reconnectLine() || esc(t(ctrl.status || "connecting"))}</p></section>`;
   const you = ctrl.you;
   const link = `${location.origin}/#/t/${tb.code}`;
   const free = tb.seats.some((s) => s.kind === "empty");
@@ -222,7 +222,7 @@ function waitingRoom(ctrl) {
       <button type="button" class="button primary" id="sit-btn">${t("mp_sit")}</button></div>` : ""}
     ${you !== null && you === tb.host && tb.status === "waiting" ? `<p><button type="button" class="button primary" id="start-btn" ${tb.can_start ? "" : "disabled"}>${t("mp_start")}</button></p>` : ""}
     ${you !== null ? `<button type="button" class="button secondary" id="leave-btn">${t("mp_leave")}</button>` : ""}
-    <p class="status" id="status">${ctrl.status && ctrl.status !== "connecting" ? esc(t(ctrl.status)) : ""}</p>
+    <p class="status" id="status">${ctrl.reconnectLine() || (ctrl.status && ctrl.status !== "connecting" ? esc(t(ctrl.status)) : "")}</p>
   </section>`;
 }
 

@@ -114,6 +114,7 @@ export default {
   kitty: "Kitty (went to the first trick): {cards}", seat_voids: "Voids: {suits}",
   last_trick: "Last trick", last_trick_hide: "Back to the table", no_last_trick: "No trick taken yet",
   undo_q: "Undo?", undo_text: "There is no undo. Taking a card back after seeing the others' replies would let you use cards you were not supposed to see; every card played is final, as at a real table.",
+  reconnecting_in: "Connection lost. Trying again in {n} s.", try_now: "Try now",
   connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…",
   error: "Refused: {reason}",
   no_game: "No game in progress.", seat_you: "You",

@@ -113,6 +113,7 @@ export default {
   kitty: "Talon (allé au premier pli) : {cards}", seat_voids: "Coupes : {suits}",
   last_trick: "Dernier pli", last_trick_hide: "Retour à la table", no_last_trick: "Aucun pli pris pour l'instant",
   undo_q: "Annuler ?", undo_text: "Il n'y a pas d'annulation. Reprendre une carte après avoir vu les réponses des autres permettrait d'utiliser des cartes que vous ne deviez pas voir ; toute carte jouée est définitive, comme à une vraie table.",
+  reconnecting_in: "Connexion perdue. Nouvel essai dans {n} s.", try_now: "Réessayer maintenant",
   connecting: "Connexion…", reconnecting: "Connexion perdue, reconnexion…",
   error: "Refusé : {reason}",
   no_game: "Aucune partie en cours.", seat_you: "Vous",
