@@ -3,6 +3,8 @@
 engine <- bots <- server -> web;  engine <- scorer;  cli may import anything.
 botapi (a program at a server's tables) sits beside the server, on engine and
 bots, and imports nothing of it: only the standard library and websockets.
+wire (the protocol's messages, table codes, decision ids, the error shape) sits
+on the engine, below the server and botapi alike: both speak through it.
 The interop modules at the top of the package sit above engine and bots:
 observation <- worlds <- openspiel, observation <- pettingzoo; nothing below
 imports them.
@@ -23,14 +25,15 @@ ALLOWED = {
     "engine": {"engine"},
     "bots": {"engine", "bots"},
     "scorer": {"engine", "scorer"},
-    "server": {"engine", "bots", "scorer", "server"},
+    "server": {"engine", "bots", "scorer", "server", "wire"},
     # "damepique": the package root, for ``__version__`` (its User-Agent).
-    "botapi": {"engine", "bots", "botapi", "damepique"},
+    "botapi": {"engine", "bots", "botapi", "damepique", "wire"},
 }
 
 # Modules at the top of the package (src/damepique/NAME.py) and what they may import of ours.
 TOP = {
     "extras": set(),
+    "wire": {"engine"},
     "observation": {"engine"},
     "worlds": {"engine", "bots"},
     "pettingzoo": {"engine", "bots", "observation"},
@@ -113,6 +116,17 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 
 def test_botapi_needs_only_the_standard_library_and_websockets() -> None:
     assert not (bad := _foreign_imports("botapi", STDLIB | {"damepique", "websockets"})), bad
+
+
+def test_wire_needs_only_the_standard_library() -> None:
+    tree = ast.parse((SRC / "wire.py").read_text(encoding="utf-8"))
+    mods = {
+        (n.module or "").split(".")[0] if isinstance(n, ast.ImportFrom) else a.name.split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom)) and not getattr(n, "level", 0)
+        for a in (n.names if isinstance(n, ast.Import) else [None])  # type: ignore[list-item]
+    }
+    assert mods <= STDLIB | {"damepique"}, mods - STDLIB
 
 
 def test_engine_uses_only_the_standard_library() -> None:

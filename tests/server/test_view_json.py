@@ -40,6 +40,7 @@ def test_public_and_seat_parts_make_the_view(name: str) -> None:
         spectator = view_of(deal, 0, totals).to_json()
         spectator.update(
             seat=None,
+            decision=None,
             hand=[],
             legal=[],
             claim=False,

@@ -11,14 +11,15 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "damepique"
 
 # Where the server names a refusal's code: a ``Refusal`` built with a literal
 # code, and the accounts' (None, code, reason) refusals.
-RAISED = re.compile(r'(?:Refusal|error_response)\(\s*"([a-z_]+)"')
+RAISED = re.compile(r'(?:Refusal|WireError|error_response)\(\s*"([a-z_]+)"')
 RETURNED = re.compile(r'return None, "([a-z_]+)", "')
 CONSTANT = re.compile(r'^TOO_MANY_CODES = "([a-z_]+)"', re.M)
 
 
 def server_codes() -> set[str]:
     codes: set[str] = set()
-    for path in (SRC / "server").rglob("*.py"):
+    # The protocol's own refusals (a message that is not one) are the wire's.
+    for path in [*(SRC / "server").rglob("*.py"), SRC / "wire.py"]:
         text = path.read_text(encoding="utf-8")
         for pattern in (RAISED, RETURNED, CONSTANT):
             codes.update(pattern.findall(text))

@@ -19,16 +19,13 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from damepique.wire import normalize_code
+
 _LINK = re.compile(r"^/?t/([0-9A-Za-z-]{8,9})$")
 
 
 class LinkError(ValueError):
     """An address that names no table (the message says what is missing)."""
-
-
-def normalize_code(code: str) -> str:
-    """A table code as the server keeps it: upper case, without the dash shown in the middle."""
-    return code.replace("-", "").strip().upper()
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,10 @@ class Target:
         path = parts.path.rstrip("/")
         http = urlunsplit((scheme, parts.netloc, path, "", ""))
         ws = urlunsplit(("wss" if scheme == "https" else "ws", parts.netloc, path + "/ws", "", ""))
-        return cls(http, ws, normalize_code(code))
+        normal = normalize_code(code)
+        if normal is None:
+            raise LinkError(f"{code!r} is not a table code (eight letters and digits, e.g. K7QM-4XPA)")
+        return cls(http, ws, normal)
 
 
 __all__ = ["LinkError", "Target", "normalize_code"]

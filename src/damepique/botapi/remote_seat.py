@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from damepique.engine import CARD_NAMES, PASS, Deal, Rules, View, cards_of, parse_card
 from damepique.engine.errors import CardError, HeartsError, IllegalAction
+from damepique.wire import ack_message, parse_decision, pong_message
 
 from .wire import VERSION, Message, error
 
@@ -111,12 +112,19 @@ class RemoteSeat:
                 if not isinstance(msg, dict) or not isinstance(kind, str):
                     raise _Refused("bad_message", "a message is a JSON object with a string type")
                 if kind == "ping":
-                    self._send({"v": VERSION, "type": "pong", "ref": ref})
+                    self._send(dict(pong_message(ref)))
                     continue
                 if kind in ("hello", "continue", "chat", "mute", "unmute"):
                     continue  # nothing to do at an arena
                 if kind not in ("pass", "play"):
                     raise _Refused("unknown_type", f"unknown message type {kind[:40]!r}")
+                asked = msg.get("decision")
+                if asked is not None and parse_decision(asked) is None:
+                    raise _Refused("bad_decision", "not a decision id such as '0:play:5'")
+                if asked is not None and asked != view.decision:
+                    # Not the one asked now: an answer sent again (the arena keeps no history).
+                    self._send(dict(ack_message(str(asked), ref)))
+                    continue
                 if kind == "pass":
                     if view.phase != PASS:
                         raise _Refused("not_passing", "there is no passing now")

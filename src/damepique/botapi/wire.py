@@ -1,9 +1,12 @@
 """The bot API's messages as a program reads and writes them (protocol 2).
 
-The server's ``state`` carries the seat's view as ``View.to_json`` wrote it;
-``view_of_state`` reads it back into the very ``View`` a bot in the server
-gets. ``decision`` says what a state asks of the seat (a pass, a play, or
-nothing), and ``answer`` is the message that says it.
+The messages, codes and the error shape are ``damepique.wire``'s, the
+server's own; this adds what a program needs on top. The server's ``state``
+carries the seat's view as ``View.to_json`` wrote it; ``view_of_state`` reads
+it back into the very ``View`` a bot in the server gets. ``decision`` says
+what a state asks of the seat (its ``view.decision``, or None), and
+``answer`` is the message that answers it, naming the decision, so that
+sending it twice is safe.
 
 >>> import random
 >>> from damepique.engine import Deal, Rules, view_of
@@ -11,11 +14,11 @@ nothing), and ``answer`` is the message that says it.
 >>> state = {"type": "state", "game": "g1", "seat": 0, "over": False,
 ...          "rules": Rules().to_json(), "view": view_of(deal, 0).to_json()}
 >>> decision(state)
-('g1', 0, 'pass', 0, 0)
+('g1', '0:pass:0')
 >>> view_of_state(state) == view_of(deal, 0)
 True
 >>> answer(view_of_state(state), (0, 1, 2))
-{'type': 'pass', 'cards': ['2C', '3C', '4C']}
+{'type': 'pass', 'cards': ['2C', '3C', '4C'], 'decision': '0:pass:0'}
 """
 
 from __future__ import annotations
@@ -24,11 +27,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from damepique.engine import CARD_NAMES, PASS, PLAY, Rules, View
-
-VERSION = 2
-"""The protocol the bot API speaks (``docs/protocol.md``); the bot API itself is version ``BOT_API``."""
-BOT_API = 1
+from damepique.engine import CARD_NAMES, PASS, Rules, View
+from damepique.wire import BOT_API, VERSION, error_message
 
 Message = dict[str, Any]
 
@@ -50,33 +50,30 @@ def view_of_state(state: Message) -> View:
 
 
 def decision(state: Message) -> tuple[Any, ...] | None:
-    """The position this seat must act in (game, deal, phase, tricks, cards in
-    the trick), or None when the state asks nothing of it."""
+    """The decision this state asks of its seat, ``(game, view.decision)``, or
+    None when it asks nothing."""
     view = state.get("view")
-    seat = state.get("seat")
-    if not view or state.get("over") or seat is None or view.get("to_act") != seat:
+    if not view or state.get("over") or state.get("seat") is None or not view.get("decision"):
         return None
-    if view["phase"] not in (PASS, PLAY):
-        return None
-    return (state.get("game"), view["deal"], view["phase"], len(view["tricks"]), len(view["trick"]))
+    return (state.get("game"), view["decision"])
 
 
 def answer(view: View, choice: int | Sequence[int]) -> Message:
-    """The ``pass`` or ``play`` message for a bot's choice in ``view``."""
+    """The ``pass`` or ``play`` message for a bot's choice in ``view``, naming its decision."""
     if view.phase == PASS:
         assert not isinstance(choice, int)
-        return {"type": "pass", "cards": [CARD_NAMES[c] for c in choice]}
-    assert isinstance(choice, int)
-    return {"type": "play", "card": CARD_NAMES[choice]}
+        msg: Message = {"type": "pass", "cards": [CARD_NAMES[c] for c in choice]}
+    else:
+        assert isinstance(choice, int)
+        msg = {"type": "play", "card": CARD_NAMES[choice]}
+    if view.decision is not None:
+        msg["decision"] = view.decision
+    return msg
 
 
 def error(code: str, reason: str, ref: Any = None, **extra: Any) -> Message:
-    """An ``error`` message shaped as the server's (``docs/protocol.md``)."""
-    out: Message = {"v": VERSION, "type": "error", "code": code, "reason": reason}
-    out.update({k: v for k, v in extra.items() if v is not None})
-    if ref is not None:
-        out["ref"] = ref
-    return out
+    """An ``error`` message shaped as the server's (``damepique.wire.error_message``)."""
+    return dict(error_message(code, reason, ref=ref, **extra))
 
 
 __all__ = ["BOT_API", "VERSION", "answer", "decision", "error", "rules_of", "view_of_state"]

@@ -39,7 +39,7 @@ from .events import DealResult, Dealt, Passed, Played
 from .match import Match, winner_of, winners_of
 from .record import FORMAT, RecordError, dump_match, referee_legal, referee_replay, replay
 from .rules import PRESET_NAMES, PRESETS, Rules
-from .views import View, direction_name, event_for, view_of
+from .views import View, decision_id, direction_name, event_for, view_of
 
 __all__ = [
     "ALL_CARDS",
@@ -76,6 +76,7 @@ __all__ = [
     "View",
     "cards_of",
     "claim_moves",
+    "decision_id",
     "direction_name",
     "dump_match",
     "event_for",

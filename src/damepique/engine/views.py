@@ -132,6 +132,24 @@ class View:
     def legal_cards(self) -> tuple[int, ...]:
         return cards_of(self.legal_mask())
 
+    @property
+    def decision(self) -> str | None:
+        """The id of the decision this view asks of its seat, or None: the same
+        in every view until it is made, and unique within the game
+        (``decision_id``). An answer that names it can be sent twice safely.
+
+        >>> import random
+        >>> view_of(Deal.shuffled(Rules(), random.Random(2)), 1).decision
+        '0:pass:1'
+        """
+        if self.to_act != self.seat or self.result is not None:
+            return None
+        if self.phase == PASS:
+            return decision_id(self.number, "pass", self.seat)
+        if self.phase == PLAY:
+            return decision_id(self.number, "play", len(self.plays))
+        return None
+
     def claim_plan(self) -> tuple[int, ...] | None:
         """The cards this seat plays, in order, to take every remaining trick
         whatever the others hold (``claims.plan_for``); None when it is not its
@@ -180,6 +198,7 @@ class View:
             "deal": self.number,
             "phase": self.phase,
             "to_act": self.to_act,
+            "decision": self.decision,
             "hand": names(self.hand),
             "legal": names(self.legal_mask()),
             # Whether this seat's cards must take every trick left: it may claim them.
@@ -303,6 +322,16 @@ def _suits_mask(suits: Sequence[int]) -> int:
     for s in suits:
         out |= SUIT_MASKS[s]
     return out
+
+
+def decision_id(deal: int, phase: str, index: int) -> str:
+    """A decision's id: ``DEAL:pass:SEAT`` (a seat's pass in deal DEAL, from 0)
+    or ``DEAL:play:K`` (the K-th card of deal DEAL, from 0): unique within a game.
+
+    >>> decision_id(3, "play", 17)
+    '3:play:17'
+    """
+    return f"{deal}:{phase}:{index}"
 
 
 def direction_name(offset: int, players: int) -> str:

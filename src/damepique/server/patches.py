@@ -28,6 +28,7 @@ from damepique.engine import (
     PLAY,
     Deal,
     cards_of,
+    decision_id,
     direction_name,
     event_for,
     view_of,
@@ -71,6 +72,7 @@ def public_json(deal: Deal, totals: Sequence[int] = (), before: Json | None = No
         "deal": deal.number,
         "phase": phase,
         "to_act": play["to_act"],
+        "decision": None,
         "hand": [],
         "legal": [],
         "claim": False,
@@ -139,19 +141,22 @@ PLAY_FIELDS = frozenset(
 others stay as they were when its play began)."""
 
 
-SEAT_FIELDS = frozenset({"seat", "to_act", "hand", "legal", "claim", "pass_to", "passed", "received"})
+SEAT_FIELDS = frozenset(
+    {"seat", "to_act", "decision", "hand", "legal", "claim", "pass_to", "passed", "received"}
+)
 """The keys of ``seat_json``: those of a seat's view that ``public_json`` holds
 only as blanks (a server writing the view as text leaves them out of the public part)."""
 
 
-SeatFields = tuple[int | None, int, int, bool, int | None, int | None, int | None]
-"""``seat_json``'s fields as numbers: ``to_act``, then the cards of ``hand``
-and ``legal`` as masks, ``claim``, ``pass_to``, and ``passed`` and ``received``
-as masks (None: not passed, not received)."""
+SeatFields = tuple[int | None, str | None, int, int, bool, int | None, int | None, int | None]
+"""``seat_json``'s fields as numbers: ``to_act``, the ``decision`` asked of
+the seat (its id, or None), then the cards of ``hand`` and ``legal`` as masks,
+``claim``, ``pass_to``, and ``passed`` and ``received`` as masks (None: not
+passed, not received)."""
 
-SEAT_FIELD_KEYS = ("to_act", "hand", "legal", "claim", "pass_to", "passed", "received")
+SEAT_FIELD_KEYS = ("to_act", "decision", "hand", "legal", "claim", "pass_to", "passed", "received")
 """The keys of ``SeatFields``, in its order."""
-SEAT_FIELD_CARDS = (False, True, True, False, False, True, True)
+SEAT_FIELD_CARDS = (False, False, True, True, False, False, True, True)
 """For each of ``SeatFields``: whether it is a set of cards (a mask, written as names)."""
 
 
@@ -166,19 +171,23 @@ def seat_fields(deal: Deal, seat: int) -> SeatFields:
     received = None
     legal = 0
     claim = False
+    decision = None
     if phase == PASS:
         to_act: int | None = seat if passed is None else None
         if passed is not None:
             hand &= ~passed  # set aside, no longer in hand
+        else:
+            decision = decision_id(deal.number, "pass", seat)
     else:
         to_act = deal.to_act if phase == PLAY else None
         if offset:
             received = deal.passes[deal.pass_source(seat)]
         if to_act == seat:
+            decision = decision_id(deal.number, "play", deal.play_count)
             legal = deal.legal_mask()
             # Only the seat to act may claim: its view is built for that seat alone.
             claim = view_of(deal, seat).claim_plan() is not None
-    return (to_act, hand, legal, claim, (seat + offset) % n if offset else None, passed, received)
+    return (to_act, decision, hand, legal, claim, (seat + offset) % n if offset else None, passed, received)
 
 
 def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names) -> Json:
@@ -192,10 +201,11 @@ def seat_json(deal: Deal, seat: int, names: Callable[[int], list[str]] = _names)
 
 def seat_fields_json(seat: int, fields: SeatFields, names: Callable[[int], list[str]] = _names) -> Json:
     """``seat_json`` from ``seat_fields``."""
-    to_act, hand, legal, claim, pass_to, passed, received = fields
+    to_act, decision, hand, legal, claim, pass_to, passed, received = fields
     return {
         "seat": seat,
         "to_act": to_act,
+        "decision": decision,
         "hand": names(hand),
         "legal": names(legal),
         "claim": claim,
@@ -255,16 +265,18 @@ def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
             return ""
         return _OWN_KEYS_TEXT[0] + ("null" if value is None else str(value))
     parts = []
-    for i, value in enumerate(new):
-        if value != old[i]:
-            if value is None:
+    for i, item in enumerate(new):
+        if item != old[i]:
+            if item is None:
                 parts.append(_OWN_KEYS_TEXT[i] + "null")
+            elif isinstance(item, str):  # a decision id: digits, a word, colons
+                parts.append(_OWN_KEYS_TEXT[i] + '"' + item + '"')
             elif SEAT_FIELD_CARDS[i]:
-                parts.append(_OWN_KEYS_TEXT[i] + names.text(value))
-            elif isinstance(value, bool):
-                parts.append(_OWN_KEYS_TEXT[i] + ("true" if value else "false"))
+                parts.append(_OWN_KEYS_TEXT[i] + names.text(item))
+            elif isinstance(item, bool):
+                parts.append(_OWN_KEYS_TEXT[i] + ("true" if item else "false"))
             else:
-                parts.append(_OWN_KEYS_TEXT[i] + str(value))
+                parts.append(_OWN_KEYS_TEXT[i] + str(item))
     return ",".join(parts)
 
 

@@ -9,6 +9,7 @@ import { lobbyList } from "./lobby.js";
 import { openSocket } from "./net.js";
 import { AUTO, AUTO_COUNTS, bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
 import { openTable } from "./table.js";
+import { normalizeCode } from "./codes.js";
 
 const TOKENS_KEY = "damepique.tables";
 const MUTES_KEY = "damepique.mutes";
@@ -31,10 +32,7 @@ function savedMutes(code) {
 function saveMutes(code, seats) {
   save(MUTES_KEY, { ...load(MUTES_KEY, {}), [code]: seats });
 }
-export function normalizeCode(text) {
-  const c = String(text || "").replace(/[\s-]/g, "").toUpperCase();
-  return /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/.test(c) ? c : null;
-}
+export { normalizeCode };
 
 const presetOf = (rules, opts) => Object.keys(opts.presets).find((p) => {
   const full = fullRules(opts.presets[p], opts);

@@ -40,6 +40,7 @@ from damepique.engine import (
 )
 from damepique.engine.fairness import derived_seed, fairness_json, sealed_deal
 from damepique.engine.record import dump_match
+from damepique.wire import decision_id, parse_decision
 
 from ..errors import Refusal
 from ..protocol import Json
@@ -162,6 +163,31 @@ class Game:
         event = Dealt(deal.number, deal.dealt, deal.kitty).to_json()
         self.log.append(event)
         return [event]
+
+    def decision_of(self, seat: int) -> str | None:
+        """The id of the decision asked of ``seat`` now (its view's ``decision``), or None."""
+        deal = self.match.deal
+        if deal is None or self.over:
+            return None
+        if deal.phase == PASS and deal.passes[seat] is None:
+            return decision_id(deal.number, "pass", seat)
+        if deal.phase == PLAY and deal.to_act == seat:
+            return decision_id(deal.number, "play", deal.play_count)
+        return None
+
+    def answered(self, decision: str) -> bool:
+        """Whether ``decision`` names a decision of this game already made (by
+        anybody: a stand-in or the timer's card counts too)."""
+        parsed = parse_decision(decision)
+        if parsed is None:
+            return False
+        number, phase, index = parsed
+        if number >= len(self.match.deals):
+            return False
+        deal = self.match.deals[number]
+        if phase == "pass":
+            return index < len(deal.passes) and deal.passes[index] is not None
+        return index < deal.play_count
 
     def pass_cards(self, seat: int, cards: Sequence[int]) -> Json:
         deal = self._deal_in_progress()

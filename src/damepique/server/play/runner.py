@@ -184,14 +184,22 @@ class Runner:
 
     # -- commands --------------------------------------------------------------------
 
-    async def command(self, seat: int, msg: Pass | Play | Claim) -> None:
+    async def command(self, seat: int, msg: Pass | Play | Claim) -> str | None:
         """Apply a person's pass, play or claim; raises ``Refusal`` (nothing changed).
 
+        A pass or play naming a decision already made changes nothing and
+        returns that decision (the session acknowledges it); one naming a
+        decision this game never asked of anybody is refused (``bad_decision``).
         At ``fast`` speed the cheap bots' replies are applied at once and go
         out in the same update (``events``), one message instead of four."""
         async with self.lock:
             if self.broken:
                 raise Refusal("unavailable", "the game is being reloaded; try again")
+            asked = None if isinstance(msg, Claim) else msg.decision
+            if asked is not None and asked != self.game.decision_of(seat):
+                if self.game.answered(asked):
+                    return asked
+                raise Refusal("bad_decision", f"no decision {asked!r} has been asked in this game")
             if isinstance(msg, Pass):
                 events = [self.game.pass_cards(seat, msg.cards)]
             elif isinstance(msg, Claim):
@@ -202,6 +210,7 @@ class Runner:
                 events += self._bots_now()
             await self._commit(events, ack_seat=seat, ack=True if msg.ref is None else msg.ref)
         self.kick()
+        return None
 
     async def _commit(self, new: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
         """Store, then broadcast, the events just applied (lock held); deal on when a deal ends."""

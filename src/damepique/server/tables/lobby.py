@@ -16,9 +16,11 @@ import asyncio
 import math
 from collections.abc import Callable
 
+from damepique.wire import lobby_changes_message, lobby_message
+
 from ..asgi import Connection
 from ..cluster.node import Node
-from ..protocol import VERSION, Json, dumps
+from ..protocol import Json, dumps
 
 CHANNEL = "damepique:lobby"
 EVERY_S = 5.0
@@ -59,7 +61,7 @@ class Lobby:
         """A page watches the lobby: it gets the whole list now, changes after."""
         self._catch_up()  # the others first, so that all have seen the same list
         self.watchers.add(conn)
-        conn.post(dumps({"v": VERSION, "type": "lobby", "tables": list(self._sent.values())}))
+        conn.post(dumps(lobby_message(list(self._sent.values()))))
 
     def _catch_up(self) -> None:
         """Tell the watchers what changed since the list they have."""
@@ -68,7 +70,7 @@ class Lobby:
         gone = [code for code in self._sent if code not in rows]
         self._sent = rows
         if (changed or gone) and self.watchers:
-            text = dumps({"v": VERSION, "type": "lobby_changes", "tables": changed, "gone": gone})
+            text = dumps(lobby_changes_message(changed, gone))
             for conn in list(self.watchers):
                 conn.post(text)
 

@@ -12,13 +12,14 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Protocol
 
+from damepique.wire import ack_message, chat_message, muted_message, seated_message
+
 from ..asgi import Connection
 from ..clock import Clock
 from ..cluster.relay import MOVED
 from ..errors import Refusal
 from ..play.runner import Runner
 from ..protocol import (
-    VERSION,
     Advice,
     Chat,
     Claim,
@@ -133,7 +134,9 @@ class Session:
                 raise Refusal("no_game", "no game in progress at this table")
             if runner.broken:
                 runner = await self.tables.reload(table)
-            await runner.command(self.seat, msg)
+            made = await runner.command(self.seat, msg)
+            if made is not None:  # answered already: acknowledged, nothing changed
+                conn.post(dumps(ack_message(made, msg.ref)))
         elif isinstance(msg, (Advice, Review, Hint)):
             self._training(table, self.seat, msg)
         elif isinstance(msg, Start):
@@ -177,15 +180,7 @@ class Session:
         token, seat = await table.sit(msg.name, await self.tables.sitter(self.conn.account), announce=False)
         self.seat = seat
         table.hub.attach(table.code, self.conn, seat)
-        seated = {
-            "v": VERSION,
-            "type": "seated",
-            "code": table.code,
-            "token": token,
-            "seat": seat,
-            "ref": msg.ref,
-        }
-        table.hub.send(self.conn, seated)
+        table.hub.send(self.conn, seated_message(table.code, token, seat, msg.ref))
         table.announce()
 
     def _mute(self, table: Table, msg: Mute) -> None:
@@ -195,9 +190,7 @@ class Session:
             self.conn.mutes.add(msg.seat)
         else:
             self.conn.mutes.discard(msg.seat)
-        table.hub.send(
-            self.conn, {"v": VERSION, "type": "muted", "seats": sorted(self.conn.mutes), "ref": msg.ref}
-        )
+        table.hub.send(self.conn, muted_message(sorted(self.conn.mutes), msg.ref))
 
     def _training(self, table: Table, seat: int, msg: Advice | Review | Hint) -> None:
         """Advice, hints and reviews run beside the connection: the player's own
@@ -238,7 +231,7 @@ class Session:
         if now - self.conn.last_chat < self.tables.chat_interval:
             raise Refusal("rate_limited", "one message a second at most")
         self.conn.last_chat = now
-        text = dumps({"v": VERSION, "type": "chat", "seat": self.seat, "message": message})
+        text = dumps(chat_message(self.seat, message))
         for conn in table.hub.connections(table.code):
             if self.seat not in conn.mutes:
                 conn.post(text)

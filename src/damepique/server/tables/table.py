@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from damepique.engine import Rules
+from damepique.wire import TableMessage, notice_message, table_message
 
 from ..asgi import Connection
 from ..clock import Clock
@@ -29,7 +30,7 @@ from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub
 from ..play.runner import Runner
-from ..protocol import VERSION, Json, Ref, dumps
+from ..protocol import Json, Ref, dumps
 from .codes import display_code
 from .seats import (
     BOT_NAMES,
@@ -190,20 +191,18 @@ class Table:
             "options": info["options"],
         }
 
-    def table_message(self, seat: int | None) -> Json:
-        return {"v": VERSION, "type": "table", "you": seat, "table": self.info()}
+    def table_message(self, seat: int | None) -> TableMessage:
+        return table_message(seat, self.info())
 
     def announce(self, skip: Connection | None = None) -> None:
         """Send every connection the table as it is now (its own ``you``)."""
         info = self.info()
-        self.hub.tell(
-            self.code, lambda s: dumps({"v": VERSION, "type": "table", "you": s, "table": info}), skip
-        )
+        self.hub.tell(self.code, lambda s: dumps(table_message(s, info)), skip)
         if self.options.public:
             self.services.lobby_changed()
 
     async def notice(self, kind: str, seat: int | None) -> None:
-        text = dumps({"v": VERSION, "type": "notice", "kind": kind, "seat": seat})
+        text = dumps(notice_message(kind, seat))
         self.hub.tell(self.code, lambda _: text)
 
     def send_state(self, conn: Connection, seat: int | None, ref: Ref = None) -> None:

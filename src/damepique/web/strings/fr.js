@@ -276,6 +276,7 @@ export default {
   refusal_bad_call: "Demande inconnue.",
   refusal_bad_card: "Ce n'est pas une carte (une carte s'écrit par exemple « QS »).",
   refusal_bad_chat: "Seuls les messages rapides proposés peuvent être envoyés.",
+  refusal_bad_decision: "Cette décision n'a pas été demandée dans cette partie.",
   refusal_bad_code: "Un code de table a 8 lettres et chiffres.",
   refusal_bad_deal: "Cette donne n'existe pas ou n'est pas terminée.",
   refusal_bad_json: "Message illisible (JSON invalide).",
