@@ -1,0 +1,118 @@
+"""A bot program written only from ``docs/bot-api.md`` and ``docs/protocol.md``,
+as somebody outside the project would: the standard library, ``httpx`` and
+``websockets``, and no ``damepique`` module (``test_outside_bot.py`` checks).
+
+It sits at a table with its bot account's token, keeps one socket, answers
+every decision a state names (``view.decision``) once, naming it, and returns
+the finished game's last state. Its choices are plain: the ``rules.pass_count``
+highest cards to pass, the first legal card to play.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+RANKS = "23456789TJQKA"
+
+
+def rank(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+@dataclass
+class OutsideBot:
+    base: str
+    """The server's address, e.g. ``http://127.0.0.1:8000``."""
+    token: str
+    """The bot account's token (``dpb_…``)."""
+    answered: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Every decision answered, and the message that answered it."""
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    seat_token: str | None = None
+    code: str | None = None
+    ws: ClientConnection | None = None
+    resent: list[str] = field(default_factory=list)
+    """Decisions answered again after a reconnection (the answer may have been lost)."""
+    _ids: int = 0
+    _fresh: bool = False
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def sit(self, code: str) -> int:
+        """Take a seat at the table ``code`` (``POST /api/tables/{code}/seats``)."""
+        r = httpx.post(f"{self.base}/api/tables/{code}/seats", json={}, headers=self.headers, timeout=15)
+        assert r.status_code == 201, r.text
+        self.code, self.seat_token = code, r.json()["token"]
+        return int(r.json()["seat"])
+
+    def connect(self) -> None:
+        """Open the socket with the token and say ``hello`` with the seat's token."""
+        url = self.base.replace("http://", "ws://") + "/ws"
+        self.ws = connect(url, additional_headers=self.headers, open_timeout=15)
+        self.send({"type": "hello", "table": self.code, "token": self.seat_token})
+        self._fresh = True
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+            self.ws = None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps(msg))
+
+    def receive(self) -> dict[str, Any]:
+        assert self.ws is not None
+        msg = json.loads(self.ws.recv(timeout=60))
+        self.frames.append(msg)
+        return dict(msg)
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The answer to the decision ``state`` names."""
+        view = state["view"]
+        if view["phase"] == "pass":
+            count = state["rules"]["pass_count"]  # on the wire always
+            cards = sorted(view["hand"], key=rank)[-count:]
+            return {"type": "pass", "cards": cards, "decision": view["decision"]}
+        return {"type": "play", "card": view["legal"][0], "decision": view["decision"]}
+
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        self._ids += 1
+        msg = {**self.choose(state), "id": self._ids}
+        self.answered[state["view"]["decision"]] = msg
+        self.send(msg)
+        return msg
+
+    def play_until(self, stop: Any) -> dict[str, Any]:
+        """Handle every message until ``stop(msg)`` is true for one: that one is
+        returned, not handled (the caller may ``handle`` it)."""
+        while True:
+            msg = self.receive()
+            if stop(msg):
+                return msg
+            self.handle(msg)
+
+    def handle(self, msg: dict[str, Any]) -> None:
+        """Answer a state's new decision; read a summary when the table waits for it."""
+        if msg["type"] == "error":
+            raise AssertionError(f"refused: {msg}")
+        if msg["type"] != "state" or msg["over"]:
+            return
+        if msg["summary"] and msg["seat"] in msg["summary"]["waiting"]:
+            self.send({"type": "continue", "deal": msg["summary"]["deal"]})
+        decision = msg["view"]["decision"]
+        if decision is not None and decision not in self.answered:
+            self.answer(msg)
+        elif decision is not None and self._fresh:
+            # Asked again after a reconnection: the answer may never have
+            # arrived. Naming the decision makes sending it again safe.
+            self.resent.append(decision)
+            self.send(self.answered[decision])
+        self._fresh = False
