@@ -152,7 +152,7 @@ SERVER_RANKS = {
     "storage": 1,
     "play": 2,
     "accounts": 3, "cluster": 3,
-    "tables": 4, "sheets": 4,
+    "tables": 4, "sheets": 4, "stats": 4,
     "solo": 5, "testing": 5, "quick": 5,
     "app": 6,
     "run": 7,

@@ -276,3 +276,8 @@ def test_a_quick_matched_game_shows_nobody_a_hidden_card(tmp_path: Path) -> None
         rules = Rules.from_json(record["rules"])
         for m, log in zip(matched, logs, strict=True):
             assert check_frames(record, rules, m["seat"], log) > 0
+        # The game counts in each guest's statistics, by the browser's id the page sent.
+        mine = lambda: client.get("/api/stats", headers={"X-Player": "device-of-P0"}).json()  # noqa: E731
+        until(lambda: mine()["games"] == 1)
+        assert mine()["points"] == final["totals"][matched[0]["seat"]]
+        assert mine()["last"][0]["mode"] == "casual"

@@ -49,6 +49,8 @@ TABLES = {
     "accounts",
     "rating_history",
     "mp_results",
+    "player_games",
+    "player_links",
     "mp_meta",
     "account_sessions",
     "scorer_sheets",

@@ -54,6 +54,7 @@ from .solo import routes as solo_routes
 from .solo.analyses import Analyses
 from .solo.uploads import Uploads
 from .static import WebFiles
+from .stats import routes as stats_routes
 from .storage.accounts import AccountStore
 from .storage.analyses import AnalysisStore
 from .storage.database import Database, DatabaseGone
@@ -205,6 +206,7 @@ def create_app(
     analysis_routes.install(app, tables, games, analyses)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
+    stats_routes.install(app, tables.stats, accounts)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)

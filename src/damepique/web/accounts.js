@@ -2,6 +2,7 @@
 import { num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { contentWidth, lineChart } from "./chart.js";
+import { playerId } from "./prefs.js";
 
 export async function renderAccount(root) {
   const me = await (await fetch("/api/me")).json();
@@ -9,6 +10,7 @@ export async function renderAccount(root) {
     <h1>${t("acc_heading")}</h1>
     ${me.nickname ? `<div class="panel"><p>${t("acc_signed_in", { name: esc(me.nickname), rating: me.rating })}</p>
       <p class="actions"><a class="button" href="#/player/${encodeURIComponent(me.nickname)}">${t("acc_profile")}</a>
+      <a class="button" href="#/stats">${t("st_link")}</a>
       <button type="button" class="button secondary" id="logout-btn">${t("acc_logout")}</button></p></div>` : `
     <form id="acc-form" class="panel stack">
       <div class="field"><label for="acc-nick">${t("acc_nickname")}</label><input id="acc-nick" autocomplete="username" maxlength="24" required></div>
@@ -18,14 +20,18 @@ export async function renderAccount(root) {
       <button type="button" class="button" id="register-btn">${t("acc_register")}</button></p>
       <p class="error" id="acc-error" role="alert"></p>
     </form>`}
-    <p class="muted">${t("acc_why")}</p>
+    <p class="muted">${t("acc_why")}${me.nickname ? "" : ` <a href="#/stats">${t("st_link")}</a>`}</p>
   </section>`;
   const send = async (url) => {
     const body = { nickname: root.querySelector("#acc-nick").value, password: root.querySelector("#acc-pass").value };
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
     if (!r.ok) showRefusal(root.querySelector("#acc-error"), t("error", { reason: refusalText(data.code, data.reason) }));
-    else renderAccount(root);
+    else {
+      // This browser's guest games count for the account from now on (docs/multiplayer.md, "Statistics").
+      await fetch("/api/stats/link", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ player: playerId() }) });
+      renderAccount(root);
+    }
   };
   root.querySelector("#acc-form")?.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -64,7 +70,7 @@ export async function renderProfile(root, nickname) {
       <div><dt>${t("pf_avg")}</dt><dd>${s.average_points === null || s.average_points === undefined ? "—" : num(s.average_points, 1)}</dd></div>
       <div><dt>${t("pf_moons")}</dt><dd>${s.moons}</dd></div>
       <div><dt>${t("pf_queens")}</dt><dd>${s.queens}</dd></div>
-    </dl></section>`;
+    </dl><p><a href="#/stats/${encodeURIComponent(p.nickname)}">${t("st_all")}</a></p></section>`;
   if (p.history.length) {
     const box = root.querySelector("#rating-box");
     // Drawn at the width of its box, so the labels stay readable on a phone.

@@ -7,6 +7,7 @@ import { renderAccount, renderLeaderboard, renderProfile } from "./accounts.js";
 import { renderGuide, renderHistory, renderReplay, renderRules } from "./pages.js";
 import { playerId } from "./prefs.js";
 import { closeQuick, renderQuick } from "./quick.js";
+import { renderStats } from "./stats.js";
 
 const main = () => document.getElementById("main");
 let table = null; // the table drawn now: {key, ctrl}
@@ -43,6 +44,7 @@ const PAGES = {
   guide: () => renderGuide(box()),
   friends: () => renderFriends(box()),
   quick: () => renderQuick(box()),
+  stats: (name) => renderStats(box(), decodeURIComponent(name || "")),
   account: () => renderAccount(box()),
   leaderboard: () => renderLeaderboard(box()),
   player: (name) => renderProfile(box(), decodeURIComponent(name || "")),

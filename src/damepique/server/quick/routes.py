@@ -9,6 +9,7 @@ or closing the socket, takes the person out of the queue. ``docs/multiplayer.md`
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -24,6 +25,12 @@ from .service import QuickMatch, message
 
 WAITS = (15, 30, 60, 120)
 """The waits a page offers (any whole number of seconds up to ``MAX_WAIT`` is taken)."""
+
+
+def _device(value: object) -> str | None:
+    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
+        return value
+    return None
 
 
 def _frame(raw: str | bytes | None) -> Json:
@@ -67,7 +74,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
                         raise Refusal("rate_limited", "too many messages; slow down")
                     msg = _frame(raw)
                     if msg["type"] == "join":
-                        sitter = await tables.sitter(account)
+                        sitter = replace(await tables.sitter(account), player=_device(msg.get("player")))
                         rating = None
                         if msg.get("ranked") is True and account is not None:
                             acc = await tables.accounts.get_account(account)

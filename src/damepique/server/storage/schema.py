@@ -141,6 +141,29 @@ meta = Table(
 )
 """Small named values made once (the session-signing secret)."""
 
+# -- everyone's statistics ------------------------------------------------------------------
+
+player_games = Table(
+    "player_games",
+    metadata,
+    Column("player", String(80), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("finished", Float, nullable=False, index=True),
+)
+"""Who played each finished game: ``player`` is ``a:<account key>`` (signed in)
+or ``g:<browser id>`` (a guest), written when the game ends; the figures
+themselves are computed from the games' records (``server/stats``)."""
+
+player_links = Table(
+    "player_links",
+    metadata,
+    Column("device", String(64), primary_key=True),
+    Column("account", String(32), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+)
+"""A browser's guest games count for the account first signed in on it."""
+
 # -- several processes --------------------------------------------------------------------
 
 leases = Table(
@@ -175,6 +198,8 @@ __all__ = [
     "leases",
     "meta",
     "metadata",
+    "player_games",
+    "player_links",
     "rating_history",
     "results",
     "seat_tokens",

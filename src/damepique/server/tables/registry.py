@@ -32,6 +32,7 @@ from ..protocol import Json
 from ..settings import Settings
 from ..storage.accounts import AccountStore
 from ..storage.games import GameRow, GameStore
+from ..storage.stats import StatsStore
 from ..storage.tables import TableStore
 from .codes import new_code, new_token, normalize_code
 from .limits import Allowance, UnknownCodes, retry_after
@@ -72,6 +73,7 @@ class Tables:
         """The app's one clock (``Settings.clock``): timers, grace, expiry, limits."""
         self.node = node
         self.tables: dict[str, Table] = {}
+        self.stats = StatsStore(games.db)
         self.unknown_codes = UnknownCodes(settings)
         """Codes that led to no table, per client address (HTTP and WebSocket alike)."""
         self.creations = Allowance(
@@ -167,6 +169,7 @@ class Tables:
                 "code": table.code,
                 "level": table.options.level,
                 "speed": table.options.speed,
+                "ranked": table.options.ranked,
             },
         )
         await self.games.create_game(row)
@@ -215,6 +218,11 @@ class Tables:
             if s.kind == "human" and s.account is not None
         }
         await record_result(self.accounts, game_id, table.code, table.options.ranked, players, game.match)
+        # Who played it, guests too (by their browser's id): their statistics (``server/stats``).
+        who = {i: f"a:{s.account}" if s.account else f"g:{s.player}" for i, s in enumerate(table.seats)}
+        await self.stats.played(
+            game_id, {i: k for i, k in who.items() if table.seats[i].kind == "human" and k != "g:None"}
+        )
 
     def lobby_changed(self) -> None:
         self.lobby.changed()

@@ -64,6 +64,8 @@ class Sitter:
     nickname: str | None = None
     program: bool = False
     owner: str | None = None
+    player: str | None = None
+    """The browser's id, where the page said it (a quick match): a guest's statistics."""
 
     def to_json(self) -> Json:
         return asdict(self)

@@ -310,7 +310,7 @@ class Table:
             # An account's nickname, whatever name the page sent (a guest's: as typed).
             label = nickname or clean_name(name, "Player")
             self.seats[seat] = TableSeat(
-                "human", label, None, account, nickname, program=sitter.program, owner=sitter.owner
+                "human", label, None, account, nickname, sitter.player, sitter.program, sitter.owner
             )
             if self.host is None:
                 self.host = seat

@@ -197,6 +197,14 @@ export default {
   mp_lobby_seats: { one: "1 free seat", other: "{n} free seats" },
   mp_lobby_full: "no free seat", mp_lobby_playing: "playing", mp_lobby_waiting: "waiting for players", mp_lobby_over: "game over",
   mp_players: "Players", mp_player: "Player",
+  // -- statistics (docs/multiplayer.md, "Statistics")
+  st_link: "Your statistics", st_heading: "Your statistics", st_heading_of: "Statistics of {name}",
+  st_guest_note: "The games finished on this browser. Sign in and they count for your account.",
+  st_games: "Games", st_wins: "Wins", st_first_rate: "First places", st_queens: "Queen of spades taken per deal",
+  st_conceded: "Moons shot against you", st_by_mode: "By kind of game", st_by_preset: "By rules",
+  st_mode_solo: "Solo", st_mode_casual: "With people", st_mode_ranked: "Ranked",
+  st_last: "Last games", st_replay: "Replay", st_won: "Won", st_place: "Place {n}",
+  st_none: "No finished game yet.", st_all: "All statistics",
   // -- quick match (docs/multiplayer.md, "Quick match")
   quick_button: "Play with people", quick_heading: "Play with people now",
   quick_intro: "Sit down with whoever is waiting for the same game. If nobody comes in time, bots fill the empty seats and the game starts.",

@@ -196,6 +196,14 @@ export default {
   mp_lobby_seats: { one: "{n} place libre", other: "{n} places libres" },
   mp_lobby_full: "complète", mp_lobby_playing: "en cours", mp_lobby_waiting: "attend des joueurs", mp_lobby_over: "partie finie",
   mp_players: "Joueurs", mp_player: "Joueur",
+  // -- statistiques (docs/multiplayer.md, « Statistics »)
+  st_link: "Vos statistiques", st_heading: "Vos statistiques", st_heading_of: "Statistiques de {name}",
+  st_guest_note: "Les parties terminées sur ce navigateur. Connectez-vous et elles comptent pour votre compte.",
+  st_games: "Parties", st_wins: "Victoires", st_first_rate: "Premières places", st_queens: "Dame de pique prise par donne",
+  st_conceded: "Grands chelems subis", st_by_mode: "Par type de partie", st_by_preset: "Par règles",
+  st_mode_solo: "Solo", st_mode_casual: "Avec d'autres", st_mode_ranked: "Classée",
+  st_last: "Dernières parties", st_replay: "Revoir", st_won: "Gagnée", st_place: "{n}e place",
+  st_none: "Aucune partie terminée pour l'instant.", st_all: "Toutes les statistiques",
   // -- partie rapide (docs/multiplayer.md, « Quick match »)
   quick_button: "Jouer avec d'autres", quick_heading: "Jouer avec d'autres maintenant",
   quick_intro: "Asseyez-vous avec ceux qui attendent la même partie. Si personne ne vient à temps, des robots prennent les places libres et la partie commence.",

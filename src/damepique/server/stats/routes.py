@@ -1,0 +1,84 @@
+"""Statistics for everyone: ``GET /api/stats`` (mine: the signed-in account, or
+this browser's guest games), ``POST /api/stats/link`` (a browser's guest games
+count for the account signed in on it) and ``GET /api/players/{nickname}/stats``.
+``docs/multiplayer.md``, "Statistics"."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from ..accounts.accounts import Accounts
+from ..accounts.nicknames import nickname_key
+from ..errors import Refusal
+from ..http import json_body, refused
+from ..protocol import Json
+from ..storage.stats import StatsStore
+from .figures import figures
+
+
+def _device(value: object) -> str | None:
+    """A browser's id as the pages make it (``prefs.playerId``), else None."""
+    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
+        return value
+    return None
+
+
+def install(app: FastAPI, stats: StatsStore, accounts: Accounts) -> None:
+    store = accounts.store
+
+    async def of_account(key: str) -> Json:
+        acc = await store.get_account(key)
+        assert acc is not None
+        devices = await stats.devices_of(key)
+        out = figures(await stats.games_of(key, devices))
+        return out | {
+            "nickname": acc["nickname"],
+            "guest": False,
+            "rating": round(acc["rating"]),
+            "ratings": await store.history(key),
+        }
+
+    @app.get("/api/stats")
+    async def my_stats(request: Request) -> JSONResponse:
+        """The signed-in player's figures, else the figures of this browser's guest
+        games (``X-Player`` or ``?player=``: its id)."""
+        try:
+            account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+            if account is not None and await store.get_account(account) is not None:
+                return JSONResponse(await of_account(account))
+            device = _device(request.headers.get("x-player") or request.query_params.get("player"))
+            if device is None:
+                raise Refusal(
+                    "bad_request", "say which browser: its player id (X-Player), 8 to 64 characters"
+                )
+        except Refusal as e:
+            return refused(e)
+        out = figures(await stats.games_of(None, [device]))
+        return JSONResponse(out | {"nickname": None, "guest": True, "rating": None, "ratings": []})
+
+    @app.post("/api/stats/link")
+    async def link(request: Request) -> JSONResponse:
+        """On sign-in the page says its browser id: its guest games count for the account."""
+        try:
+            body = await json_body(request, 4096)
+            account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+            if account is None:
+                raise Refusal("account_needed", "sign in first")
+            device = _device(body.get("player"))
+            if device is None:
+                raise Refusal("bad_request", "player must be the browser's id, 8 to 64 characters")
+            owner = await stats.link(device, account)
+        except Refusal as e:
+            return refused(e)
+        return JSONResponse({"linked": owner == account})
+
+    @app.get("/api/players/{nickname}/stats")
+    async def player_stats(nickname: str) -> JSONResponse:
+        key = nickname_key(nickname)
+        if key is None or await store.get_account(key) is None:
+            return refused(Refusal("not_found", "no player with this nickname"))
+        return JSONResponse(await of_account(key))
+
+
+__all__ = ["install"]

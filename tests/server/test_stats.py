@@ -1,0 +1,138 @@
+"""Statistics for everyone, from the stored games: a guest's figures by their
+browser's id, an account's, and the guest's games counted for the account
+once the browser links them on sign-in. Every figure here is worked out by
+hand from the golden records the games are made of (``tests/golden``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from damepique.server.accounts.nicknames import nickname_key
+from damepique.server.app import create_app
+from damepique.server.storage import schema
+from damepique.server.storage.games import GameRow
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+DEVICE = "device-of-zoe-1234"
+COOKIE = "damepique_session"
+
+
+def golden(name: str, **rules: Any) -> dict[str, Any]:
+    record = json.loads((GOLDEN / f"{name}.json").read_text())
+    record["rules"] |= rules
+    return dict(record)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'stats.sqlite3'}")) as c:
+        yield c
+
+
+def store_game(
+    client: TestClient,
+    game_id: str,
+    record: dict[str, Any],
+    kind: str,
+    ranked: bool,
+    players: dict[int, str],
+    at: float,
+) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    n = record["rules"]["players"]
+    seats = [{"kind": "human" if i in players else "bot", "name": f"S{i}"} for i in range(n)]
+    row = GameRow(game_id, None, record["rules"], seats, "00" * 32, {"kind": kind, "ranked": ranked})
+
+    async def store() -> None:
+        await tables.games.create_game(row)
+        await tables.games.finish(game_id, [0] * n, None, record)
+        async with tables.games.db.write() as conn:  # when it ended: the order of "last games"
+            await conn.execute(update(schema.games).where(schema.games.c.id == game_id).values(finished=at))
+        await tables.stats.played(game_id, players, finished=at)
+
+    client.portal.call(store)  # type: ignore[union-attr]
+
+
+def register(client: TestClient, nickname: str) -> str:
+    r = client.post("/api/accounts", json={"nickname": nickname, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    client.cookies.clear()
+    return str(r.cookies[COOKIE])
+
+
+def test_a_guest_and_an_account_and_the_guest_games_moving_to_the_account(client: TestClient) -> None:
+    lea = register(client, "Lea")
+    key = f"a:{nickname_key('Lea')}"
+    guest = f"g:{DEVICE}"
+    # Zoé, a guest: a solo game (two deals, a moon each way), two casual games.
+    store_game(client, "g1", golden("tie_share_two_winners"), "solo", False, {0: guest}, 1000.0)
+    store_game(client, "g2", golden("tie_share_one_winner"), "table", False, {0: guest}, 2000.0)
+    store_game(client, "g3", golden("five_players_complete_deal", target=21, tie="share"), "table", False,
+               {4: guest}, 3000.0)  # fmt: skip
+    # Lea, signed in: a ranked game won (a three-way shared first place).
+    store_game(client, "g4", golden("moon_off", target=26, tie="share"), "table", True, {1: key}, 4000.0)
+
+    zoe = client.get("/api/stats", headers={"X-Player": DEVICE}).json()
+    # g1: seat 0 takes 0 (its moon) and 26 (seat 1's moon): 26 over 2 deals, its queen in deal 1;
+    #     totals 26 26 52 52, a shared win. g2: 26 (seat 2's moon), third... second place
+    #     (one lower total), no queen. g3: 21 = the queen and 8 hearts, fifth of five.
+    assert {k: zoe[k] for k in ("games", "wins", "first_places", "deals", "points", "queens")} == {
+        "games": 3, "wins": 1, "first_places": 1, "deals": 4, "points": 73, "queens": 2,
+    }  # fmt: skip
+    assert zoe["average_points"] == 18.25 and zoe["queens_per_deal"] == 0.5
+    assert zoe["moons_made"] == 1 and zoe["moons_conceded"] == 2
+    assert zoe["first_place_rate"] == 0.333
+    assert zoe["by_mode"] == {"casual": {"games": 2, "wins": 0}, "solo": {"games": 1, "wins": 1}}
+    assert [(g["game"], g["place"], g["won"]) for g in zoe["last"]] == [
+        ("g3", 5, False), ("g2", 2, False), ("g1", 1, True),
+    ]  # fmt: skip
+    assert zoe["last"][0]["replay"] == "#/replay/g3" and zoe["last"][0]["totals"] == [0, 2, 3, 0, 21]
+    assert zoe["guest"] and zoe["ratings"] == []
+
+    mine = client.get("/api/stats", cookies={COOKIE: lea}).json()
+    client.cookies.clear()
+    assert (mine["nickname"], mine["games"], mine["wins"], mine["deals"], mine["points"]) == (
+        "Lea",
+        1,
+        1,
+        1,
+        0,
+    )
+    assert mine["average_points"] == 0.0 and mine["by_mode"] == {"ranked": {"games": 1, "wins": 1}}
+
+    # Zoé signs in as Lea on her browser: its guest games count for Lea from now on.
+    r = client.post("/api/stats/link", json={"player": DEVICE}, cookies={COOKIE: lea})
+    client.cookies.clear()
+    assert r.status_code == 200 and r.json() == {"linked": True}
+    merged = client.get("/api/players/LEA/stats").json()
+    assert {k: merged[k] for k in ("games", "wins", "first_places", "deals", "points", "queens")} == {
+        "games": 4, "wins": 2, "first_places": 2, "deals": 5, "points": 73, "queens": 2,
+    }  # fmt: skip
+    assert merged["average_points"] == 14.6 and merged["queens_per_deal"] == 0.4
+    assert merged["first_place_rate"] == 0.5 and merged["moons_conceded"] == 2
+    assert merged["by_mode"]["ranked"] == {"games": 1, "wins": 1}
+    assert [g["game"] for g in merged["last"]] == ["g4", "g3", "g2", "g1"]
+    # The browser keeps the first account it linked to.
+    tom = register(client, "Tom")
+    r = client.post("/api/stats/link", json={"player": DEVICE}, cookies={COOKIE: tom})
+    client.cookies.clear()
+    assert r.json() == {"linked": False}
+    assert client.get("/api/players/tom/stats").json()["games"] == 0
+
+
+def test_bad_stats_requests_get_a_reason(client: TestClient) -> None:
+    r = client.get("/api/stats")
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
+    assert client.get("/api/stats", headers={"X-Player": "short"}).status_code == 400
+    r = client.post("/api/stats/link", json={"player": DEVICE})
+    assert r.status_code == 401 and r.json()["code"] == "account_needed"
+    assert client.get("/api/players/nobody/stats").status_code == 404
+    empty = client.get("/api/stats", params={"player": DEVICE}).json()
+    assert empty["games"] == 0 and empty["average_points"] is None and empty["last"] == []
