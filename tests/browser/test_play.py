@@ -80,7 +80,7 @@ def actionable(page: Page, words: dict[str, Any]):  # type: ignore[no-untyped-de
     """Whatever a person may do next: the game over, a summary to close, a pass, a card to play."""
     return (
         page.get_by_role("heading", name=words["over"])
-        .or_(page.get_by_role("button", name=words["continue"]))
+        .or_(page.locator("#continue-btn:enabled"))
         .or_(page.get_by_role("button", name=words["pass"], exact=True))
         .or_(page.locator('#hand [data-card][aria-disabled="false"]'))
     )

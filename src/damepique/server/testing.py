@@ -44,6 +44,7 @@ from .play.game import Game
 from .play.thinking import decide
 from .protocol import Json
 from .settings import Settings
+from .tables.codes import normalize_code
 from .tables.registry import Tables
 
 GOALS = ("last_trick", "game_end", "claim")
@@ -142,7 +143,8 @@ def install(app: FastAPI, tables: Tables, settings: Settings) -> None:
             goal = body.get("until")
             if goal not in GOALS:
                 raise Refusal("bad_request", f"until must be one of {', '.join(GOALS)}")
-            table = await tables.get(code.upper())
+            normal = normalize_code(code)
+            table = None if normal is None else await tables.get(normal)
             runner = None if table is None else table.runner
             if runner is None:
                 raise Refusal("no_table", "no game is played at a table with this code")
