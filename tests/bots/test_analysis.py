@@ -198,3 +198,20 @@ def test_the_expert_plays_more_accurately_than_the_random_bot() -> None:
         gaps.append(a - b)
     # 20.8 points apart when written; the random bot loses points on most cards.
     assert sum(gaps) / len(gaps) > 10.0
+
+
+def test_the_reason_says_why_the_best_was_better() -> None:
+    from damepique.bots.analysis import why
+    from damepique.bots.base import Advice
+
+    def advice(card: int, score: float, queen: float, moon_other: float) -> Advice:
+        outcomes = {"queen": queen, "hearts": 1.0, "moon_by_self": 0.0, "moon_by_other": moon_other}
+        return Advice((card,), score, 0.1, "ducks", outcomes=outcomes)
+
+    # The chosen card lets fewer moons through but takes the queen more often: the queen is why.
+    chosen, best = advice(47, 6.0, 0.40, 0.00), advice(41, 3.0, 0.10, 0.13)
+    c = why(chosen, best, Rules())
+    assert (c.key, c.value, c.other_value) == ("queen", 0.40, 0.10)
+    # Nothing in the best's favour but its expected points.
+    chosen, best = advice(47, 6.0, 0.1, 0.0), advice(41, 3.0, 0.1, 0.0)
+    assert why(chosen, best, Rules()).key == "expected_points"

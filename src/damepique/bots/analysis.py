@@ -16,8 +16,9 @@ change a rating. Then:
 - ``accuracy``: per rated decision ``100 * exp(-loss / ACCURACY_SCALE)``,
   averaged over the rated decisions of a deal or of the game (100 when
   there is none): a larger loss can only lower it.
-- ``reason``: the advice's sentence for what separates the choice made from
-  the best one (``advice.compare``, ``advice.sentence``), with numbers.
+- ``reason``: the advice's sentence (``advice.sentence``) for what
+  separates the choice made from the best one in the best's favour
+  (``why``), with numbers.
 
 A pass is rated against the expert's candidate passes (``candidate_passes``)
 plus the pass made: there are too many passes to play every one out.
@@ -53,6 +54,7 @@ from .advice import ADVICE_PLAYOUTS, Comparison, _advice, advise, compare, sente
 from .base import Advice, Bot
 from .montecarlo import candidate_passes, evaluate_pass
 from .reasons import reason_for_pass
+from .tactics import big_cards
 
 ANALYSIS_PLAYOUTS = ADVICE_PLAYOUTS
 """Play-outs per decision by default: the training advice's strength (a
@@ -283,7 +285,7 @@ def rate(decision: Decision, playouts: int = ANALYSIS_PLAYOUTS, seed: int = 0) -
         best = chosen  # a card equivalent to the expert's is as good as it
     loss = max(0.0, chosen.extra["utility"] - best.extra["utility"])
     verdict = verdict_of(loss, chosen.best)
-    comparison = None if chosen.best else compare(chosen, best, view.rules)
+    comparison = None if chosen.best else why(chosen, best, view.rules)
     return Rating(decision, tuple(options), chosen, best, loss, verdict, comparison)
 
 
@@ -302,8 +304,36 @@ def _rate_pass(decision: Decision, rng: random.Random, playouts: int) -> Rating:
     chosen = options[ranked.index(made)]
     loss = max(0.0, chosen.extra["utility"] - best.extra["utility"])
     verdict = verdict_of(loss, chosen is best)
-    comparison = None if chosen is best else compare(chosen, best, view.rules)
+    comparison = None if chosen is best else why(chosen, best, view.rules)
     return Rating(decision, options, chosen, best, loss, verdict, comparison)
+
+
+def why(chosen: Advice, best: Advice, rules: Rules) -> Comparison:
+    """What separates the choice made from the best, in the best's favour:
+    the outcome (``advice.OUTCOME_KEYS``) where the best does better by the
+    most points (the queen by her points, a heart by its point, a moon by
+    the moon's points), or the expected points when the best's are lower;
+    else ``advice.compare`` (the best gains on the others' points alone)."""
+    pts = rules.card_points
+    weights = {
+        "queen": float(max((pts[c] for c in cards_of(big_cards(rules))), default=0)),
+        "hearts": float(max(pts[c] for c in range(26, 39))),
+        "moon_by_self": -float(rules.moon_points),
+        "moon_by_other": float(rules.moon_points),
+    }
+    top, gain = "", 0.25
+    for key, weight in weights.items():
+        if key in chosen.outcomes and key in best.outcomes:
+            w = (chosen.outcomes[key] - best.outcomes[key]) * weight
+            if w > gain:
+                top, gain = key, w
+    if top:
+        return Comparison(chosen.cards, best.cards, top, chosen.outcomes[top], best.outcomes[top])
+    if chosen.score > best.score + 0.05:
+        return Comparison(
+            chosen.cards, best.cards, "expected_points", round(chosen.score, 2), round(best.score, 2)
+        )
+    return compare(chosen, best, rules)
 
 
 def _rate_job(args: tuple[Decision, int, int]) -> Rating:
@@ -434,4 +464,5 @@ __all__ = [
     "rate_json",
     "summary",
     "verdict_of",
+    "why",
 ]

@@ -40,6 +40,10 @@ const PAGES = {
   t: (code) => showTable(`table:${normalizeCode(code)}`, (root) => tableView(root, normalizeCode(code))),
   history: () => renderHistory(box(), { playerId }),
   replay: (id) => renderReplay(box(), id),
+  analysis: (id) => {
+    const el = box();
+    return import("./analysis.js").then((m) => m.renderAnalysis(el, id));
+  },
   rules: () => renderRules(box()),
   guide: () => renderGuide(box()),
   friends: () => renderFriends(box()),

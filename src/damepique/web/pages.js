@@ -83,7 +83,7 @@ export async function renderHistory(root, { playerId }) {
           <td>${g.players.map((p, i) => `${esc(seatName(p))} ${g.totals[i]}`).join(" · ")}</td>
           <td>${esc(listNames(winnersOf(g.totals, g.winner).map((s) => seatName(g.players[s]))))}</td>
           <td>${g.hints ? g.hints[0] : 0}</td>
-          <td><a href="#/replay/${g.game}">${t("replay")}</a> · <a href="/api/games/${g.game}/record" download>${t("download")}</a>
+          <td><a href="#/replay/${g.game}">${t("replay")}</a> · <a href="#/analysis/${g.game}">${t("analyse")}</a> · <a href="/api/games/${g.game}/record" download>${t("download")}</a>
             <span data-seal="${esc(g.game)}"></span></td></tr>`,
         )
         .join("")}</tbody></table>`;
@@ -192,7 +192,9 @@ function replayViewer(root, data, record = null, start = {}) {
       <p>${deal.complete ? deal.points.map((x, s) => `${esc(names[s])} ${x}${deal.moon === s ? " ☾" : ""}`).join(" · ") : ""}</p>
       ${winners.length ? `<p class="replay-result">${esc(winners.length > 1 ? t("replay_shared", { names: listNames(winners.map((s) => names[s])) }) : t("replay_winner", { name: names[winners[0]] }))}</p>` : ""}
       ${totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: contentWidth(root) })}
-      ${data.game ? `<p><a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}`;
+      ${data.game ? `<p><a class="button" href="#/analysis/${data.game}">${t("analyse")}</a> <a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}
+      ${record ? `<p class="an-upload"><label>${t("an_seat")} <select id="an-seat">${names.map((nm, s) => `<option value="${s}">${esc(nm)}</option>`).join("")}</select></label>
+        <button type="button" class="button" data-go="an">${t("analyse")}</button></p><p class="error" id="an-error" role="alert"></p>` : ""}`;
   };
   // The sentence under the expert's options follows the one pointed at.
   root.onmouseover = (e) => {
@@ -203,6 +205,7 @@ function replayViewer(root, data, record = null, start = {}) {
   root.onclick = (e) => {
     const go = e.target.closest("[data-go]")?.dataset.go;
     if (!go) return;
+    if (go === "an") return analyseUpload(record, Number(root.querySelector("#an-seat").value), root.querySelector("#an-error"));
     const deal = data.deals[d];
     const k = trickAt(deal, p);
     const whole = p === endOf(deal, k);
@@ -218,6 +221,17 @@ function replayViewer(root, data, record = null, start = {}) {
     if (go === "ex") root.querySelector("#expert-h")?.scrollIntoView({ block: "nearest" });
   };
   draw();
+}
+
+// An uploaded record's analysis, for the seat chosen: started here, shown at #/analysis/u-KEY?seat=N.
+async function analyseUpload(record, seat, err) {
+  const res = await fetch("/api/analysis", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ record, seat }) });
+  const out = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    showRefusal(err, refusalText(out.code, out.reason || res.statusText));
+    return;
+  }
+  location.hash = `#/analysis/${out.game}?seat=${seat}`;
 }
 
 // ---------------------------------------------------------------- rules and guide

@@ -112,7 +112,7 @@ export function gameOverHtml(state, me, nameOf, actions, width) {
     ${words.map((w) => `<p class="sum-word">${w}</p>`).join("")}
     ${last ? pointsTable(last.points, state.totals, nameOf, t("deal_n", { n: state.results.length }), last.moon) : ""}
     ${totalsChart(state.results.map((r) => r.points), names, { target: state.rules.target, width })}
-    <p class="actions">${actions}<a class="button" href="/api/games/${esc(state.game)}/record" download>${t("download")}</a></p>`;
+    <p class="actions">${actions}<a class="button" href="#/analysis/${esc(state.game)}">${t("analyse")}</a><a class="button" href="/api/games/${esc(state.game)}/record" download>${t("download")}</a></p>`;
 }
 
 /**

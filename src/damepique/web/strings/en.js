@@ -360,4 +360,25 @@ export default {
   scm_tie: (p) => `${names(p.players)} are tied on ${points(p.total)}: play another deal`,
   scm_playing: (p) => (p.players.length === 1 ? `${p.players[0]} leads` : `${names(p.players)} lead`),
 
+
+  // -- game analysis (analysis.js)
+  analyse: "Analyse", an_heading: "Game analysis", an_starting: "Starting the analysis…",
+  an_progress: "{done} of {total} decisions analysed",
+  an_leave: "You can leave this page and come back: the analysis goes on.",
+  an_unknown: "This analysis is not known here: start it again from the history.",
+  an_empty: "This seat made no decision in this game.",
+  an_for: "The decisions of {name}, rated by the expert from what that seat saw",
+  an_accuracy: "Accuracy", an_counts_game: "The game", an_counts_deal: "Deal {n} (accuracy {acc})",
+  an_deals: "Deals", an_graph: "Expected points in deal {n} after each decision, and the moon risk",
+  an_expected: "expected points", an_expected_n: "{x} expected points", an_moon: "moon risk",
+  an_pass: "The pass", an_trick: "Trick {t}",
+  an_you_played: "You played {mine}", an_you_passed: "You passed {mine}", an_best_was: "best: {best}",
+  an_loss: "loss {x}", an_table: "on the table", an_lead: "you lead", an_hand: "your hand",
+  an_fallen: "already played", an_received: "received", an_options: "Every choice: its expected payoff (the others' average points minus yours: higher is better) and expected points",
+  an_steps: "Decisions of the game", an_prev: "Previous decision", an_next: "Next decision",
+  an_keys: "Arrow keys: ← → decisions, ↑ ↓ deals", an_seat: "Seat to analyse",
+  an_for_you: "Your decisions, rated by the expert from what your seat saw",
+  an_option: "payoff {p} · {x} expected points",
+  verdict_best: "Best", verdict_good: "Good", verdict_inaccuracy: "Inaccuracy", verdict_mistake: "Mistake",
+  verdict_blunder: "Blunder", verdict_only: "Only card",
 };

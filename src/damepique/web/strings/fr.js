@@ -425,4 +425,25 @@ export default {
   scm_tie: (p) => `${names(p.players)} sont à égalité avec ${points(p.total)} : jouez une autre donne`,
   scm_playing: (p) => (p.players.length === 1 ? `${p.players[0]} mène` : `${names(p.players)} sont en tête`),
 
+
+  // -- game analysis (analysis.js)
+  analyse: "Analyser", an_heading: "Analyse de la partie", an_starting: "L'analyse commence…",
+  an_progress: "{done} décisions analysées sur {total}",
+  an_leave: "Vous pouvez quitter cette page et revenir : l'analyse continue.",
+  an_unknown: "Cette analyse est inconnue ici : relancez-la depuis l'historique.",
+  an_empty: "Cette place n'a pris aucune décision dans cette partie.",
+  an_for: "Les décisions de {name}, notées par l'expert d'après ce que cette place voyait",
+  an_accuracy: "Précision", an_counts_game: "La partie", an_counts_deal: "Donne {n} (précision {acc})",
+  an_deals: "Donnes", an_graph: "Points attendus dans la donne {n} après chaque décision, et le risque de grand chelem",
+  an_expected: "points attendus", an_expected_n: "{x} points attendus", an_moon: "risque de grand chelem",
+  an_pass: "L'échange", an_trick: "Pli {t}",
+  an_you_played: "Vous avez joué {mine}", an_you_passed: "Vous avez passé {mine}", an_best_was: "meilleur choix : {best}",
+  an_loss: "perte {x}", an_table: "sur la table", an_lead: "vous entamez", an_hand: "votre main",
+  an_fallen: "déjà joué", an_received: "reçu", an_options: "Chaque choix : son gain attendu (la moyenne des points des autres moins les vôtres : le plus est le mieux) et ses points attendus",
+  an_steps: "Décisions de la partie", an_prev: "Décision précédente", an_next: "Décision suivante",
+  an_keys: "Flèches : ← → décisions, ↑ ↓ donnes", an_seat: "Place à analyser",
+  an_for_you: "Vos décisions, notées par l'expert d'après ce que votre place voyait",
+  an_option: "gain {p} · {x} points attendus",
+  verdict_best: "Meilleur choix", verdict_good: "Bon", verdict_inaccuracy: "Imprécision", verdict_mistake: "Erreur",
+  verdict_blunder: "Gaffe", verdict_only: "Carte forcée",
 };
