@@ -102,6 +102,8 @@ def _check_play(deal: Deal, seat: int, card: int, code: str) -> None:
     discard = bool(trick) and not follows
     win = max((c for c in trick if led >> c & 1), default=-1)
     unseen = view.unseen & suit
+    if not unseen:  # nothing unseen in its suit: measured against the seat's own cards of it
+        unseen = hand & suit & ~(1 << card)
     below = (unseen & ((1 << card) - 1)).bit_count()
     above = (unseen >> (card + 1)).bit_count()
     ctx = (code, view.to_json(), card)

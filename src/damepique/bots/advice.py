@@ -309,6 +309,17 @@ SENTENCES: dict[str, dict[str, str]] = {
         "moon_by_other": "With {a} another player shoots the moon in {va} of the deals played out;"
         + " with {b}, in {vb}.",
         "expected_points": "With {a} you can expect {va} points in this deal; with {b}, {vb}.",
+        "queen_same": "With {a} or {b} you take the queen of spades in about {va} of the deals played out:"
+        + " the two are about equal.",
+        "queen_heavy_same": "With {a} or {b} you take a heavy spade (queen, king or ace) in about {va} of"
+        + " the deals played out: the two are about equal.",
+        "hearts_same": "With {a} or {b} you take about {va} hearts on average: the two are about equal.",
+        "moon_by_self_same": "With {a} or {b} you shoot the moon in about {va} of the deals played out: the"
+        + " two are about equal.",
+        "moon_by_other_same": "With {a} or {b} another player shoots the moon in about {va} of the deals"
+        + " played out: the two are about equal.",
+        "expected_points_same": "With {a} or {b} you can expect about {va} points in this deal: the two are"
+        + " about equal.",
     },
     "fr": {
         "queen": "Avec {a}, vous prenez la dame de pique dans {va} des donnes jouées ; avec {b}, dans {vb}.",
@@ -320,11 +331,24 @@ SENTENCES: dict[str, dict[str, str]] = {
         "moon_by_other": "Avec {a}, un autre joueur réussit le grand chelem dans {va} des donnes jouées ;"
         + " avec {b}, dans {vb}.",
         "expected_points": "Avec {a}, vous pouvez attendre {va} points dans cette donne ; avec {b}, {vb}.",
+        "queen_same": "Avec {a} ou {b}, vous prenez la dame de pique dans environ {va} des donnes jouées :"
+        + " les deux se valent à peu près.",
+        "queen_heavy_same": "Avec {a} ou {b}, vous prenez un gros pique (dame, roi ou as) dans environ {va}"
+        + " des donnes jouées : les deux se valent à peu près.",
+        "hearts_same": "Avec {a} ou {b}, vous prenez en moyenne environ {va} cœurs : les deux se valent à"
+        + " peu près.",
+        "moon_by_self_same": "Avec {a} ou {b}, vous réussissez le grand chelem dans environ {va} des donnes"
+        + " jouées : les deux se valent à peu près.",
+        "moon_by_other_same": "Avec {a} ou {b}, un autre joueur réussit le grand chelem dans environ {va}"
+        + " des donnes jouées : les deux se valent à peu près.",
+        "expected_points_same": "Avec {a} ou {b}, vous pouvez attendre environ {va} points dans cette donne"
+        + " : les deux se valent à peu près.",
     },
 }
 """Sentence templates by language and outcome key: ``{a}``/``{b}`` the two
 options' cards, ``{va}``/``{vb}`` their values (shares as percentages,
-averages with one decimal)."""
+averages with one decimal). ``KEY_same`` is said instead where the two values
+read the same at that precision: the two are about equal."""
 
 
 def sentence(comparison: Comparison, lang: str = "en", rules: Rules | None = None) -> str:
@@ -340,7 +364,6 @@ def sentence(comparison: Comparison, lang: str = "en", rules: Rules | None = Non
     template_key = key
     if key == "queen" and rules is not None and big_cards(rules).bit_count() > 1:
         template_key = "queen_heavy"
-    template = SENTENCES[lang][template_key]
 
     def value(x: float) -> str:
         if key in ("queen", "moon_by_self", "moon_by_other"):
@@ -352,12 +375,10 @@ def sentence(comparison: Comparison, lang: str = "en", rules: Rules | None = Non
     def cards(cs: tuple[int, ...]) -> str:
         return " ".join(card_words(c, lang) for c in cs)
 
-    return template.format(
-        a=cards(comparison.cards),
-        b=cards(comparison.other),
-        va=value(comparison.value),
-        vb=value(comparison.other_value),
-    )
+    va, vb = value(comparison.value), value(comparison.other_value)
+    # Two numbers that read the same would compare nothing: say they are about equal.
+    template = SENTENCES[lang][template_key + "_same" if va == vb else template_key]
+    return template.format(a=cards(comparison.cards), b=cards(comparison.other), va=va, vb=vb)
 
 
 # -- JSON for the command line and the server ------------------------------------------

@@ -17,7 +17,8 @@ A few words used in the definitions:
   is left to play, or the winning card beats every unseen card of the led
   suit;
 - a card *beats most unseen cards of its suit* when at least as many unseen
-  cards of its suit are below it as above it.
+  cards of its suit are below it as above it (with none unseen: as many of
+  the seat's own cards of its suit).
 
 >>> from damepique.engine import Deal, Rules, view_of, parse_card
 >>> import random
@@ -163,8 +164,13 @@ def reason_words(code: str, lang: str = "en", phase: str = "play") -> str:
 
 
 def beats_most(view: View, card: int) -> bool:
-    """At least as many unseen cards of its suit below ``card`` as above it."""
+    """At least as many unseen cards of its suit below ``card`` as above it;
+    with no unseen card of its suit, at least as many of the seat's own cards
+    of that suit below it as above it (so that the lowest of its spades is
+    never called high because every other spade has been played)."""
     suit = view.unseen & SUIT_MASKS[card // 13]
+    if not suit:
+        suit = view.hand & SUIT_MASKS[card // 13] & ~(1 << card)
     below = (suit & ((1 << card) - 1)).bit_count()
     above = (suit >> (card + 1)).bit_count()
     return below >= above

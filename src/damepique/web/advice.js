@@ -30,11 +30,14 @@ export function sentence(comparison, rules) {
   if (!comparison) return "";
   const key = comparison.key === "queen" && heavy(rules) ? "queen_heavy" : comparison.key;
   const value = (x) => (SHARES.has(comparison.key) ? percent(x) : num(x, 1));
-  return t("cmp_" + key, {
+  const va = value(comparison.value);
+  const vb = value(comparison.other_value);
+  // Two numbers that read the same would compare nothing: say they are about equal.
+  return t(`cmp_${key}${va === vb ? "_same" : ""}`, {
     a: comparison.cards.map((c) => cardShort(c)).join(" "),
     b: comparison.other.map((c) => cardShort(c)).join(" "),
-    va: value(comparison.value),
-    vb: value(comparison.other_value),
+    va,
+    vb,
   });
 }
 

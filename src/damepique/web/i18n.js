@@ -126,6 +126,26 @@ export function seatName(name, l = lang) {
   return key in (TABLES[l] || TABLES[lang]) ? t(key, {}, l) : name;
 }
 
+// A sentence whose subject is a player, and its form for "you" (conjugated for "vous").
+const YOU_FORMS = {
+  plays: "you_play", leads: "you_lead", takes_trick: "you_take_trick", winner_is: "you_win",
+  expert_for: "expert_for_you", replay_winner: "replay_winner_you",
+};
+
+/** Whether a player's name is the reader's own "You" ("Vous"): the name a solo game gives its person. */
+export function isYou(name) {
+  const n = String(name ?? "").trim().toLowerCase();
+  return n === "you" || n === "vous";
+}
+
+/**
+ * `key`'s sentence with `params.name` as its subject: the "you" form where the
+ * name is "You" or "Vous" ("Vous jouez la carte 2", never "Vous joue…").
+ */
+export function tSubject(key, params, l = lang) {
+  return isYou(params.name) && YOU_FORMS[key] ? t(YOU_FORMS[key], params, l) : t(key, params, l);
+}
+
 /** An advice reason's words, by the bots' code (docs/bots.md). */
 export function reasonText(code, l = lang) {
   const key = "reason_" + code;

@@ -1,6 +1,6 @@
 // The other pages: history, replays (a stored game or an uploaded record),
 // the rules and the strategy guide.
-import { currentLang, listNames, refusalText, seatName, t, typography } from "./i18n.js";
+import { currentLang, listNames, refusalText, seatName, t, tSubject, typography } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { cardChip, cardFace, sortHand } from "./cards.js";
 import { sealVerdict } from "./fairness.js";
@@ -149,7 +149,7 @@ function replayViewer(root, data, record = null, start = {}) {
     const body = got === undefined || got instanceof Promise ? `<p>${t("advice_wait")}</p>`
       : got.error ? `<p class="error">${esc(got.error)}</p>` : adviceListHtml(got, data.rules, { played: all[p].card });
     return `<section class="expert" aria-labelledby="expert-h"><h2 id="expert-h">${t("expert_view")}</h2>
-      <p>${esc(t("expert_for", { name: names[seat], n: p + 1 }))}</p>${body}</section>`;
+      <p>${esc(tSubject("expert_for", { name: names[seat], n: p + 1 }))}</p>${body}</section>`;
   };
   const draw = () => {
     const deal = data.deals[d];
@@ -182,7 +182,7 @@ function replayViewer(root, data, record = null, start = {}) {
       <p aria-live="polite" class="trick-count">${deal.tricks.length ? t("trick_n", { n: k + 1, m: deal.tricks.length }) : ""}</p>
       <div class="replay-trick">${
         shown.map((pl) => `<div class="${whole && pl.seat === trick.winner ? "won" : ""}"><div>${esc(names[pl.seat])}</div>${cardFace(pl.card)}</div>`).join("") +
-        (whole && trick.winner !== null ? `<p class="replay-winner">${esc(t("takes_trick", { name: names[trick.winner] }))} (${esc(t("trick_points", { n: trick.points }))})</p>` : "")
+        (whole && trick.winner !== null ? `<p class="replay-winner">${esc(tSubject("takes_trick", { name: names[trick.winner] }))} (${esc(t("trick_points", { n: trick.points }))})</p>` : "")
       }</div>
       <table class="replay-hands"><tbody>${hands
         .map((h, s) => `<tr><th scope="row">${esc(names[s])}</th><td>${sortHand(h).map(cardChip).join(" ")}</td></tr>`)
@@ -190,7 +190,7 @@ function replayViewer(root, data, record = null, start = {}) {
       ${expertHtml(deal, all)}
       ${deal.passes.length ? `<p>${t("label_value", { label: `${t("passes")} (${t("dir_" + deal.direction)})`, value: deal.passes.map((x, s) => t("label_value", { label: esc(names[s]), value: (x || []).map(cardChip).join(" ") })).join(" · ") })}</p>` : ""}
       <p>${deal.complete ? deal.points.map((x, s) => `${esc(names[s])} ${x}${deal.moon === s ? " ☾" : ""}`).join(" · ") : ""}</p>
-      ${winners.length ? `<p class="replay-result">${esc(winners.length > 1 ? t("replay_shared", { names: listNames(winners.map((s) => names[s])) }) : t("replay_winner", { name: names[winners[0]] }))}</p>` : ""}
+      ${winners.length ? `<p class="replay-result">${esc(winners.length > 1 ? t("replay_shared", { names: listNames(winners.map((s) => names[s])) }) : tSubject("replay_winner", { name: names[winners[0]] }))}</p>` : ""}
       ${totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: contentWidth(root) })}
       ${data.game ? `<p><a class="button" href="#/analysis/${data.game}">${t("analyse")}</a> <a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}
       ${record ? `<p class="an-upload"><label>${t("an_seat")} <select id="an-seat">${names.map((nm, s) => `<option value="${s}">${esc(nm)}</option>`).join("")}</select></label>

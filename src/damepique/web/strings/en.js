@@ -159,6 +159,12 @@ export default {
   cmp_moon_by_self: "With {a} you shoot the moon in {va} of the deals played out; with {b}, in {vb}.",
   cmp_moon_by_other: "With {a} another player shoots the moon in {va} of the deals played out; with {b}, in {vb}.",
   cmp_expected_points: "With {a} you can expect {va} points in this deal; with {b}, {vb}.",
+  cmp_queen_same: "With {a} or {b} you take the queen of spades in about {va} of the deals played out: the two are about equal.",
+  cmp_queen_heavy_same: "With {a} or {b} you take a heavy spade (queen, king or ace) in about {va} of the deals played out: the two are about equal.",
+  cmp_hearts_same: "With {a} or {b} you take about {va} hearts on average: the two are about equal.",
+  cmp_moon_by_self_same: "With {a} or {b} you shoot the moon in about {va} of the deals played out: the two are about equal.",
+  cmp_moon_by_other_same: "With {a} or {b} another player shoots the moon in about {va} of the deals played out: the two are about equal.",
+  cmp_expected_points_same: "With {a} or {b} you can expect about {va} points in this deal: the two are about equal.",
   hint: "Hint", hint_title: "The best card now and why (one hint a trick)", hint_once: "One hint a trick: this trick's is used",
   hint_wait: "Thinking…", hint_play: "Hint: play {cards} ({reason}).", hint_pass: "Hint: pass {cards} ({reason}).",
   played_by_suit: "Cards played", voids: "Voids shown", none: "none",
@@ -181,8 +187,8 @@ export default {
   rules_detail: "The detailed options: ", rules_no_undo: "There is no undo: a card played is final.",
   trick_points: { one: "1 point", other: "{n} points" },
   prev_card: "Previous card", next_card: "Next card", hints_col: "Hints",
-  expert_view: "The expert's view", expert_show: "Show the expert's view", expert_for: "{name} to play card {n} of the deal",
-  expert_none: "No card to play here.", replay_shared: "{names} share the win.", replay_winner: "{name} wins.",
+  expert_view: "The expert's view", expert_show: "Show the expert's view", expert_for: "{name} to play card {n} of the deal", expert_for_you: "You to play card {n} of the deal",
+  expert_none: "No card to play here.", replay_shared: "{names} share the win.", replay_winner: "{name} wins.", replay_winner_you: "You win.",
 
   // -- tables with others
   mp_heading: "Play with friends and strangers",

@@ -158,6 +158,12 @@ export default {
   cmp_moon_by_self: "Avec {a}, vous réussissez le grand chelem dans {va} des donnes jouées ; avec {b}, dans {vb}.",
   cmp_moon_by_other: "Avec {a}, un autre joueur réussit le grand chelem dans {va} des donnes jouées ; avec {b}, dans {vb}.",
   cmp_expected_points: "Avec {a}, vous pouvez attendre {va} points dans cette donne ; avec {b}, {vb}.",
+  cmp_queen_same: "Avec {a} ou {b}, vous prenez la dame de pique dans environ {va} des donnes jouées : les deux se valent à peu près.",
+  cmp_queen_heavy_same: "Avec {a} ou {b}, vous prenez un gros pique (dame, roi ou as) dans environ {va} des donnes jouées : les deux se valent à peu près.",
+  cmp_hearts_same: "Avec {a} ou {b}, vous prenez en moyenne environ {va} cœurs : les deux se valent à peu près.",
+  cmp_moon_by_self_same: "Avec {a} ou {b}, vous réussissez le grand chelem dans environ {va} des donnes jouées : les deux se valent à peu près.",
+  cmp_moon_by_other_same: "Avec {a} ou {b}, un autre joueur réussit le grand chelem dans environ {va} des donnes jouées : les deux se valent à peu près.",
+  cmp_expected_points_same: "Avec {a} ou {b}, vous pouvez attendre environ {va} points dans cette donne : les deux se valent à peu près.",
   hint: "Indice", hint_title: "La meilleure carte maintenant, et pourquoi (un indice par pli)", hint_once: "Un indice par pli : celui de ce pli est pris",
   hint_wait: "Réflexion…", hint_play: "Indice : jouez {cards} ({reason}).", hint_pass: "Indice : passez {cards} ({reason}).",
   played_by_suit: "Cartes jouées", voids: "Coupes révélées", none: "aucune",
@@ -180,8 +186,8 @@ export default {
   rules_detail: "Les options détaillées : ", rules_no_undo: "Il n'y a pas d'annulation : une carte jouée est définitive.",
   trick_points: { one: "{n} point", other: "{n} points" },
   prev_card: "Carte précédente", next_card: "Carte suivante", hints_col: "Indices",
-  expert_view: "L'avis de l'expert", expert_show: "Voir l'avis de l'expert", expert_for: "{name} joue la carte {n} de la donne",
-  expert_none: "Aucune carte à jouer ici.", replay_shared: "{names} se partagent la victoire.", replay_winner: "{name} gagne.",
+  expert_view: "L'avis de l'expert", expert_show: "Voir l'avis de l'expert", expert_for: "{name} joue la carte {n} de la donne", expert_for_you: "Vous jouez la carte {n} de la donne",
+  expert_none: "Aucune carte à jouer ici.", replay_shared: "{names} se partagent la victoire.", replay_winner: "{name} gagne.", replay_winner_you: "Vous gagnez.",
 
   // -- les tables à plusieurs
   mp_heading: "Jouer avec des amis ou des inconnus",
