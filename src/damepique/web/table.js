@@ -217,13 +217,14 @@ export function openTable(root, cfg) {
   }
 
   // The page says which state it has received last, drawn or held (a summary
-  // open holds the next deal): data-state counts them, data-deal is its deal.
-  // Tests wait on these, never on time (docs/web.md).
+  // open holds the next deal): data-state counts them, data-deal is its deal,
+  // data-drawn the deal drawn. Tests wait on these, never on time (docs/web.md).
   function mark() {
     const page = root.querySelector(".table-page");
     if (!page || !ctrl.state) return;
     page.dataset.state = String(ctrl.received);
     page.dataset.deal = String(ctrl.state.view?.deal ?? "");
+    page.dataset.drawn = String(ctrl.shown?.view?.deal ?? "");
   }
 
   function onState(msg) {
