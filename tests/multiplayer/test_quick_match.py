@@ -196,6 +196,36 @@ def test_ranked_quick_matches_pair_people_by_rating(client: TestClient, clock: M
     assert seats_of(client, matched["Low1"])[0]["nickname"] == "Low1"
 
 
+def test_a_player_who_left_three_ranked_games_waits_an_hour_for_quick_ranked(
+    client: TestClient, clock: ManualClock
+) -> None:
+    cookie = register(client, "Runner", 1500.0)
+    stats = client.app.state.tables.stats  # type: ignore[attr-defined]
+    now = clock.time()
+    headers = {"cookie": f"damepique_session={cookie}"}
+
+    def left(game: str, ago: float) -> None:
+        client.portal.call(stats.left, "runner", game, now - ago)  # type: ignore[union-attr]
+
+    left("g1", 7200.0)
+    left("g2", 600.0)
+    with client.websocket_connect("/ws/match", headers=headers) as ws:
+        join(ws, "Runner", ranked=True)  # two leaves: still welcome
+        ws.send_text(json.dumps({"type": "leave"}))
+        receive_status(ws, "left")
+    left("g3", 60.0)  # the third in a day: an hour from this one
+    with client.websocket_connect("/ws/match", headers=headers) as ws:
+        ws.send_text(json.dumps({"type": "join", "ranked": True}))
+        refused = receive(ws)
+        assert refused["code"] == "quick_barred" and refused["params"] == {"minutes": 59, "leaves": 3}
+        assert "left 3 ranked games" in refused["reason"]
+        join(ws, "Runner", ranked=False)  # casual play stays open
+    assert client.get("/api/players/runner/stats").json()["leaves"]["barred_until"] == now - 60 + 3600
+    advance(client, clock, 3540)
+    with client.websocket_connect("/ws/match", headers=headers) as ws:
+        join(ws, "Runner", ranked=True)
+
+
 def test_a_reconnected_page_keeps_its_place_or_hears_where_it_sits(
     client: TestClient, clock: ManualClock
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from damepique.server.accounts.leavers import barred_until
 from damepique.server.accounts.ratings import expected_score, pair_score, update_ratings
 
 
@@ -53,3 +54,27 @@ def test_ratings_are_conserved_and_new_players_start_at_1500() -> None:
     new = update_ratings({}, {"x": 70, "y": 20, "z": 45})
     assert sum(new.values()) == pytest.approx(4500.0)
     assert new["y"] > new["z"] > new["x"]
+
+
+def test_a_leaver_takes_last_place_for_the_rating_whatever_their_total() -> None:
+    # Three at 1500 (E = 0.5 each pair), K/(n-1) = 16 a pair. Ann left with the
+    # lowest total (10): she loses to both, 2 * 16 * (0 - 0.5) = -16. Ben (50)
+    # beats Ann (+8) and Cid (+8): +16. Cid (60) beats Ann (+8), loses to Ben (-8): 0.
+    new = update_ratings(
+        {"ann": 1500, "ben": 1500, "cid": 1500}, {"ann": 10, "ben": 50, "cid": 60}, left={"ann"}
+    )
+    assert new == {"ann": 1484.0, "ben": 1516.0, "cid": 1500.0}
+    # Had she stayed, her 10 would have won: +16, and Ben and Cid each lose 8 more.
+    stayed = update_ratings({"ann": 1500, "ben": 1500, "cid": 1500}, {"ann": 10, "ben": 50, "cid": 60})
+    assert stayed == {"ann": 1516.0, "ben": 1500.0, "cid": 1484.0}
+
+
+def test_leaving_three_ranked_games_in_a_day_bars_quick_ranked_play_for_an_hour() -> None:
+    day, hour = 24 * 3600.0, 3600.0
+    assert barred_until([], 0.0) is None
+    assert barred_until([10.0, 20.0], 30.0) is None
+    assert barred_until([10.0, 20.0, 30.0], 30.0) == 30.0 + hour
+    assert barred_until([10.0, 20.0, 30.0], 30.0 + hour) is None
+    # A leave a whole day old no longer counts.
+    assert barred_until([0.0, 20.0, 30.0], day) is None
+    assert barred_until([1.0, 20.0, day - 10], day - 10) == day - 10 + hour

@@ -604,6 +604,9 @@ def test_a_ranked_game_a_bot_finished_for_a_player_who_left_is_a_loss(tmp_path: 
             board = client.get("/api/leaderboard").json()["players"]
         assert {p["nickname"]: p["rating"] for p in board} == {"Lea": 1516, "Tom": 1484}
         assert client.get("/api/players/tom").json()["stats"]["wins"] == 0
+        # A leave, counted toward the bar on quick ranked matches (three in a day).
+        assert client.get("/api/players/tom/stats").json()["leaves"] == {"recent": 1, "barred_until": None}
+        assert client.get("/api/players/lea/stats").json()["leaves"]["recent"] == 0
 
 
 def test_an_unknown_table_option_is_refused_with_a_reason(client: TestClient) -> None:

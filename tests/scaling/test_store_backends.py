@@ -51,6 +51,7 @@ TABLES = {
     "mp_results",
     "player_games",
     "player_links",
+    "ranked_leaves",
     "mp_meta",
     "account_sessions",
     "scorer_sheets",

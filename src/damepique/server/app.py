@@ -206,7 +206,7 @@ def create_app(
     analysis_routes.install(app, tables, games, analyses)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
-    stats_routes.install(app, tables.stats, accounts)
+    stats_routes.install(app, tables.stats, accounts, settings.clock)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)

@@ -106,7 +106,8 @@ export async function renderQuick(root) {
       onLost: () => say(t("quick_reconnecting")),
       onMessage: (msg) => {
         if (msg.type === "error") {
-          stop(refusalText(msg.code, msg.reason));
+          // Barred for leaving ranked games: the reason, with how long (docs/multiplayer.md, "Fair ranked play").
+          stop(msg.code === "quick_barred" && msg.params ? t("quick_barred", msg.params) : refusalText(msg.code, msg.reason));
         } else if (msg.status === "queued") {
           deadline = Date.now() + msg.seconds * 1000;
           say(t("quick_queued", { waiting: msg.waiting }));

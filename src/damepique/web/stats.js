@@ -38,6 +38,7 @@ export async function renderStats(root, nickname = "") {
   const presets = breakdown(s.by_preset, (k) => t("preset_" + k));
   root.innerHTML = `<section class="stats-page narrow">
     <h1>${heading}</h1>
+    ${s.leaves && s.leaves.recent ? `<p class="leaves" id="stats-leaves">${t("st_leaves", { n: s.leaves.recent })}${s.leaves.barred_until ? ` <strong>${t("st_barred")}</strong>` : ""}</p>` : ""}
     ${s.guest ? `<p class="muted">${t("st_guest_note")} <a href="#/account">${t("acc_login")}</a></p>` : ""}
     ${s.games ? `
     <dl class="stats" id="stats-figures">

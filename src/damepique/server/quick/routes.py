@@ -9,11 +9,13 @@ or closing the socket, takes the person out of the queue. ``docs/multiplayer.md`
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from ..accounts.accounts import Accounts
+from ..accounts.leavers import WINDOW_S, barred_until, recent
 from ..asgi import App, Connection
 from ..errors import Refusal
 from ..http import frames
@@ -46,6 +48,20 @@ def _frame(raw: str | bytes | None) -> Json:
 
 
 def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> None:
+    async def refuse_leaver(account: str) -> None:
+        """``Refusal`` when the account left too many ranked games lately (``accounts.leavers``)."""
+        now = quick.clock.time()
+        leaves = await tables.stats.leaves_of(account, now - WINDOW_S)
+        until = barred_until(leaves, now)
+        if until is not None:
+            minutes = max(1, math.ceil((until - now) / 60))
+            raise Refusal(
+                "quick_barred",
+                f"you left {len(recent(leaves, now))} ranked games in the last 24 hours: "
+                f"quick ranked matches are closed to you for {minutes} more minutes",
+                params={"minutes": minutes, "leaves": len(recent(leaves, now))},
+            )
+
     @app.get("/api/quick")
     async def quick_options() -> Json:
         return {
@@ -77,6 +93,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
                         sitter = replace(await tables.sitter(account), player=_device(msg.get("player")))
                         rating = None
                         if msg.get("ranked") is True and account is not None:
+                            await refuse_leaver(account)
                             acc = await tables.accounts.get_account(account)
                             rating = None if acc is None else float(acc["rating"])
                         entry = quick.entry(

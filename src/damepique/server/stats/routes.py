@@ -9,7 +9,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import Accounts
+from ..accounts.leavers import WINDOW_S, barred_until, recent
 from ..accounts.nicknames import nickname_key
+from ..clock import Clock
 from ..errors import Refusal
 from ..http import json_body, refused
 from ..protocol import Json
@@ -24,7 +26,7 @@ def _device(value: object) -> str | None:
     return None
 
 
-def install(app: FastAPI, stats: StatsStore, accounts: Accounts) -> None:
+def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -> None:
     store = accounts.store
 
     async def of_account(key: str) -> Json:
@@ -32,11 +34,14 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts) -> None:
         assert acc is not None
         devices = await stats.devices_of(key)
         out = figures(await stats.games_of(key, devices))
+        now = clock.time()
+        leaves = await stats.leaves_of(key, now - WINDOW_S)
         return out | {
             "nickname": acc["nickname"],
             "guest": False,
             "rating": round(acc["rating"]),
             "ratings": await store.history(key),
+            "leaves": {"recent": len(recent(leaves, now)), "barred_until": barred_until(leaves, now)},
         }
 
     @app.get("/api/stats")
@@ -55,7 +60,9 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts) -> None:
         except Refusal as e:
             return refused(e)
         out = figures(await stats.games_of(None, [device]))
-        return JSONResponse(out | {"nickname": None, "guest": True, "rating": None, "ratings": []})
+        return JSONResponse(
+            out | {"nickname": None, "guest": True, "rating": None, "ratings": [], "leaves": None}
+        )
 
     @app.post("/api/stats/link")
     async def link(request: Request) -> JSONResponse:

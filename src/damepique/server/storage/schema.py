@@ -164,6 +164,16 @@ player_links = Table(
 )
 """A browser's guest games count for the account first signed in on it."""
 
+ranked_leaves = Table(
+    "ranked_leaves",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False, index=True),
+)
+"""A ranked game a bot finished for an account (it left, or was away at the end):
+repeated leaving bars quick ranked matches for a while (``accounts/leavers.py``)."""
+
 # -- several processes --------------------------------------------------------------------
 
 leases = Table(
@@ -200,6 +210,7 @@ __all__ = [
     "metadata",
     "player_games",
     "player_links",
+    "ranked_leaves",
     "rating_history",
     "results",
     "seat_tokens",

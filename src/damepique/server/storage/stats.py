@@ -59,6 +59,21 @@ class StatsStore:
             r = (await conn.execute(select(links.c.account).where(links.c.device == device))).first()
             return None if r is None else str(r.account)
 
+    async def left(self, key: str, game_id: str, at: float) -> None:
+        """The account ``key`` left the ranked game ``game_id`` (a bot finished it), at ``at``."""
+        try:
+            async with self.db.write() as conn:
+                await conn.execute(insert(schema.ranked_leaves).values(key=key, game_id=game_id, at=at))
+        except IntegrityError:
+            return
+
+    async def leaves_of(self, key: str, since: float) -> list[float]:
+        """When the account ``key`` left ranked games, since ``since``."""
+        rl = schema.ranked_leaves
+        async with self.db.read() as conn:
+            rows = await conn.execute(select(rl.c.at).where(rl.c.key == key, rl.c.at > since))
+            return sorted(float(r.at) for r in rows)
+
     async def games_of(
         self, account: str | None, devices: list[str], limit: int = 500
     ) -> list[tuple[GameRow, int]]:

@@ -218,6 +218,10 @@ class Tables:
             if s.kind == "human" and s.account is not None
         }
         await record_result(self.accounts, game_id, table.code, table.options.ranked, players, game.match)
+        if table.options.ranked and len(players) >= 2:  # a leave: repeated, it bars quick ranked play
+            for account, gone in players.values():
+                if gone:
+                    await self.stats.left(account, game_id, self.settings.clock.time())
         # Who played it, guests too (by their browser's id): their statistics (``server/stats``).
         who = {i: f"a:{s.account}" if s.account else f"g:{s.player}" for i, s in enumerate(table.seats)}
         await self.stats.played(

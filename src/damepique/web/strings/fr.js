@@ -225,6 +225,9 @@ export default {
   quick_failed: "Aucune table n'a pu être formée ; réessayez.",
   quick_left: "Vous n'attendez plus.",
   quick_reconnecting: "Connexion perdue ; reconnexion…",
+  quick_barred: (p) => `Vous avez quitté ${p.leaves} parties classées ces dernières 24 heures : les parties rapides classées vous sont fermées encore ${p.minutes} minute${p.minutes > 1 ? "s" : ""}. Les parties amicales et les tables entre amis restent ouvertes.`,
+  st_leaves: { one: "Parties classées quittées ces dernières 24 heures : {n} (3 ferment les parties rapides classées pendant une heure).", other: "Parties classées quittées ces dernières 24 heures : {n} (3 ferment les parties rapides classées pendant une heure)." },
+  st_barred: "Les parties rapides classées vous sont fermées pour l'instant : vous avez quitté trop de parties classées.",
   mp_table: "Table", mp_share: "Invitez les autres avec le lien ou le code", mp_link: "Lien vers la table",
   mp_copy: "Copier le lien", mp_copied: "Lien copié", mp_share_button: "Partager…",
   mp_share_text: "Viens jouer à la Dame de pique à ma table : code {code}",
@@ -283,6 +286,7 @@ export default {
 
   // -- les refus du serveur, par code (tests/web/test_refusals.py vérifie qu'il n'en manque aucun)
   refusal_account_needed: "Les tables classées demandent un compte : connectez-vous d'abord.",
+  refusal_quick_barred: "Vous avez quitté trop de parties classées ces dernières 24 heures : les parties rapides classées vous sont fermées pour un moment.",
   refusal_already_passed: "Vous avez déjà passé vos cartes.",
   refusal_already_seated: "Vous êtes déjà assis à cette table.",
   refusal_already_started: "La partie a commencé ; vous pouvez la regarder.",
