@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import Page, expect
 
-from .test_table import DESKTOP, PHONE
+from .test_table import DESKTOP, PHONE, settle
 
 pytestmark = [pytest.mark.browser]
 
@@ -70,7 +70,7 @@ LEADERBOARD = {
 async def fits(page: Page, path: str) -> None:
     await page.goto(path)
     await page.wait_for_load_state("networkidle")
-    await page.wait_for_timeout(200)
+    await settle(page)  # drawn, laid out, nothing moving
     where = await page.evaluate(OVERFLOW)
     assert where["width"] <= where["window"] and not where["out"], (path, where)
 
@@ -349,8 +349,9 @@ async def test_a_page_still_loading_does_not_overwrite_the_next(new_context) -> 
     await page.get_by_role("link", name="Règles").click()
     rules = page.get_by_role("heading", name="Les règles de la Dame de pique", level=1)
     await expect(rules).to_be_visible()
-    slow.set()  # the account page's answer comes now, late
-    await page.wait_for_timeout(500)
+    async with page.expect_event("requestfinished", lambda r: r.url.endswith("/api/me")):
+        slow.set()  # the account page's answer comes now, late, and whole
+    await settle(page)  # and the page has done what it does with it
     await expect(rules).to_be_visible()
     await expect(page.get_by_label("Pseudo")).to_have_count(0)
     await context.close()
