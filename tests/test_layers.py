@@ -148,12 +148,13 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
 # settings <- storage <- play <- accounts, cluster <- solo, tables, sheets <- app.
 SERVER_RANKS = {
     "clock": 0, "static": 0,
+    "duplicate": 0,
     "errors": 0, "protocol": 0, "settings": 0, "patches": 0, "asgi": 0, "http": 0, "shield": 0, "guard": 0,
     "storage": 1,
     "play": 2,
     "accounts": 3, "cluster": 3,
     "tables": 4, "sheets": 4, "stats": 4,
-    "solo": 5, "testing": 5, "quick": 5,
+    "solo": 5, "testing": 5, "quick": 5, "daily": 5,
     "app": 6,
     "run": 7,
 }  # fmt: skip

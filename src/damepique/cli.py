@@ -487,6 +487,31 @@ def _add_advise(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the search's generator (default 0)")
 
 
+def daily_cli(date: str, secret: str, level: str) -> int:
+    """``damepique daily``: the day's par game, the record the leaderboard's par comes from."""
+    import datetime as dt
+    import re
+
+    from damepique.bots.par import DAILY_DEALS, DAILY_RULES, par_record
+
+    try:
+        if len(date) != 10:
+            raise ValueError(date)
+        dt.date.fromisoformat(date)
+    except ValueError:
+        print(f"damepique daily: --date is written YYYY-MM-DD, not {date!r}", file=sys.stderr)
+        return 2
+    if not re.fullmatch(r"[0-9a-f]{64}", secret):
+        print("damepique daily: --secret is the day's 64 lower-case hex digits", file=sys.stderr)
+        return 2
+    try:
+        _print_json(par_record(DAILY_RULES, DAILY_DEALS, bytes.fromhex(secret), level))
+    except (KeyError, ValueError) as e:
+        print(f"damepique daily: no bot {level!r} ({e})", file=sys.stderr)
+        return 2
+    return 0
+
+
 # -- game analysis (damepique analyze) --------------------------------------------------------
 
 
@@ -567,6 +592,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="record file, or - for standard input")
     _add_advise(sub)
     _add_analyze(sub)
+
+    p = sub.add_parser(
+        "daily",
+        help="print a day's par game: the daily deal's deals as the experts play them (docs/daily.md)",
+    )
+    p.add_argument("--date", required=True, help="the day, YYYY-MM-DD (UTC)")
+    p.add_argument("--secret", required=True, help="the day's secret, revealed once the day is over")
+    p.add_argument("--level", default="expert", help="the day's computer players (GET /api/daily/DATE says)")
 
     p = sub.add_parser("random-game", help="write a complete random legal game record")
     p.add_argument(
@@ -673,6 +706,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _advise(args)
     if args.command == "analyze":
         return _analyze(args)
+    if args.command == "daily":
+        return daily_cli(args.date, args.secret, args.level)
     if args.command == "random-game":
         _print_json(random_game(_parse_rules(args.rules), args.seed))
         return 0

@@ -55,6 +55,8 @@ TABLES = {
     "mp_meta",
     "account_sessions",
     "scorer_sheets",
+    "daily_days",
+    "daily_entries",
 }
 
 

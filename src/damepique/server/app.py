@@ -37,6 +37,8 @@ from .accounts import routes as account_routes
 from .accounts.accounts import Accounts
 from .asgi import App
 from .cluster.node import Node
+from .daily import routes as daily_routes
+from .daily.service import Daily
 from .errors import Refusal
 from .http import refused
 from .play.hub import Hub
@@ -57,6 +59,7 @@ from .static import WebFiles
 from .stats import routes as stats_routes
 from .storage.accounts import AccountStore
 from .storage.analyses import AnalysisStore
+from .storage.daily import DailyStore
 from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
 from .storage.sheets import SheetStore
@@ -98,6 +101,7 @@ def create_app(
     )
     watchers = Watchers(node)
     quick = QuickMatch(node, settings.clock, table_seater(tables))
+    daily = Daily(DailyStore(db), tables, accounts.store)
     uploads = Uploads(clock=settings.clock)
     analyses = Analyses(AnalysisStore(db), tables)
 
@@ -112,6 +116,7 @@ def create_app(
         finally:
             await quick.stop()
             await tables.close()
+            daily.close()
             await node.stop()
             thinker.close()
             accounts.close()
@@ -148,6 +153,7 @@ def create_app(
     app.state.accounts = accounts
     app.state.quick = quick
     app.state.analyses = analyses
+    app.state.daily = daily
 
     web = WebFiles()
 
@@ -210,6 +216,7 @@ def create_app(
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)
+    daily_routes.install(app, daily, accounts)
     return app
 
 

@@ -52,6 +52,10 @@ const PAGES = {
   account: () => renderAccount(box()),
   leaderboard: () => renderLeaderboard(box()),
   player: (name) => renderProfile(box(), decodeURIComponent(name || "")),
+  daily: async (arg) => {
+    const daily = await import("./daily.js"); // the daily deal's page: loaded when it opens
+    return arg === "play" ? showTable(daily.dailyKey(), daily.dailyTable) : daily.renderDaily(box(), arg);
+  },
 };
 
 function route() {
@@ -64,7 +68,7 @@ function route() {
     }
   }
   const [page, arg] = hash.replace(/^#\/?/, "").split("/");
-  if (page !== "play" && page !== "t") closeTable();
+  if (page !== "play" && page !== "t" && !(page === "daily" && arg === "play")) closeTable();
   if (page !== "friends") closeLobby();
   if (page !== "quick") closeQuick();
   markNav();
@@ -92,7 +96,7 @@ function renderChrome() {
   const nav = document.querySelector("header nav");
   nav.setAttribute("aria-label", t("nav_label"));
   nav.innerHTML = [
-    ["#/", "nav_play"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/rules", "nav_rules"],
+    ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/rules", "nav_rules"],
     ["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"], ["#/leaderboard", "nav_leaderboard"], ["#/account", "nav_account"],
   ].map(([href, key]) => `<a href="${href}">${t(key)}</a>`).join("");
   document.querySelector("header .menu").textContent = t("menu");

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
 from damepique.engine import PASS, Deal, Rules, view_of
+from damepique.engine.fairness import fairness_json
 from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
 
@@ -58,7 +59,23 @@ def winners_of(g: GameRow) -> list[int]:
     return list(match_winners(g.totals, rules.target, rules.tie))
 
 
+def shown_record(g: GameRow, now: float) -> Json:
+    """A finished game's record as anyone may have it: ``Refusal("withheld")``
+    while its cards must stay hidden (a daily deal's, until the day is over:
+    others still play the same cards), then with its secret revealed."""
+    assert g.record is not None
+    until = g.options.get("withheld_until")
+    if until is None:
+        return g.record
+    if now < float(until):
+        raise Refusal("withheld", "this game's cards are shown once the day is over")
+    return g.record | {"fairness": fairness_json(g.secret_bytes, revealed=True)}
+
+
 def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) -> None:
+    def clock_time() -> float:
+        return tables.settings.clock.time()
+
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
         try:
@@ -104,8 +121,12 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         g = await games.get_game(game_id)
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
+        try:
+            shown = shown_record(g, clock_time())
+        except Refusal as e:
+            return refused(e)
         return Response(
-            json.dumps(g.record, ensure_ascii=False, indent=1),
+            json.dumps(shown, ensure_ascii=False, indent=1),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="damepique-{game_id}.json"'},
         )
@@ -115,8 +136,12 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         g = await games.get_game(game_id)
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
-        match = replay_record(g.record)
-        return JSONResponse(replay_data(match, g.record.get("players")) | {"game": game_id})
+        try:
+            shown = shown_record(g, clock_time())
+        except Refusal as e:
+            return refused(e)
+        match = replay_record(shown)
+        return JSONResponse(replay_data(match, shown.get("players")) | {"game": game_id})
 
     @app.get("/api/games/{game_id}/advice")
     async def replay_advice(game_id: str, deal: int = 0, play: int = 0) -> JSONResponse:
@@ -125,7 +150,10 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         g = await games.get_game(game_id)
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
-        match = replay_record(g.record)
+        try:
+            match = replay_record(shown_record(g, clock_time()))
+        except Refusal as e:
+            return refused(e)
         if not 0 <= deal < len(match.deals) or not 0 <= play < len(match.deals[deal].plays):
             return refused(Refusal("bad_deal", "no such card in this game"))
         done = match.deals[deal]

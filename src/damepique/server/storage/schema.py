@@ -198,11 +198,48 @@ sheets = Table(
     Column("updated_at", String(40), nullable=False),
 )
 
+# -- the daily deal: the same cards for everyone each day (docs/daily.md) ---------------------
+
+daily_days = Table(
+    "daily_days",
+    metadata,
+    Column("date", String(10), primary_key=True),
+    Column("secret", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("level", String(32), nullable=False),
+    Column("par", Text),
+)
+"""One row per UTC day (``YYYY-MM-DD``), made when the day is first asked for
+(never before it starts): its deal secret (revealed once the day is over),
+the level of its experts, and its par once played (JSON: the par game's record
+and the points of each seat by deal)."""
+
+daily_entries = Table(
+    "daily_entries",
+    metadata,
+    Column("date", String(10), primary_key=True),
+    Column("player", String(64), primary_key=True),
+    Column("device", String(64), nullable=False),
+    Column("account", String(32), index=True),
+    Column("nickname", String(32)),
+    Column("code", String(16), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("started", Float, nullable=False),
+    Column("finished", Float),
+    Column("points", Text),
+    Column("total", Integer),
+)
+"""One try a day per player: ``player`` is the account's key when signed in,
+else the browser's id (``device``); a browser's tries move to the account
+when its owner signs in. ``points``: the player's points by deal (JSON), once finished."""
+
 
 __all__ = [
     "account_sessions",
     "accounts",
     "analyses",
+    "daily_days",
+    "daily_entries",
     "events",
     "games",
     "leases",

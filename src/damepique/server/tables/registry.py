@@ -35,6 +35,7 @@ from ..storage.games import GameRow, GameStore
 from ..storage.stats import StatsStore
 from ..storage.tables import TableStore
 from .codes import new_code, new_token, normalize_code
+from .kinds import GameKind
 from .limits import Allowance, UnknownCodes, retry_after
 from .lobby import Lobby
 from .seating import SoloSeating, TableSeating
@@ -74,6 +75,8 @@ class Tables:
         self.node = node
         self.tables: dict[str, Table] = {}
         self.stats = StatsStore(games.db)
+        self.kinds: dict[str, GameKind] = {}
+        """Kinds of table whose games are made their own way (``kinds.GameKind``), by ``Table.kind``."""
         self.unknown_codes = UnknownCodes(settings)
         """Codes that led to no table, per client address (HTTP and WebSocket alike)."""
         self.creations = Allowance(
@@ -158,22 +161,28 @@ class Tables:
     async def new_game(self, table: Table) -> Runner:
         seats = [Seat(s.kind, s.name, s.level, s.player) for s in table.seats]
         owner = table.seats[0].player if table.solo else None
+        kind = self.kinds.get(table.kind)
+        secret, extra = await kind.new_secret(table) if kind is not None else (new_secret(), {})
         row = GameRow(
             id=secrets.token_hex(8),
             owner=owner,
             rules=table.rules.to_json(),
             seats=[s.to_json() for s in seats],
-            secret=new_secret().hex(),
+            secret=secret.hex(),
             options={
                 "kind": table.kind,
                 "code": table.code,
                 "level": table.options.level,
                 "speed": table.options.speed,
                 "ranked": table.options.ranked,
-            },
+            }
+            | extra,
         )
         await self.games.create_game(row)
-        game = Game(table.rules, seats, row.secret_bytes, row.sealed)
+        if kind is not None:
+            game = kind.game(table.rules, seats, row.secret_bytes, row.options, [])
+        else:
+            game = Game(table.rules, seats, row.secret_bytes, row.sealed)
         return Runner(
             row,
             game,
@@ -196,7 +205,12 @@ class Tables:
         for i, ts in enumerate(table.seats):
             if ts.left:
                 seats[i] = Seat("bot", ts.name, STAND_IN_LEVEL)
-        game = Game.replay(Rules.from_json(row.rules), seats, row.secret_bytes, events, row.sealed)
+        rules = Rules.from_json(row.rules)
+        kind = self.kinds.get(table.kind)
+        if kind is not None:
+            game = kind.game(rules, seats, row.secret_bytes, row.options, events)
+        else:
+            game = Game.replay(rules, seats, row.secret_bytes, events, row.sealed)
         runner = Runner(
             row,
             game,
@@ -227,6 +241,9 @@ class Tables:
         await self.stats.played(
             game_id, {i: k for i, k in who.items() if table.seats[i].kind == "human" and k != "g:None"}
         )
+        kind = self.kinds.get(table.kind)
+        if kind is not None:
+            await kind.finished(table, game_id, game)
 
     def lobby_changed(self) -> None:
         self.lobby.changed()

@@ -89,6 +89,8 @@ class TableOptions:
     """``players: "auto"``: as many seats as people sit at the table when its
     host starts (``MIN_PLAYERS`` at least, bots filling); ``rules`` holds the
     most (``MAX_PLAYERS``) until then, and the count people sat at after."""
+    training: bool = True
+    """Advice, hints and reviews may be asked for (not in the daily deal)."""
 
     def to_json(self) -> Json:
         return asdict(self)

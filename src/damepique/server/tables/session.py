@@ -198,6 +198,8 @@ class Session:
         advice and reviews are for solo games; a hint, once a trick, for any
         game that is not ranked."""
         runner = table.runner
+        if not table.options.training:
+            raise Refusal("no_advice", "no advice, hint or review in this game")
         if isinstance(msg, Hint):
             if table.options.ranked:
                 raise Refusal("no_hints", "hints are not given in ranked games")

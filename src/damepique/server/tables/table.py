@@ -76,7 +76,7 @@ class Table:
         self.hub = services.hub
         self.code = code
         self.kind = kind
-        """``solo`` (one person and bots, private, playing at once) or ``table``."""
+        """``solo`` (one person and bots, private, playing at once; ``daily`` too) or ``table``."""
         self.options = options
         self.rules = Rules.from_json(options.rules)
         self.seats = seats
@@ -101,7 +101,7 @@ class Table:
 
     @property
     def solo(self) -> bool:
-        return self.kind == "solo"
+        return self.kind in ("solo", "daily")
 
     # -- persistence ----------------------------------------------------------------
 

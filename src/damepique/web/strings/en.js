@@ -178,6 +178,28 @@ export default {
   review_replay: "Replay from this card",
   review_wait: "The expert is reviewing your deal…",
 
+  // -- the daily deal
+  nav_daily: "Daily deal",
+  daily_heading: "The daily deal",
+  daily_date: "{date} (UTC)",
+  daily_intro: "Everyone plays the same cards today: {n} deals in the South seat against three experts. One try a day; your points are compared, deal by deal, with everyone who held the same cards and with the experts' own score (the par).",
+  daily_play: "Play today's deal", daily_resume: "Resume today's deal",
+  daily_done: "You have played today's deal. A new one comes at midnight UTC.",
+  daily_streak: { one: "Streak: {n} day in a row", other: "Streak: {n} days in a row" },
+  daily_your_result: "Your result", daily_total: "Points", daily_vs_field: "Against the field", daily_vs_par: "Against the par",
+  daily_rank: "Rank", daily_rank_of: "{rank} of {n}",
+  daily_sign_in: "Sign in to appear on the leaderboard (your result goes with you).",
+  daily_by_deal: "Deal by deal", daily_deal: "Deal", daily_you: "You", daily_average: "Field average", daily_par: "Par",
+  daily_spread: "Points taken (players)", daily_spread_item: "{points}: {n}",
+  daily_board: "Leaderboard", daily_played: { one: "{n} player has finished this day's deal.", other: "{n} players have finished this day's deal." },
+  daily_board_empty: "Nobody with a nickname on the board yet.",
+  daily_history: "Your days", daily_history_chart: "Points fewer than the field, day by day", daily_days: "Day",
+  daily_day_line: "{total} points, {vs} against the field, rank {rank} of {n}",
+  daily_sealed: "Sealed deals", daily_commitment: "The day's commitment:", daily_secret: "The day's secret:",
+  daily_secret_later: "The secret is revealed when the day is over (midnight UTC); then anyone can check the deals and the par with damepique verify.",
+  daily_par_record: "The experts' game (the par), to check with damepique verify",
+  daily_see_results: "See how everyone did",
+
   // -- history and replays
   history_heading: "Your finished games", history_empty: "No finished game yet on this browser.",
   replay: "Replay", upload: "Replay a record file (damepique-game/1)", upload_bad: "This record cannot be replayed: {reason}",

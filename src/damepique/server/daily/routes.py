@@ -1,0 +1,81 @@
+"""The daily deal's routes (``docs/daily.md``).
+
+``GET /api/daily/{date}`` the day's commitment (its secret once it is over);
+``GET /api/daily/{date}/record`` the par game, once the day is over;
+``POST /api/daily`` today's game, begun or resumed; ``GET /api/daily/{date}/results``
+the field, the leaderboard and the player's result; ``GET /api/daily/me`` the
+player's streak and history. The browser is named by ``X-Player`` (or
+``player`` in a body), a signed-in person by their cookie.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from ..accounts.accounts import Accounts
+from ..errors import Refusal
+from ..http import client_host, json_body, refused
+from ..play.runner import SPEEDS
+from ..protocol import Json
+from .service import Daily
+
+MAX_BODY = 4_096
+
+
+def device_of(request: Request, body: Json) -> str | None:
+    """The browser's id (``X-Player``, or ``player`` in the body)."""
+    p = request.headers.get("x-player") or body.get("player")
+    return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
+
+
+def install(app: FastAPI, daily: Daily, accounts: Accounts) -> None:
+    async def who(request: Request, body: Json) -> tuple[str | None, str | None]:
+        account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+        return device_of(request, body), account
+
+    @app.post("/api/daily")
+    async def play_today(request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            speed = str(body.get("speed", "normal"))
+            if speed not in SPEEDS:
+                raise Refusal("bad_speed", "speed must be normal or fast")
+            device, account = await who(request, body)
+            if device is None and account is None:
+                raise Refusal("no_player", "the daily deal needs a player id (X-Player) or an account")
+            daily.tables.refuse_creation(client_host(request))
+            return JSONResponse(await daily.start(device, account, body.get("name"), speed))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/daily/me")
+    async def mine(request: Request) -> JSONResponse:
+        try:
+            return JSONResponse(await daily.history(*await who(request, {})))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/daily/{date}")
+    async def day(date: str) -> JSONResponse:
+        try:
+            return JSONResponse(await daily.info(date))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/daily/{date}/record")
+    async def record(date: str) -> JSONResponse:
+        try:
+            return JSONResponse(await daily.par_record(date))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/daily/{date}/results")
+    async def results(date: str, request: Request) -> JSONResponse:
+        try:
+            return JSONResponse(await daily.results(date, *await who(request, {})))
+        except Refusal as e:
+            return refused(e)
+
+
+__all__ = ["install"]
