@@ -184,6 +184,24 @@ def test_the_commitment_first_the_secret_once_the_day_is_over(daily: Daily, tmp_
     mine = json.loads(c.get(f"/api/games/{started['game']}/record").text)
     assert referee_data(json.dumps(mine).encode(), "verify") == (0, {"verified": True, "deals": 4})
     assert [d["hands"] for d in mine["deals"]] == [d["hands"] for d in par["deals"]]
+    # No frame of the game carried a card the player could not know then, nor the secret.
+    from damepique.engine import Rules
+
+    from ..multiplayer.mp_helpers import cards_in, knowable
+
+    checked = 0
+    for msg in log:
+        assert secret not in json.dumps(msg)
+        if msg["type"] != "state" or msg.get("view") is None:
+            assert list(cards_in(msg)) == [], msg
+            continue
+        v = msg["view"]
+        plays = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
+        known = knowable(mine, Rules.from_json(mine["rules"]), 0, v["deal"], plays, v["phase"] != "pass")
+        for card in cards_in(msg):
+            assert card in known, (card, msg.get("event"))
+            checked += 1
+    assert checked > 500
 
 
 def test_no_card_is_played_after_midnight_nor_any_hint_asked(daily: Daily) -> None:
