@@ -77,6 +77,10 @@ async def test_a_guest_sees_their_statistics(  # type: ignore[no-untyped-def]
     last = page.locator("#stats-last li")
     await expect(last).to_have_count(1)
     await expect(last.get_by_role("link", name=words[2])).to_have_attribute("href", re.compile(r"^#/replay/"))
+    analyse = "Analyse" if lang == "en" else "Analyser"
+    await expect(last.get_by_role("link", name=analyse)).to_have_attribute(
+        "href", re.compile(r"^#/analysis/")
+    )
     await expect(page.locator("#stats-modes")).to_contain_text("Solo")
     width = await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert width, "the page scrolls sideways"

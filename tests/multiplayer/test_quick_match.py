@@ -25,7 +25,7 @@ from damepique.server.clock import ManualClock
 from damepique.server.settings import Settings
 from damepique.server.storage import schema
 
-from .mp_helpers import Player, check_frames, hello, recv_type
+from .mp_helpers import Player, cards_in, check_frames, hello, recv_type
 
 BOUND_S = 20.0
 """The longest any message is waited for (it comes in milliseconds)."""
@@ -275,10 +275,14 @@ def test_a_quick_matched_game_shows_nobody_a_hidden_card(tmp_path: Path) -> None
     with TestClient(make_app(tmp_path / "real.sqlite3")) as client:
         pages = [client.websocket_connect("/ws/match") for _ in range(4)]
         try:
+            queued = []
             for i, ws in enumerate(pages):
                 ws.__enter__()
-                join(ws, f"P{i}", target=50)
+                queued.append(join(ws, f"P{i}", target=50))
             matched = [receive_status(ws, "matched") for ws in pages]
+            # What the queue says carries no card (nor anyone's token but the page's own).
+            assert [list(cards_in(m)) for m in queued + matched] == [[]] * 8
+            assert all(sum(m["token"] in json.dumps(o) for o in matched) == 1 for m in matched)
         finally:
             for ws in pages:
                 ws.__exit__(None, None, None)

@@ -93,6 +93,7 @@ def test_a_guest_and_an_account_and_the_guest_games_moving_to_the_account(client
     assert [(g["game"], g["place"], g["won"]) for g in zoe["last"]] == [
         ("g3", 5, False), ("g2", 2, False), ("g1", 1, True),
     ]  # fmt: skip
+    assert zoe["last"][0]["analysis"] == "#/analysis/g3"
     assert zoe["last"][0]["replay"] == "#/replay/g3" and zoe["last"][0]["totals"] == [0, 2, 3, 0, 21]
     assert zoe["guest"] and zoe["ratings"] == []
 

@@ -93,6 +93,7 @@ def figures(games: Sequence[tuple[GameRow, int]]) -> Json:
                     "place": place,
                     "won": won,
                     "replay": f"#/replay/{row.id}",
+                    "analysis": f"#/analysis/{row.id}",
                 }
             )
     return {
