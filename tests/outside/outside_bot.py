@@ -11,6 +11,8 @@ highest cards to pass, the first legal card to play.
 from __future__ import annotations
 
 import json
+import queue
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +32,8 @@ class OutsideBot:
     """The server's address, e.g. ``http://127.0.0.1:8000``."""
     token: str
     """The bot account's token (``dpb_…``)."""
-    answered: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Every decision answered, and the message that answered it."""
+    answered: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    """Every decision answered, by game and decision id (unique within a game), and its answer."""
     frames: list[dict[str, Any]] = field(default_factory=list)
     seat_token: str | None = None
     code: str | None = None
@@ -51,6 +53,10 @@ class OutsideBot:
         assert r.status_code == 201, r.text
         self.code, self.seat_token = code, r.json()["token"]
         return int(r.json()["seat"])
+
+    def join(self, game: dict[str, Any]) -> None:
+        """The seat a ``gameStart`` event gives (``game``: its ``table``, ``seat``, ``token``)."""
+        self.code, self.seat_token = game["table"], game["token"]
 
     def connect(self) -> None:
         """Open the socket with the token and say ``hello`` with the seat's token."""
@@ -86,7 +92,7 @@ class OutsideBot:
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
         self._ids += 1
         msg = {**self.choose(state), "id": self._ids}
-        self.answered[state["view"]["decision"]] = msg
+        self.answered[state["game"], state["view"]["decision"]] = msg
         self.send(msg)
         return msg
 
@@ -108,11 +114,45 @@ class OutsideBot:
         if msg["summary"] and msg["seat"] in msg["summary"]["waiting"]:
             self.send({"type": "continue", "deal": msg["summary"]["deal"]})
         decision = msg["view"]["decision"]
-        if decision is not None and decision not in self.answered:
+        if decision is not None and (msg["game"], decision) not in self.answered:
             self.answer(msg)
         elif decision is not None and self._fresh:
             # Asked again after a reconnection: the answer may never have
             # arrived. Naming the decision makes sending it again safe.
             self.resent.append(decision)
-            self.send(self.answered[decision])
+            self.send(self.answered[msg["game"], decision])
         self._fresh = False
+
+
+class EventStream:
+    """An account's event stream (``GET /api/stream/event``, one JSON object a
+    line), read by a thread into a queue. ``headers`` or ``cookies`` prove the account."""
+
+    def __init__(self, base: str, headers: dict[str, str] | None = None, cookies: Any = None) -> None:
+        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.opened = threading.Event()
+        self._client = httpx.Client(base_url=base, headers=headers, cookies=cookies, timeout=None)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+        assert self.opened.wait(15), "the event stream did not open"
+
+    def _read(self) -> None:
+        try:
+            with self._client.stream("GET", "/api/stream/event") as r:
+                assert r.status_code == 200, r.read()
+                self.opened.set()
+                for line in r.iter_lines():
+                    if line.strip():  # an empty line keeps the stream open
+                        self.events.put(json.loads(line))
+        except (httpx.HTTPError, RuntimeError):
+            pass  # closed
+
+    def next(self, kind: str, timeout: float = 30) -> dict[str, Any]:
+        """The next event of type ``kind`` (others before it are skipped)."""
+        while True:
+            event = self.events.get(timeout=timeout)
+            if event["type"] == kind:
+                return event
+
+    def close(self) -> None:
+        self._client.close()

@@ -118,7 +118,7 @@ def test_an_outside_bot_plays_a_whole_game_reconnects_and_answers_a_decision_twi
     # seat played are its answers, each once, nothing else.
     last = final["view"]["deal"]
     mine = [card for s, card in seat_of_each_card(final["view"]["tricks"], 4) if s == seat]
-    of_last = {d: m for d, m in bot.answered.items() if d.startswith(f"{last}:")}
+    of_last = {d: m for (_game, d), m in bot.answered.items() if d.startswith(f"{last}:")}
     answered = [m["card"] for m in of_last.values() if m["type"] == "play"]
     assert mine == answered and len(mine) == 13
     passes = [m for m in of_last.values() if m["type"] == "pass"]

@@ -36,6 +36,8 @@ from . import testing
 from .accounts import routes as account_routes
 from .accounts.accounts import Accounts
 from .asgi import App
+from .challenges import routes as challenge_routes
+from .challenges.service import Challenges
 from .cluster.node import Node
 from .daily import routes as daily_routes
 from .daily.service import Daily
@@ -212,6 +214,7 @@ def create_app(
     analysis_routes.install(app, tables, games, analyses)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
+    challenge_routes.install(app, Challenges(tables, accounts.store, node.broker, settings.clock), accounts)
     stats_routes.install(app, tables.stats, accounts, settings.clock)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)

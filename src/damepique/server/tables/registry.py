@@ -21,6 +21,7 @@ from damepique.engine.fairness import new_secret
 from ..accounts.results import record_result
 from ..asgi import Connection
 from ..clock import Clock
+from ..cluster.events import tell
 from ..cluster.node import Node
 from ..cluster.relay import MOVED, Relay
 from ..errors import Refusal
@@ -244,6 +245,17 @@ class Tables:
         kind = self.kinds.get(table.kind)
         if kind is not None:
             await kind.finished(table, game_id, game)
+        # Each account at the table hears of the end on its event stream (docs/bot-api.md).
+        m = game.match
+        for seat, (account, _gone) in players.items():
+            finish = {
+                "table": table.code,
+                "game": game_id,
+                "seat": seat,
+                "totals": m.totals,
+                "winner": m.winner,
+            }
+            await tell(self.node.broker, account, {"type": "gameFinish", "game": finish})
 
     def lobby_changed(self) -> None:
         self.lobby.changed()

@@ -1,0 +1,1 @@
+"""Challenges between accounts (people and bots), and an account's event stream."""
