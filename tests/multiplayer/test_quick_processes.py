@@ -21,6 +21,7 @@ from damepique.server.clock import ManualClock
 from damepique.server.cluster.broker import MemoryBroker
 from damepique.server.cluster.leases import SqlLeases
 from damepique.server.cluster.node import Node
+from damepique.server.errors import Refusal
 from damepique.server.protocol import Json
 from damepique.server.quick.queue import Choice, Entry
 from damepique.server.quick.service import LEASE, QuickMatch
@@ -165,3 +166,21 @@ async def test_a_page_closed_before_the_owner_seats_it_is_never_seated(
 def test_an_entry_travels_between_processes_unchanged() -> None:
     e = Entry("t" * 12, "a:lea", Choice(True, 50, "3-5"), 12.5, 30, 1612.0, "Lea", {"account": "lea"}, "p~1")
     assert Entry.from_json(json.loads(json.dumps(e.to_json()))) == e
+
+
+async def test_a_join_the_owner_cannot_hear_is_refused_and_leaves_nothing_behind(
+    processes: tuple[Process, Process, ManualClock],
+) -> None:
+    a, b, _ = processes
+    async with asyncio.timeout(60):
+        await a.quick.upkeep()
+        await b.quick.upkeep()
+        await a.quick.stop()
+        await a.node.stop()  # gone, and b has not noticed yet
+        page = Page()
+        with pytest.raises(Refusal) as refused:
+            await join(b, page, "late")
+        assert refused.value.code == "unavailable" and b.quick.local == {}
+        await b.quick.upkeep()  # b owns the queue now: the page tries again and waits there
+        await join(b, page, "late")
+    assert page.statuses() == ["queued"] and len(b.quick.queue) == 1

@@ -166,7 +166,11 @@ class QuickMatch:
         place, or where it was seated)."""
         entry.pid = self.node.pid
         self.local[entry.ticket] = Waiting(conn, entry)
-        reply = await self._to_owner("quick_join", entry=entry.to_json())
+        try:
+            reply = await self._to_owner("quick_join", entry=entry.to_json())
+        except Refusal:
+            self.local.pop(entry.ticket, None)  # not queued: the page hears why, and waits nowhere
+            raise
         self._answer(entry.ticket, reply)
 
     async def leave(self, ticket: str, conn: Listener | None = None) -> bool:
