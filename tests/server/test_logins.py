@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damepique.server.accounts import accounts as accounts_module
-from damepique.server.accounts.attempts import ACCOUNT, ADDRESS, PAIR, WINDOW, Attempts
+from damepique.server.accounts.attempts import ACCOUNT, ADDRESS, PAIR, PAIR_UNDER_ATTACK, WINDOW, Attempts
 from damepique.server.app import create_app
 from damepique.server.errors import Refusal
 
@@ -105,14 +106,87 @@ def test_hashing_waits_in_a_bounded_queue(tmp_path: Path) -> None:
     app = create_app(str(tmp_path / "q.sqlite3"))
     with TestClient(app) as client:
         accounts = app.state.accounts
-        accounts._waiting = accounts_module.HASHING  # the queue is full
+        full = accounts.queue.waiting
+        accounts.queue.waiting = 0  # the queue is full
+        accounts.queue.running = accounts.queue.workers
         r = client.post("/api/login", json={"nickname": "lea", "password": "whatever"})
         assert r.status_code == 429 and r.json()["code"] == "busy" and r.headers["Retry-After"]
         r = client.post("/api/accounts", json={"nickname": "Lea", "password": PASSWORD})
         assert r.status_code == 429 and r.json()["code"] == "busy"
-        accounts._waiting = 0
+        accounts.queue.waiting, accounts.queue.running = full, 0
         # The refused login was not counted as a wrong password.
         assert not any(accounts.attempts.pairs.values())
+
+
+async def test_the_owner_signs_in_from_a_new_address_while_120_addresses_spray(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: 120 wrong passwords from 120 addresses filled the one queue of
+    32 places (the owner got 429 busy) and spent the account's allowance (the
+    owner, from a new address, got 429 too_many_attempts). The hashing threads
+    are held (a gate) until every stranger and the owner wait for them: the
+    queue at its fullest, whatever the machine's speed."""
+    gate = threading.Event()
+
+    def gated(hashed: str, password: str) -> bool:
+        gate.wait(60)
+        return password == PASSWORD  # the queue is tested here, not Argon2
+
+    app = create_app(str(tmp_path / "spray.sqlite3"))
+    async with app.router.lifespan_context(app):
+        accounts = app.state.accounts
+
+        def client(address: str) -> httpx.AsyncClient:
+            transport = httpx.ASGITransport(app=app, client=(address, 40000))
+            return httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=120)
+
+        async with client("203.0.113.1") as home:
+            r = await home.post("/api/accounts", json={"nickname": "Owner", "password": PASSWORD})
+            assert r.status_code == 201
+        monkeypatch.setattr(accounts_module, "_verify", gated)
+        # Every login looks its account up, then at once waits for the hashing threads (or is refused).
+        looked_up = 0
+        arrived = {120: asyncio.Event(), 121: asyncio.Event()}
+        real_get = accounts.store.get_account
+
+        async def get_account(key: str) -> object:
+            nonlocal looked_up
+            found = await real_get(key)
+            looked_up += 1
+            if looked_up in arrived:
+                arrived[looked_up].set()
+            return found
+
+        monkeypatch.setattr(accounts.store, "get_account", get_account)
+        strangers = [client(f"198.51.{i // 200}.{1 + i % 200}") for i in range(120)]
+        owner = client("192.0.2.77")  # never seen before
+        try:
+            spray = [
+                asyncio.ensure_future(
+                    c.post("/api/login", json={"nickname": "owner", "password": f"guess {i}"})
+                )
+                for i, c in enumerate(strangers)
+            ]
+            await asyncio.wait(
+                [asyncio.ensure_future(arrived[120].wait()), *spray], return_when="FIRST_COMPLETED"
+            )
+            refused_at_once = [t.result().json() for t in spray if t.done()]
+            mine = asyncio.ensure_future(
+                owner.post("/api/login", json={"nickname": "Owner", "password": PASSWORD})
+            )
+            await asyncio.wait(
+                [asyncio.ensure_future(arrived[121].wait()), mine], return_when="FIRST_COMPLETED"
+            )
+            gate.set()
+            answer = await mine
+            statuses = [r.status_code for r in await asyncio.gather(*spray)]
+        finally:
+            gate.set()
+            for c in [*strangers, owner]:
+                await c.aclose()
+        assert not refused_at_once, refused_at_once[:3]
+        assert answer.status_code == 200, answer.text
+        assert statuses.count(401) == 120, statuses  # each stranger's guess was checked, none refused
 
 
 # -- the limits themselves, on a clock of their own --------------------------------------
@@ -123,12 +197,16 @@ def test_guesses_from_many_addresses_are_bounded_and_the_owner_still_gets_in() -
     a.known("198.51.100.1", "lea", now=0.0)
     for i in range(ACCOUNT):
         a.begin(f"192.0.2.{i // PAIR}", "lea", now=1.0)  # PAIR guesses each from several addresses
+    # Under attack: each new address has PAIR_UNDER_ATTACK tries, its own, that nobody else can spend.
+    for _ in range(PAIR_UNDER_ATTACK):
+        a.begin("192.0.2.200", "lea", now=2.0)
     with pytest.raises(Refusal) as e:
         a.begin("192.0.2.200", "lea", now=2.0)
-    assert e.value.code == "too_many_attempts" and e.value.retry_after == WINDOW - 1
+    assert e.value.code == "too_many_attempts" and e.value.retry_after == WINDOW
     assert a.begin("198.51.100.1", "lea", now=3.0).delay == 0.0  # the owner: not even slowed
+    assert a.begin("203.0.113.77", "lea", now=3.0).delay == 0.0  # the owner at a new address: may try
     # The window passes: strangers may try again.
-    assert a.begin("192.0.2.200", "lea", now=1.0 + WINDOW).delay == 0.0
+    assert a.begin("192.0.2.200", "lea", now=2.0 + WINDOW).delay == 0.0
 
 
 def test_one_address_trying_every_nickname_is_bounded() -> None:

@@ -1,8 +1,11 @@
 """Accounts for ranked games: a nickname and a password, sessions on the server.
 
 Passwords are hashed with Argon2id (argon2-cffi) in two threads of their own,
-never on the event loop; at most ``HASHING`` logins and registrations wait for
-them, the others are refused (``busy``). Guessing is limited by ``Attempts``.
+never on the event loop; logins and registrations wait for them in a queue
+shared fairly by addresses (``FairQueue``: each address at most
+``PER_ADDRESS`` waiting, taking turns with the others), so a spray from many
+addresses cannot keep one person from being checked. Guessing is limited by
+``Attempts``.
 
 Signing in (or registering) makes a session: a row of the database with a
 random id, and a cookie holding the account's key and that id signed with
@@ -32,8 +35,9 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from ..errors import Refusal
+from ..fair import FairQueue
 from ..storage.accounts import AccountStore
-from .attempts import Attempts
+from .attempts import PAIR, Attempts
 from .bots import Bots, bearer
 from .nicknames import nickname_key
 from .ratings import DEFAULT_RATING
@@ -43,8 +47,12 @@ T = TypeVar("T")
 COOKIE = "damepique_session"
 SESSION_AGE = 60 * 60 * 24 * 30
 _hasher = PasswordHasher()
-HASHING = 32
-"""Logins and registrations that may wait for the hashing threads at once."""
+HASHING = 1024
+"""Logins and registrations that may wait for the hashing threads at once, all
+addresses together (a bound on memory: each address waits for at most
+``PER_ADDRESS``, and takes turns with the others)."""
+PER_ADDRESS = PAIR
+"""Sign-ins one address may have waiting: as many as it may try a nickname."""
 
 
 class Sessions:
@@ -89,17 +97,13 @@ class Accounts:
         self.attempts = Attempts(self.clock)
         self.bots = Bots(store)
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argon2")
-        self._waiting = 0
+        self.queue = FairQueue(workers=2, per_client=PER_ADDRESS, waiting=HASHING, what="sign-ins")
 
-    async def _hash(self, work: Callable[..., T], *args: str) -> T:
-        """``work(*args)`` in the hashing threads; refused when too many wait."""
-        if self._waiting >= HASHING:
-            raise Refusal("busy", "too many people are signing in; try again in a moment", retry_after=2)
-        self._waiting += 1
-        try:
+    async def _hash(self, address: str, work: Callable[..., T], *args: str) -> T:
+        """``work(*args)`` in the hashing threads, at ``address``'s turn; ``busy``
+        when that address (or everybody) already waits for too many."""
+        async with self.queue.turn(address):
             return await asyncio.get_running_loop().run_in_executor(self._hashing, work, *args)
-        finally:
-            self._waiting -= 1
 
     def close(self) -> None:
         self._hashing.shutdown(wait=False, cancel_futures=True)
@@ -143,7 +147,7 @@ class Accounts:
             return None, "bad_nickname", "a nickname has 3 to 24 letters, digits, - or _"
         if not isinstance(password, str) or not 8 <= len(password) <= 200:
             return None, "bad_password", "a password has 8 to 200 characters"
-        hashed = await self._hash(_hasher.hash, password)
+        hashed = await self._hash(address, _hasher.hash, password)
         assert isinstance(nickname, str)
         if not await self.store.create_account(key, nickname.strip(), hashed, DEFAULT_RATING):
             return None, "nickname_taken", "this nickname is taken"
@@ -162,7 +166,7 @@ class Accounts:
             await self.clock.sleep(attempt.delay)
         acc = await self.store.get_account(key)
         try:
-            right = await self._hash(_verify, acc["password"] if acc else _DUMMY, password)
+            right = await self._hash(address, _verify, acc["password"] if acc else _DUMMY, password)
         except Refusal:
             self.attempts.withdrawn(attempt)
             raise
@@ -170,7 +174,7 @@ class Accounts:
             return None  # a bot has no password (its token is its proof)
         self.attempts.succeeded(attempt)
         if _hasher.check_needs_rehash(acc["password"]):
-            await self.store.set_password(key, await self._hash(_hasher.hash, password))
+            await self.store.set_password(key, await self._hash(address, _hasher.hash, password))
         return key
 
 

@@ -12,9 +12,15 @@ are counted in a window of ``WINDOW`` seconds:
   refused, only slowed down, by ``STEP`` seconds more at each failure past
   ``PAIR`` (up to ``MAX_DELAY``); a stranger's guesses from elsewhere change
   nothing for it;
-- for a nickname, from all other addresses together: ``ACCOUNT`` failures,
-  then only its owner's addresses may try it (guessing from many addresses
-  is bounded too);
+- for a nickname, from all other addresses together: past ``ACCOUNT``
+  failures the account is under attack, and each address that is not its
+  owner's has ``PAIR_UNDER_ATTACK`` tries instead of ``PAIR``. The budget is
+  the pair's: no number of strangers can spend the one of an address they do
+  not hold, so the owner signing in from a new address (a phone, a friend's
+  computer) still gets in while a hundred addresses guess (issue 25), and
+  guessing from many addresses is bounded by ``PAIR_UNDER_ATTACK`` per address
+  and window. (An account-wide limit, as before, let 20 strangers' failures
+  lock the owner out of every new address.)
 - for an address, over all nicknames: ``ADDRESS`` failures (trying one
   password on every account).
 
@@ -32,6 +38,10 @@ damepique.server.errors.Refusal: too many wrong passwords; try again in 15 minut
 >>> a.known("198.51.100.7", "lea", now=2.0)
 >>> [a.begin("198.51.100.7", "lea", now=3.0).delay for _ in range(7)]
 [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0]
+
+Hashing the password of an attempt waits its turn in a queue shared fairly by
+addresses (``fair.FairQueue``, in ``accounts``): a spray from many addresses
+delays the owner by one turn of each, and refuses nobody who waits for one.
 """
 
 from __future__ import annotations
@@ -48,6 +58,7 @@ WINDOW = 900.0
 """Seconds a failure is remembered."""
 PAIR = 5
 ACCOUNT = 20
+PAIR_UNDER_ATTACK = 2
 ADDRESS = 30
 STEP = 1.0
 MAX_DELAY = 10.0
@@ -91,7 +102,8 @@ class Attempts:
             delay = 0.0
             account = _recent(self.accounts, key, now)
             by_address = _recent(self.addresses, address, now)
-            for times, limit in ((pair, PAIR), (account, ACCOUNT), (by_address, ADDRESS)):
+            per_pair = PAIR_UNDER_ATTACK if len(account) >= ACCOUNT else PAIR
+            for times, limit in ((pair, per_pair), (by_address, ADDRESS)):
                 if len(times) >= limit:
                     wait = max(1, math.ceil(times[0] + WINDOW - now))
                     raise Refusal(
