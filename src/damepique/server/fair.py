@@ -40,7 +40,9 @@ class FairQueue:
     being served now and one past its client's previous turn, and the lowest
     tag goes first: clients take turns, whatever each of them asked for."""
 
-    def __init__(self, workers: int = 1, per_client: int = 2, waiting: int = 1024, what: str = "work") -> None:
+    def __init__(
+        self, workers: int = 1, per_client: int = 2, waiting: int = 1024, what: str = "work"
+    ) -> None:
         self.workers = workers
         self.per_client = per_client
         self.waiting = waiting
