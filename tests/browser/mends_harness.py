@@ -12,6 +12,7 @@ values.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from playwright.async_api import Page, WebSocketRoute
@@ -86,6 +87,8 @@ class FakeServer:
         self.received: list[dict[str, Any]] = []
         self.sockets: list[WebSocketRoute] = []
         self.refuse = False  # while true, every new connection is closed at once
+        # Answers by message type: what the "server" sends back to a message (None: nothing).
+        self.answers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {}
 
     async def install(self, page: Page) -> None:
         await page.route_web_socket("**/ws", self._connect)
@@ -105,6 +108,10 @@ class FakeServer:
             self.received.append(msg)
             if msg.get("type") == "hello":
                 ws.send(json.dumps(self.first))
+            elif msg.get("type") in self.answers:
+                reply = self.answers[msg["type"]](msg)
+                if reply is not None:
+                    ws.send(json.dumps(reply))
 
         ws.on_message(on_message)
 

@@ -127,6 +127,20 @@ function reviewPanel(ctrl) {
   return `<h2>${t("review")}</h2><p>${t("deal_n", { n: last + 1 })}</p>${body}`;
 }
 
+// On a phone the advice for the decision in front of the player is drawn with
+// the hand (a sheet between the felt and the hand), not below the page.
+const PHONE = "(max-width: 760px)";
+const onPhone = () => globalThis.matchMedia?.(PHONE).matches ?? false;
+
+function adviceShown(ctrl) {
+  return !!ctrl.training && !!ctrl.shown.view && ctrl.isMyTurn();
+}
+
+function adviceSheet(ctrl) {
+  if (!onPhone() || !adviceShown(ctrl)) return "";
+  return `<section class="advice-sheet" aria-label="${t("advice")}"><h2>${t("advice")}</h2>${adviceList(ctrl)}</section>`;
+}
+
 function trainingPanel(ctrl) {
   const v = ctrl.shown.view;
   if (!ctrl.training || !v) return "";
@@ -140,7 +154,7 @@ function trainingPanel(ctrl) {
     .map((_, i) => `<li>${t("label_value", { label: esc(ctrl.nameOf(i)), value: v.voids[i].length ? v.voids[i].map((x) => `<span class="suit-${"CDHS"[x]}">${SUIT_SYMBOL["CDHS"[x]]}</span> ${suitName("CDHS"[x])}`).join(", ") : t("none") })}</li>`)
     .join("");
   return `<section class="training" aria-label="${t("training")}">
-    ${ctrl.isMyTurn() ? `<h2>${t("advice")}</h2>${adviceList(ctrl)}` : ""}
+    ${adviceShown(ctrl) && !onPhone() ? `<h2>${t("advice")}</h2>${adviceList(ctrl)}` : ""}
     ${reviewPanel(ctrl)}
     <h2>${t("played_by_suit")}</h2><ul class="by-suit">${bySuit}</ul>
     <h2>${t("voids")}</h2><ul class="voids">${voids}</ul>
@@ -165,6 +179,7 @@ export function soloTable(root) {
     pageClass: (c) => (c.training ? "training-on" : ""),
     barExtras: (c) => `<label class="switch"><input type="checkbox" role="switch" id="training" ${c.training ? "checked" : ""}> ${t("training")}</label>`,
     sidePanels: trainingPanel,
+    sheet: adviceSheet,
     hints: (c) => !c.training, // outside the training mode, a hint once a trick
     onHover: (c, el) => {
       // The sentence under the advice: what separates the best card from the one pointed at.

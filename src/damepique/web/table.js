@@ -71,6 +71,7 @@ export function whyNotPlay(state, card, me) {
  * - summaryTimeout: ms after which a deal's summary closes by itself (null: only its button);
  * - focusHand: put the focus on the hand once it is drawn (after "Play now");
  * - waitingRoom(ctrl), barExtras(ctrl), sidePanels(ctrl), endActions(ctrl), pageClass(ctrl): HTML;
+ * - sheet(ctrl): HTML drawn between the felt and the hand (a phone's training advice);
  * - hints(ctrl): whether the "Hint" button is offered (once a trick; never in a ranked game);
  * - onMessage(ctrl, msg), onState(ctrl, prev), onError(ctrl, msg) -> handled?, onOpen(ctrl);
  * - onClick(ctrl, event), onChange(ctrl, event), onInput(ctrl, event), onHover(ctrl, element)
@@ -415,6 +416,7 @@ export function openTable(root, cfg) {
         <div class="felt" id="t-felt"><div class="layer" id="t-seats"></div><div class="layer" id="t-centre"></div></div>
         <p class="status" id="status"></p>
         <p class="hint-line" id="hint-line" role="status"></p>
+        <div class="sheet" id="t-sheet"></div>
         <div class="hand-area" id="t-hand"></div>
         <dialog class="game-over" id="t-over" aria-labelledby="over-h"></dialog>
       </div>
@@ -459,6 +461,7 @@ export function openTable(root, cfg) {
     put(page.querySelector("#t-centre"), centreHtml());
     put(page.querySelector("#status"), ctrl.reconnectLine() || esc(statusLine()));
     put(page.querySelector("#hint-line"), hintLine());
+    put(page.querySelector("#t-sheet"), call("sheet") || "");
     put(page.querySelector("#t-hand"), handHtml());
     tabStop(page.querySelector("#hand"), focusedCard);
     put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
