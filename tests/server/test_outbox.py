@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
-from damepique.server import asgi as connection_module
-from damepique.server.asgi import MAX_QUEUE, TOO_SLOW, Connection
+from damepique.server.asgi import MAX_QUEUE, SEND_TIMEOUT, TOO_SLOW, Connection, RateLimit
+from damepique.server.clock import ManualClock
 from damepique.server.play.hub import Hub
+
+from ..clocks import until
 
 
 class Socket:
@@ -57,7 +57,7 @@ async def test_sends_that_wait_go_out_later_in_order_without_holding_the_caller(
         conn.post(str(i))  # returns at once every time
     assert socket.got == [] and conn._writer is not None
     socket.full.set()
-    await asyncio.wait_for(conn._writer, 1)
+    await conn._writer
     assert socket.got == ["0", "1", "2", "3", "4"] and socket.busy == 0
     conn.post("5")
     assert socket.got[-1] == "5" and conn._writer is None
@@ -71,21 +71,34 @@ async def test_a_reader_that_does_not_read_is_closed_once_its_queue_is_full() ->
     conn.reader = reader  # type: ignore[assignment]
     for i in range(MAX_QUEUE + 2):
         conn.post(str(i))
-    await asyncio.sleep(0.05)
+    await until(lambda: reader.cancelled())
     assert conn.closed and reader.cancelled() and socket.closed is not None
     assert socket.closed[0] == TOO_SLOW
     conn.post("after")  # nothing more is queued for it
     assert not conn._queue
 
 
-async def test_a_send_that_waits_too_long_closes_the_connection(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(connection_module, "SEND_TIMEOUT", 0.05)
+async def test_a_send_that_waits_too_long_closes_the_connection() -> None:
+    clock = ManualClock()
     socket = Socket()
     socket.full.clear()
-    conn = Connection(socket)
+    conn = Connection(socket, clock=clock)
     conn.post("x")
-    await asyncio.sleep(0.2)
-    assert conn.closed and socket.closed is not None and socket.got == []
+    await clock.advance(SEND_TIMEOUT - 0.1)
+    assert not conn.closed  # still within its time
+    await clock.advance(0.1)
+    await until(lambda: socket.closed is not None)
+    assert conn.closed and socket.closed[0] == TOO_SLOW and socket.got == []
+
+
+async def test_the_rate_of_messages_is_counted_on_the_app_s_clock() -> None:
+    clock = ManualClock()
+    conn = Connection(Socket(), clock=clock, limit=RateLimit(rate=2.0, burst=3))
+    assert [conn.allow() for _ in range(4)] == [True, True, True, False]  # the burst, then refused
+    await clock.advance(0.5)
+    assert [conn.allow(), conn.allow()] == [True, False]  # one more every 1 / rate seconds
+    await clock.advance(10)
+    assert [conn.allow() for _ in range(4)] == [True, True, True, False]  # never more than the burst
 
 
 async def test_a_lost_peer_is_marked_closed_and_never_raises() -> None:
@@ -122,7 +135,7 @@ async def test_a_stuck_reader_does_not_hold_up_the_table_or_the_others() -> None
     assert watcher.got == ['{"type":"state","seat":-1}']
     assert stuck.got == [] and sorted(update.built) == [-1, 0, 1, 2]
     stuck.full.set()
-    await asyncio.sleep(0.01)
+    await until(lambda: bool(stuck.got))
     assert stuck.got == ['{"type":"state","seat":1}']
 
 

@@ -85,7 +85,7 @@ def serve(
         forwarded_allow_ips if forwarded_allow_ips is not None else os.environ.get("FORWARDED_ALLOW_IPS", "")
     )
     trusted = frozenset(p.strip() for p in proxies.split(",") if p.strip())
-    http, ws = guarded(Guard(trusted=trusted))
+    http, ws = guarded(Guard(trusted=trusted, clock=app.state.settings.clock))
     # No per-message deflate: it costs more CPU than it saves on messages of a few KB.
     config = uvicorn.Config(
         app,
