@@ -7,10 +7,10 @@ import json
 import random
 import re
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from tests.clocks import WITHIN
 from tests.secrets_check import secret_kept_until_the_end
 from websockets.sync.client import connect
 
@@ -27,6 +27,27 @@ def create_table(client: Any, **body: Any) -> dict[str, Any]:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return r.json()
+
+
+class Log(list[dict[str, Any]]):
+    """The messages a player's thread reads, which another thread may wait on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._changed = threading.Condition()
+
+    def append(self, message: dict[str, Any]) -> None:
+        with self._changed:
+            super().append(message)
+            self._changed.notify_all()
+
+    def wait_for(self, predicate: Callable[[dict[str, Any]], bool], within: float = WITHIN) -> dict[str, Any]:
+        """The first message ``predicate`` holds for, once there is one (``within``
+        seconds only stops a hang)."""
+        with self._changed:
+            ok = self._changed.wait_for(lambda: any(predicate(m) for m in self), within)
+            assert ok, "no such message"
+            return next(m for m in self if predicate(m))
 
 
 def recv(ws: Any, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -127,7 +148,6 @@ class Player(threading.Thread):
         seed: int,
         log: list[dict[str, Any]] | None = None,
         idle: bool = False,
-        limit: float = 60,
         first: dict[str, Any] | None = None,
         actions: int | None = None,
         until_summary: bool = False,
@@ -138,7 +158,6 @@ class Player(threading.Thread):
         self.rng = random.Random(seed)
         self.log = log if log is not None else []
         self.idle = idle
-        self.limit = limit
         self.done_key: Any = None
         self.final: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
@@ -155,14 +174,15 @@ class Player(threading.Thread):
 
     def run(self) -> None:
         try:
-            deadline = time.monotonic() + self.limit
-            while time.monotonic() < deadline:
+            # No time limit of its own: whoever started it joins it with one
+            # (a stuck player fails there), and each read has the socket's.
+            while True:
                 if self.actions is not None and self.actions <= 0:
                     return
                 msg, self.first = (self.first, None) if self.first else (recv(self.ws, self.log), None)
                 if msg["type"] == "error" and msg.get("code") == "rate_limited" and self.last is not None:
-                    # Faster than a person may go: wait, then act again on the position it refused.
-                    time.sleep(0.25)
+                    # Faster than a person may go: act again on the position it refused
+                    # (refusals cost nothing; the allowance comes back with time).
                     msg, self.done_key = self.last, None
                 elif msg["type"] == "error":
                     self.errors.append(msg)

@@ -9,8 +9,7 @@ Every wait here is bounded: a message that does not come fails the test."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from damepique.server.clock import ManualClock
 from damepique.server.settings import Settings
 from damepique.server.storage import schema
 
+from ..clocks import wait
 from .mp_helpers import Player, cards_in, check_frames, hello, recv_type
 
 BOUND_S = 20.0
@@ -75,14 +75,6 @@ def join(ws: Any, name: str, **choice: Any) -> dict[str, Any]:
 
 def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
     client.portal.call(clock.advance, seconds)  # type: ignore[union-attr]
-
-
-def until(ok: Callable[[], bool], seconds: float = BOUND_S) -> None:
-    """Wait for what the server does on its own after a socket closed (bounded)."""
-    deadline = time.monotonic() + seconds
-    while not ok():
-        assert time.monotonic() < deadline, "the server did not get there in time"
-        time.sleep(0.01)
 
 
 def seats_of(client: TestClient, matched: dict[str, Any]) -> list[dict[str, Any]]:
@@ -136,7 +128,7 @@ def test_a_person_who_leaves_or_closes_the_page_is_never_seated(
         join(a, "Ana", players="3-5")
         with client.websocket_connect("/ws/match") as gone:
             join(gone, "Gone", players="3-5")
-        until(lambda: len(quick.queue) == 1)  # the closed page left the queue
+        wait(client, lambda: len(quick.queue) == 1)  # the closed page left the queue
         join(c, "Cleo", players="3-5")
         c.send_text(json.dumps({"type": "leave"}))
         receive_status(c, "left")
@@ -232,7 +224,7 @@ def test_a_reconnected_page_keeps_its_place_or_hears_where_it_sits(
     quick = client.app.state.quick  # type: ignore[attr-defined]
     with client.websocket_connect("/ws/match") as a:
         ticket = join(a, "Ana", wait=10)["ticket"]
-    until(lambda: len(quick.queue) == 0)
+    wait(client, lambda: len(quick.queue) == 0)
     with client.websocket_connect("/ws/match") as a, client.websocket_connect("/ws/match") as b:
         assert join(a, "Ana", wait=10, ticket=ticket)["ticket"] == ticket
         join(b, "Ben", wait=10)
@@ -294,7 +286,7 @@ def test_a_quick_matched_game_shows_nobody_a_hidden_card(tmp_path: Path) -> None
             for ws, m, log in zip(conns, matched, logs, strict=True):
                 ws.__enter__()
                 hello(ws, code, m["token"], log)
-                players.append(Player(ws, seed=m["seat"], log=log, limit=120))
+                players.append(Player(ws, seed=m["seat"], log=log))
             for p in players:
                 p.start()
             for p in players:
@@ -312,6 +304,13 @@ def test_a_quick_matched_game_shows_nobody_a_hidden_card(tmp_path: Path) -> None
             assert check_frames(record, rules, m["seat"], log) > 0
         # The game counts in each guest's statistics, by the browser's id the page sent.
         mine = lambda: client.get("/api/stats", headers={"X-Player": "device-of-P0"}).json()  # noqa: E731
-        until(lambda: mine()["games"] == 1)
+        games = client.app.state.tables.games  # type: ignore[attr-defined]
+
+        async def finished() -> bool:  # results are stored just after the last card
+            row = await games.get_game(final["game"])
+            return row is not None and row.finished is not None
+
+        wait(client, finished)
+        assert mine()["games"] == 1
         assert mine()["points"] == final["totals"][matched[0]["seat"]]
         assert mine()["last"][0]["mode"] == "casual"

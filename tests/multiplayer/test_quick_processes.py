@@ -27,6 +27,8 @@ from damepique.server.quick.queue import Choice, Entry
 from damepique.server.quick.service import LEASE, QuickMatch
 from damepique.server.storage.database import Database
 
+from .. import clocks
+
 BOUND_S = 20.0
 
 
@@ -53,9 +55,7 @@ class Process:
 
 
 async def until(ok: Callable[[], bool]) -> None:
-    async with asyncio.timeout(BOUND_S):
-        while not ok():
-            await asyncio.sleep(0.01)
+    await clocks.until(ok, BOUND_S)
 
 
 @pytest.fixture

@@ -95,6 +95,6 @@ def test_a_solo_game_does_not_wait(tmp_path: Path) -> None:
         g = c.post("/api/games", json={"speed": "fast", "level": "random", "preset": "short"}).json()
         with c.websocket_connect("/ws") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
-            player = Player(ws, seed=3, until_summary=True, limit=30)
+            player = Player(ws, seed=3, until_summary=True)
             player.run()
             assert player.failure is None and player.final is not None and player.summary is None

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,12 @@ from fastapi.testclient import TestClient
 
 from damepique.engine import PRESETS
 from damepique.server.app import create_app
+from damepique.server.clock import ManualClock
+from damepique.server.settings import Settings
 
+from ..clocks import WITHIN, move, wait
 from .mp_helpers import (
+    Log,
     Patched,
     Player,
     check_frames,
@@ -30,14 +33,32 @@ from .mp_helpers import (
     sit,
 )
 
+GRACE = 60.0
 
-def make_app(path: Path, grace: float = 60.0) -> Any:
-    app = create_app(f"sqlite+aiosqlite:///{path}")
-    settings = app.state.settings
-    settings.grace = grace
-    settings.timer_choices = (0, 1, 30, 60)
-    settings.chat_interval = 0.0
-    return app
+
+def make_app(path: Path, clock: ManualClock | None = None) -> Any:
+    """The app on a ``ManualClock`` (one that stands still unless a test moves it)."""
+    settings = Settings(
+        clock=clock or ManualClock(), grace=GRACE, timer_choices=(0, 1, 30, 60), chat_interval=0.0
+    )
+    return create_app(f"sqlite+aiosqlite:///{path}", settings=settings)
+
+
+def away(
+    client: TestClient, clock: ManualClock, ws: Any, seat: int, log: list[dict[str, Any]] | None = None
+) -> None:
+    """Once ``ws`` hears that ``seat`` is no longer connected (its grace period
+    runs), move the clock past the grace period."""
+    while True:
+        m = recv(ws, log)
+        if m["type"] == "table" and not m["table"]["seats"][seat]["connected"]:
+            break
+    move(client, clock, GRACE)
+
+
+async def rated(client: TestClient, n: int) -> bool:
+    """Whether ``n`` players have a rating (results are written just after the last card)."""
+    return len(await client.app.state.accounts.store.leaderboard()) >= n  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -51,7 +72,7 @@ def ws_connect(client: TestClient, cookie: str | None = None) -> Any:
     return client.websocket_connect("/ws", headers=headers)
 
 
-def run_players(players: list[Player], limit: float = 60) -> None:
+def run_players(players: list[Player], limit: float = WITHIN) -> None:
     for p in players:
         p.start()
     for p in players:
@@ -222,24 +243,30 @@ def test_seat_token_brings_a_player_back_to_the_same_seat(client: TestClient) ->
             assert recv_type(b2, "state")["seat"] == 1
 
 
-def test_a_turn_timer_plays_for_a_slow_player_and_the_table_sees_it(client: TestClient) -> None:
-    t = create_table(client, preset="short", timer=1, rules={"passing": False})
-    with ws_connect(client) as a, ws_connect(client) as b:
+def test_a_turn_timer_plays_for_a_slow_player_and_the_table_sees_it(tmp_path: Path) -> None:
+    clock = ManualClock()
+    client = TestClient(make_app(tmp_path / "timer.sqlite3", clock))
+    with client, ws_connect(client) as a, ws_connect(client) as b:
+        t = create_table(client, preset="short", timer=1, rules={"passing": False})
         log: list[dict[str, Any]] = []
         hello(a, t["code"], t["token"])
         hello(b, t["code"])
         sit(b, "Slow")
-        quick = Player(a, seed=1, log=log, limit=8)
+        quick = Player(a, seed=1, log=log)
         quick.start()
         a.send_text(json.dumps({"type": "start"}))
-        timeouts = []
-        deadline = time.monotonic() + 8
-        while len(timeouts) < 2 and time.monotonic() < deadline:
+        timeouts, timed = [], set()
+        while len(timeouts) < 2:
             m = recv(b)
             if m["type"] == "notice" and m["kind"] == "timeout":
                 timeouts.append(m)
             if m["type"] == "state" and m["view"]["to_act"] == 1 and m["timer"]["deadline"]:
-                assert m["timer"]["seats"] == [1] and 0 < m["timer"]["remaining"] <= 1
+                position = (len(m["view"]["tricks"]), len(m["view"]["trick"]))
+                if position not in timed:  # Slow's turn, timed: a second passes and he has not played
+                    assert m["timer"]["seats"] == [1] and m["timer"]["remaining"] == 1.0
+                    timed.add(position)
+                    move(client, clock, 0.9)
+                    move(client, clock, 0.1)
         assert [n["seat"] for n in timeouts] == [1, 1]
         b.send_text(json.dumps({"type": "leave"}))
         quick.join(10)
@@ -252,31 +279,29 @@ def test_a_turn_timer_plays_for_a_slow_player_and_the_table_sees_it(client: Test
 
 
 def test_after_the_grace_period_a_bot_plays_and_the_player_takes_the_seat_back(tmp_path: Path) -> None:
-    with TestClient(make_app(tmp_path / "g.sqlite3", grace=0.3)) as client:
+    clock = ManualClock()
+    with TestClient(make_app(tmp_path / "g.sqlite3", clock)) as client:
         t = create_table(client, preset="short")
         with ws_connect(client) as a:
-            log: list[dict[str, Any]] = []
+            log = Log()
             hello(a, t["code"], t["token"], log)
             with ws_connect(client) as b:
                 hello(b, t["code"])
                 bob = sit(b, "Bob")
                 a.send_text(json.dumps({"type": "start"}))
                 recv_type(b, "state")
+            away(client, clock, a, 1, log)
             notice = recv_type(a, "notice", log)
             while notice["kind"] != "stand_in":
                 notice = recv_type(a, "notice", log)
             assert notice["seat"] == 1
-            host = Player(a, seed=3, log=log, limit=30)
+            host = Player(a, seed=3, log=log)
             host.start()
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and not any(
-                (m.get("event") or {}).get("auto") == "stand_in" for m in list(log) if m["type"] == "state"
-            ):
-                time.sleep(0.01)
+            log.wait_for(lambda m: m["type"] == "state" and (m.get("event") or {}).get("auto") == "stand_in")
             with ws_connect(client) as b2:
                 back_log: list[dict[str, Any]] = []
                 hello(b2, t["code"], bob["token"], back_log)
-                bob_player = Player(b2, seed=4, log=back_log, limit=30)
+                bob_player = Player(b2, seed=4, log=back_log)
                 bob_player.start()
                 host.join(30)
                 bob_player.join(30)
@@ -358,8 +383,10 @@ def test_quick_messages_and_muting(client: TestClient) -> None:
 class LobbyWatch:
     """What a page watching the lobby shows: the list, then the changes applied."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, soon: Any = None) -> None:
         self.ws = ws
+        self.soon = soon
+        """Called before each wait: moves the clock past the lobby's delay (0.1 s)."""
         first = recv_type(ws, "lobby")
         self.tables = {x["code"]: x for x in first["tables"]}
         self.messages: list[dict[str, Any]] = [first]
@@ -376,13 +403,16 @@ class LobbyWatch:
 
     def until(self, ok: Any) -> dict[str, dict[str, Any]]:
         while not ok(self.tables):
+            if self.soon is not None:
+                self.soon()
             self.next()
         return self.tables
 
 
 def test_the_lobby_lists_public_tables_live_and_never_private_ones(client: TestClient) -> None:
+    clock = client.app.state.settings.clock  # type: ignore[attr-defined]
     with client.websocket_connect("/ws/lobby") as ws:
-        lobby = LobbyWatch(ws)
+        lobby = LobbyWatch(ws, soon=lambda: move(client, clock, 0.1))
         assert lobby.tables == {}
         private = create_table(client, preset="short")
         public = create_table(client, preset="short", public=True, ranked=False, timer=30)
@@ -404,6 +434,7 @@ def test_the_lobby_lists_public_tables_live_and_never_private_ones(client: TestC
         with ws_connect(client) as host:  # its host leaves: the table closes and goes
             hello(host, other["code"], other["token"])
             host.send_text(json.dumps({"type": "leave"}))
+            recv_type(host, "notice")  # it is done: the lobby hears of it
             lobby.until(lambda t: other["code"] not in t)
         assert lobby.messages[-1]["gone"] == [other["code"]] and lobby.messages[-1]["tables"] == []
         assert sum(m["type"] == "lobby" for m in lobby.messages) == 1
@@ -424,9 +455,12 @@ def test_a_restart_resumes_every_table_with_seats_timers_and_scores(tmp_path: Pa
             pa, pb = Player(a, seed=1, actions=6), Player(b, seed=2, actions=6)
             pa.start()
             pb.start()
-            pa.join(20)
-            pb.join(20)
-            time.sleep(0.2)
+            pa.join(WITHIN)
+            pb.join(WITHIN)
+            # Bob's last card is in once his own hello after it is answered (in order).
+            b.send_text(json.dumps({"type": "hello", "table": t["code"], "token": bob["token"], "id": "b"}))
+            while recv(b).get("ack") != "b":
+                pass
             a.send_text(json.dumps({"type": "hello", "table": t["code"], "token": t["token"], "id": "now"}))
             before = recv_type(a, "state")
             while before.get("ack") != "now":
@@ -501,11 +535,8 @@ def test_accounts_ranked_games_elo_leaderboard_and_profile(client: TestClient) -
         final = pa.final
         assert final is not None
     totals = final["totals"]
-    deadline = time.monotonic() + 5
+    wait(client, lambda: rated(client, 2))
     board = client.get("/api/leaderboard").json()["players"]
-    while not board and time.monotonic() < deadline:  # results are written just after the last card
-        time.sleep(0.05)
-        board = client.get("/api/leaderboard").json()["players"]
     assert {p["nickname"] for p in board} == {"Lea", "Tom"}
     ratings = {p["nickname"]: p["rating"] for p in board}
     if totals[0] < totals[1]:
@@ -550,11 +581,8 @@ def test_a_finished_table_set_aside_is_loaded_again_by_its_code(client: TestClie
         pa, pb = Player(a, seed=1), Player(b, seed=2)
         run_players([pa, pb])
         assert pa.final is not None
-    deadline = time.monotonic() + 5
     tables = client.app.state.tables.tables  # type: ignore[attr-defined]
-    while t["code"] in tables and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert t["code"] not in tables
+    wait(client, lambda: t["code"] not in tables)  # set aside once the results are stored
     with ws_connect(client) as b2:
         hello(b2, t["code"], bob["token"])
         again = recv_type(b2, "state")
@@ -571,7 +599,8 @@ def test_a_ranked_game_a_bot_finished_for_a_player_who_left_is_a_loss(tmp_path: 
     """Leaving for good, or dropping and never coming back (a stand-in finishes
     the game after the grace period), is a loss for Elo whatever the totals,
     and not a win in the statistics."""
-    with TestClient(make_app(tmp_path / "r.sqlite3", grace=0.2)) as client:
+    clock = ManualClock()
+    with TestClient(make_app(tmp_path / "r.sqlite3", clock)) as client:
         lea = register(client, "Lea")
         tom = register(client, "Tom")
         r = client.post(
@@ -591,17 +620,16 @@ def test_a_ranked_game_a_bot_finished_for_a_player_who_left_is_a_loss(tmp_path: 
                 if how == "leave":
                     b.send_text(json.dumps({"type": "leave"}))
                     recv_type(b, "notice")
+            if how == "stay_away":
+                away(client, clock, a, 1)
             notice = recv_type(a, "notice")
             while notice["kind"] != ("left" if how == "leave" else "stand_in"):
                 notice = recv_type(a, "notice")
             pa = Player(a, seed=1)
             run_players([pa])
             assert pa.final is not None and pa.final["over"]
-        deadline = time.monotonic() + 5
+        wait(client, lambda: rated(client, 2))
         board = client.get("/api/leaderboard").json()["players"]
-        while len(board) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-            board = client.get("/api/leaderboard").json()["players"]
         assert {p["nickname"]: p["rating"] for p in board} == {"Lea": 1516, "Tom": 1484}
         assert client.get("/api/players/tom").json()["stats"]["wins"] == 0
         # A leave, counted toward the bar on quick ranked matches (three in a day).

@@ -13,7 +13,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,44 +34,54 @@ def _missing(what: str) -> None:
     pytest.skip(message)
 
 
-def _wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+WITHIN = 120.0
+"""Seconds a service may take to start or stop: generous (a busy machine), never what
+a test is about; only a service that never says it is ready fails on it."""
 
 
 @dataclass
 class RedisServer:
     port: int
     dir: str
+    proc: subprocess.Popen[str] | None = None
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        subprocess.run(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--daemonize", "yes",
-             "--dir", self.dir, "--save", "", "--appendonly", "no"],
-            check=True, stdout=subprocess.DEVNULL,
+        """Start it in the foreground and wait for its own word that it is ready
+        (its log line), read off its output on a thread: no polling."""
+        self.proc = proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--daemonize", "no",
+             "--dir", self.dir, "--save", "", "--appendonly", "no", "--logfile", ""],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
-        _wait_port(self.port)
+        ready = threading.Event()
+
+        def read() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if "Ready to accept connections" in line:
+                    ready.set()
+            ready.set()  # it ended
+
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(WITHIN) or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError(f"redis-server on port {self.port} did not start")
 
     def stop(self) -> None:
         subprocess.run(
             ["redis-cli", "-p", str(self.port), "shutdown", "nosave"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
         )  # fmt: skip
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) != 0:
-                    return
-            time.sleep(0.05)
+        if self.proc is not None:
+            try:
+                self.proc.wait(WITHIN)  # gone: its port is free
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
 
 
 @pytest.fixture
@@ -121,7 +131,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     )  # fmt: skip
     opts = f"-p {port} -k {d} -c listen_addresses=127.0.0.1 -c fsync=off"
     subprocess.run(
-        [*prefix, f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w", "-l", f"{d}/log", "start"],
+        [*prefix, f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-w", "-t", "300", "-l", f"{d}/log", "start"],
         check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     try:

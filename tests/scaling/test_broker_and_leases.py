@@ -4,17 +4,31 @@ database's are tested in ``test_store_backends``)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
+from damepique.server.clock import ManualClock
 from damepique.server.cluster.broker import Broker, broker_from_url
 from damepique.server.cluster.leases import MemoryLeases
+
+from .conftest import WITHIN
+
+
+async def _next(messages: AsyncIterator[str]) -> str:
+    """The next message. Never a read cancelled by a time-out: that closes the
+    subscription's generator (then StopAsyncIteration); ``asyncio.wait`` leaves the
+    read be, and its limit only stops a hang."""
+    reader = asyncio.ensure_future(anext(messages))
+    done, _ = await asyncio.wait({reader}, timeout=WITHIN)
+    assert done, "no message came"
+    return reader.result()
 
 
 async def _roundtrip(a: Broker, b: Broker, channel: str, message: str) -> str:
     async with b.subscribe(channel) as messages:
         await a.publish(channel, message)
-        return await asyncio.wait_for(anext(messages), 5)
+        return await _next(messages)
 
 
 async def test_memory_broker_delivers_to_every_subscriber() -> None:
@@ -22,8 +36,8 @@ async def test_memory_broker_delivers_to_every_subscriber() -> None:
     async with broker.subscribe("t") as first, broker.subscribe("t") as second:
         await broker.publish("t", "hello")
         await broker.publish("other", "not for us")
-        assert await asyncio.wait_for(anext(first), 1) == "hello"
-        assert await asyncio.wait_for(anext(second), 1) == "hello"
+        assert await _next(first) == "hello"
+        assert await _next(second) == "hello"
     await broker.publish("t", "nobody listens")  # no subscriber left: no error
 
 
@@ -39,35 +53,33 @@ async def test_redis_broker_crosses_processes_and_survives_a_restart(redis_serve
     await b.start()
     try:
         assert await _roundtrip(a, b, "table:1", "played QS") == "played QS"
-        async with b.subscribe("table:2") as messages:
-            redis_server.stop()
-            await asyncio.sleep(0.3)
-            redis_server.start()
-            # The subscription reconnects by itself; publish until it is back.
-            # One read waits throughout: a read cancelled by a timeout would
-            # close the subscription's generator (then StopAsyncIteration).
-            reader = asyncio.ensure_future(anext(messages))
-            for _ in range(100):
-                await a.publish("table:2", "after restart")
-                done, _pending = await asyncio.wait({reader}, timeout=0.2)
-                if done:
-                    break
-            assert reader.done(), "the subscription never came back after Redis restarted"
-            assert reader.result() == "after restart"
+        back = asyncio.Event()
+        async with b.subscribe("table:2", on_reconnect=back.set) as messages:
+            reader = asyncio.ensure_future(_next(messages))  # one read waits throughout
+            redis_server.stop()  # returns once Redis is gone
+            redis_server.start()  # returns once Redis says it is ready
+            # The subscription reconnects by itself and says so; what is published then arrives.
+            async with asyncio.timeout(WITHIN):
+                await back.wait()
+            await a.publish("table:2", "after restart")
+            assert await reader == "after restart"
     finally:
         await a.stop()
         await b.stop()
 
 
 async def test_memory_leases_have_one_holder_and_expire() -> None:
-    p1, p2 = MemoryLeases("p1", ttl_ms=50), MemoryLeases("p2", ttl_ms=50)
+    clock = ManualClock()
+    p1, p2 = MemoryLeases("p1", ttl_ms=50, clock=clock), MemoryLeases("p2", ttl_ms=50, clock=clock)
     p2._held = p1._held  # two processes' view of one world (what the database is to SqlLeases)
     assert await p1.acquire("T") and await p1.acquire("proc:p1")
     assert await p1.holder("T") == "p1" and not await p2.acquire("T")
     assert await p1.renew_all() == {"T", "proc:p1"}
     await p2.release("T")  # not the holder: nothing happens
     assert await p2.holders(["T", "U"]) == {"T": "p1"}
-    await asyncio.sleep(0.08)  # p1 stopped renewing: its leases ran out
+    await clock.advance(0.05)
+    assert await p1.holder("T") == "p1"  # its last moment
+    await clock.advance(0.001)  # p1 stopped renewing: its leases ran out
     assert await p1.holder("T") is None and await p1.renew_all() == set()
     assert await p2.acquire("T")
     await p2.release_all()

@@ -23,19 +23,22 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import inspect
+from sqlalchemy import inspect, update
 from sqlalchemy.exc import IntegrityError
 
 from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
 from damepique.server.app import create_app
+from damepique.server.clock import ManualClock
 from damepique.server.cluster.leases import SqlLeases
 from damepique.server.storage import database
 from damepique.server.storage.accounts import AccountStore
 from damepique.server.storage.database import Database
 from damepique.server.storage.games import GameRow, GameStore
+from damepique.server.storage.schema import leases as leases_table
 from damepique.server.storage.sheets import SheetStore
 from damepique.server.storage.tables import TableStore
 
+from ..clocks import wait
 from ..multiplayer.mp_helpers import read_summary
 
 BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
@@ -111,7 +114,7 @@ def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def db(db_url: str) -> AsyncIterator[Database]:
-    d = Database(db_url)
+    d = Database(db_url, ManualClock())
     await d.open()
     try:
         yield d
@@ -132,7 +135,7 @@ def game(game_id: str, owner: str | None = "player-0001", created: float | None 
         seats=[{"name": "You", "kind": "human"}] + [{"name": f"Bot {i}", "kind": "bot"} for i in (1, 2, 3)],
         secret=secrets.token_hex(32),
         options={"level": "beginner", "speed": "fast"},
-        created=created if created is not None else time.time(),
+        created=created if created is not None else 1_700_000_000.0,
     )
 
 
@@ -272,7 +275,9 @@ async def test_an_event_is_never_written_twice(store: GameStore) -> None:
 
 
 async def test_finish_and_history(store: GameStore) -> None:
-    now = time.time()
+    clock = store.db.clock
+    assert isinstance(clock, ManualClock)
+    now = clock.time()
     for i in range(4):
         await store.create_game(game(f"h{i}", created=now + i))
     await store.create_game(game("someone-else", owner="player-0002"))
@@ -280,7 +285,7 @@ async def test_finish_and_history(store: GameStore) -> None:
     record = {"format": "damepique-game/1", "deals": [{"plays": ["2C", "3C"]}]}
     for i in (2, 0, 3):
         await store.finish(f"h{i}", [26, 0, 13, 52 + i], i % 4, record | {"n": i})
-        await asyncio.sleep(0.002)  # distinct finish times: history is newest first
+        await clock.advance(1)  # distinct finish times: history is newest first
     await store.finish("someone-else", [0, 0, 0, 0], None, record)
 
     history = await store.games_of("player-0001")
@@ -323,8 +328,8 @@ async def test_tables_and_their_seat_tokens(db: Database) -> None:
     # Solo tables nobody joined are found (by age) and go with their tokens.
     await mp.save("LONE-LONE", "solo", "playing", False, {"code": "LONE-LONE", "game": "g1"}, joined=False)
     await mp.add_token("tok-lone", "LONE-LONE", 0)
-    assert await mp.unjoined_solo(time.time() + 1) == [("LONE-LONE", "g1")]
-    assert await mp.unjoined_solo(time.time() - 60) == []
+    assert await mp.unjoined_solo(db.clock.time() + 1) == [("LONE-LONE", "g1")]
+    assert await mp.unjoined_solo(db.clock.time() - 60) == []
     await mp.delete("LONE-LONE")
     assert await mp.load("LONE-LONE") is None and await mp.find_token("tok-lone") is None
 
@@ -346,8 +351,14 @@ async def test_table_leases_one_holder_then_orphans_are_found(db: Database) -> N
     assert await p2.holders(["AAAA-AAAA", "BBBB-BBBB", "ZZZZ-ZZZZ"]) == {"AAAA-AAAA": "p1", "BBBB-BBBB": "p2"}
     await p2.release("AAAA-AAAA")  # not the holder: nothing happens
     assert await p2.holder("AAAA-AAAA") == "p1"
-    # p1 dies: its leases run out, its table is an orphan, p2 takes it.
-    await asyncio.sleep(0.5)
+    # p1 dies: its leases run out (their time on the database's own clock is moved
+    # past, rather than waited for), its table is an orphan, p2 takes it.
+    async with db.write() as conn:
+        await conn.execute(
+            update(leases_table)
+            .where(leases_table.c.holder == "p1")
+            .values(expires=leases_table.c.expires - 1)
+        )
     assert await p2.renew_all() == {"BBBB-BBBB"}
     assert await p2.unheld(mp.running()) == ["AAAA-AAAA"]
     assert await p1.holder("proc:p1") is None
@@ -458,6 +469,15 @@ def _play_some(ws: Any, state: dict[str, Any], rng: random.Random, actions: int)
     return state
 
 
+async def _finished(games: GameStore, game_id: str) -> bool:
+    row = await games.get_game(game_id)
+    return row is not None and row.finished is not None
+
+
+async def _rated(accounts: AccountStore, n: int) -> bool:
+    return len(await accounts.leaderboard()) >= n
+
+
 def test_a_solo_game_survives_a_restart_on_each_backend(shared_url: str) -> None:
     rng = random.Random(7)
     with TestClient(create_app(shared_url)) as c:
@@ -477,12 +497,9 @@ def test_a_solo_game_survives_a_restart_on_each_backend(shared_url: str) -> None
         assert after["view"]["hand"] == before["view"]["hand"]
         end = _play_some(ws, after, rng, 10_000)
         assert end["over"]
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            history = c.get("/api/history", headers={"x-player": "player-0001"}).json()["games"]
-            if history:
-                break
-            time.sleep(0.05)
+        games = c.app.state.tables.games  # type: ignore[attr-defined]
+        wait(c, lambda: _finished(games, g["game"]))  # results are stored just after the last card
+        history = c.get("/api/history", headers={"x-player": "player-0001"}).json()["games"]
         assert [h["game"] for h in history] == [g["game"]]
         record = c.get(f"/api/games/{g['game']}/record")
         assert record.status_code == 200 and record.json()["deals"]
@@ -506,8 +523,7 @@ class _Seat(threading.Thread):
         try:
             done: Any = None
             read: set[int] = set()
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
+            while True:  # whoever started it joins it with a time limit
                 msg = json.loads(self.ws.receive_text())
                 assert msg["type"] != "error", msg
                 if msg["type"] != "state":
@@ -573,11 +589,9 @@ def test_a_ranked_table_accounts_and_ratings_on_each_backend(shared_url: str) ->
                 s.join(60)
                 assert not s.is_alive() and s.failure is None, s.failure
         assert seats[0].final is not None
-        deadline = time.monotonic() + 10
+        accounts = c.app.state.accounts.store  # type: ignore[attr-defined]
+        wait(c, lambda: _rated(accounts, 2))  # results follow the last card
         board = c.get("/api/leaderboard").json()["players"]
-        while len(board) < 2 and time.monotonic() < deadline:  # results follow the last card
-            time.sleep(0.05)
-            board = c.get("/api/leaderboard").json()["players"]
         assert {p["nickname"] for p in board} == {"Lea", "Tom"}
         assert sum(p["rating"] for p in board) == 3000  # Elo moves points from one to the other
         assert len(c.get("/api/players/tom").json()["history"]) == 1

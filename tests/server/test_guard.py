@@ -218,8 +218,8 @@ def test_a_spectator_that_never_reads_slows_nobody(server: int) -> None:
     last = None
     for game in range(8):
         players = [
-            Player(ann, seed=2 * game, limit=60, after=last),
-            Player(bob, seed=2 * game + 1, limit=60, after=last),
+            Player(ann, seed=2 * game, after=last),
+            Player(bob, seed=2 * game + 1, after=last),
         ]
         for p in players:
             p.start()
