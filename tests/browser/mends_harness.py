@@ -82,8 +82,9 @@ class FakeServer:
     """The answers of ``/ws`` for one page: the first state after each hello, then
     whatever the test sends; ``received`` holds what the page sent (parsed)."""
 
-    def __init__(self, first: dict[str, Any]) -> None:
+    def __init__(self, first: dict[str, Any], before: list[dict[str, Any]] | None = None) -> None:
         self.first = first
+        self.before = before or []  # sent before the first state (a table's `table` message)
         self.received: list[dict[str, Any]] = []
         self.sockets: list[WebSocketRoute] = []
         self.refuse = False  # while true, every new connection is closed at once
@@ -107,6 +108,8 @@ class FakeServer:
             msg = json.loads(message)
             self.received.append(msg)
             if msg.get("type") == "hello":
+                for early in self.before:
+                    ws.send(json.dumps(early))
                 ws.send(json.dumps(self.first))
             elif msg.get("type") in self.answers:
                 reply = self.answers[msg["type"]](msg)
@@ -138,3 +141,45 @@ async def open_solo(
         script += f"localStorage.setItem('damepique.prefs', {json.dumps(json.dumps(prefs))});"
     await page.add_init_script(script)
     await page.goto("/#/play")
+
+
+def table_message(
+    seats: list[dict[str, Any]], status: str = "playing", you: int | None = 0
+) -> dict[str, Any]:
+    """A table's ``table`` message (docs/protocol.md) for the code CODE;
+    ``seats`` override each seat's fields."""
+    full = [
+        {"kind": "human", "name": f"P{i}", "nickname": None, "level": None, "program": False,
+         "connected": True, "away": False, "left": False, **seat}
+        for i, seat in enumerate(seats)
+    ]  # fmt: skip
+    options = {
+        "timer": 0,
+        "fill": True,
+        "level": "beginner",
+        "public": False,
+        "ranked": False,
+        "spectators": True,
+    }
+    return {
+        "v": 2, "type": "table", "you": you,
+        "table": {"code": CODE, "display": "K7QM-4XPA", "kind": "table", "status": status, "host": 0,
+                  "game": "fixedgame0000001" if status != "waiting" else None,
+                  "options": {**options, "speed": "normal"},
+                  "rules": {**RULES, "players": len(seats)}, "seats": full, "spectators": 0,
+                  "can_start": False},
+    }  # fmt: skip
+
+
+CODE = "K7QM4XPA"
+
+
+async def open_table(page: Page, server: FakeServer, clock: bool = True) -> None:
+    """The page at ``#/t/CODE`` seated at seat 0 of the fixed table of ``server``."""
+    await server.install(page)
+    if clock:
+        await page.clock.install(time=T0)
+        await page.clock.pause_at(T0 + 1000)
+    tokens = json.dumps(json.dumps({CODE: "fixed-token"}))
+    await page.add_init_script(f"localStorage.setItem('damepique.tables', {tokens});")
+    await page.goto(f"/#/t/{CODE}")

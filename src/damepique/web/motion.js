@@ -53,8 +53,12 @@ export function flip(root, before, origin = () => null) {
   }
 }
 
-/** A copy of a card (`html`) as it was at `from`, sent to `to` and faded: a card that left. */
-export function ghost(html, from, to, delay = 0) {
+/**
+ * A copy of a card (`html`) as it was at `from`, sent to `to` and faded: a card
+ * that left. It lives in `parent` (the table's own box, so that it goes with
+ * the table view), removed when it has arrived.
+ */
+export function ghost(html, from, to, delay = 0, parent = document.body) {
   if (reduced() || !from || !to) return;
   const box = document.createElement("div");
   box.className = "ghost";
@@ -62,7 +66,7 @@ export function ghost(html, from, to, delay = 0) {
   box.inert = true;
   box.innerHTML = html;
   Object.assign(box.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`, height: `${from.height}px` });
-  document.body.append(box);
+  parent.append(box);
   const dx = to.left + to.width / 2 - (from.left + from.width / 2);
   const dy = to.top + to.height / 2 - (from.top + from.height / 2);
   const run = box.animate(

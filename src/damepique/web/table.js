@@ -72,6 +72,7 @@ export function whyNotPlay(state, card, me) {
  * - focusHand: put the focus on the hand once it is drawn (after "Play now");
  * - waitingRoom(ctrl), barExtras(ctrl), sidePanels(ctrl), endActions(ctrl), pageClass(ctrl): HTML;
  * - sheet(ctrl): HTML drawn between the felt and the hand (a phone's training advice);
+ * - seatNote(ctrl, seat): a word on a seat of the felt ("offline"), or "";
  * - hints(ctrl): whether the "Hint" button is offered (once a trick; never in a ranked game);
  * - onMessage(ctrl, msg), onState(ctrl, prev), onError(ctrl, msg) -> handled?, onOpen(ctrl);
  * - onClick(ctrl, event), onChange(ctrl, event), onInput(ctrl, event), onHover(ctrl, element)
@@ -516,7 +517,7 @@ export function openTable(root, cfg) {
       let to = null;
       if (trick) to = seatRect(trick.winner);
       else if ((v.passed || []).includes(card) && v.pass_to !== null && v.pass_to !== undefined) to = seatRect(v.pass_to);
-      if (to) ghost(was.html, was.rect, to);
+      if (to) ghost(was.html, was.rect, to, 0, root);
     }
   }
 
@@ -545,8 +546,11 @@ export function openTable(root, cfg) {
     const passed = v && v.phase === "pass" && v.passed_seats.length ? (v.passed_seats[seat] ? " ✓" : " …") : "";
     const size = v ? v.hand_sizes[seat] : 0;
     const name = ctrl.nameOf(seat);
-    return `<div class="seat pos-${posOf(seat)} ${acting ? "acting" : ""} ${seat === ctrl.me() ? "me" : ""}" data-seat="${seat}" aria-label="${esc(name)}">
+    // A person who is offline or away is said so on the felt, not left looking as if they were thinking.
+    const note = call("seatNote", seat) || "";
+    return `<div class="seat pos-${posOf(seat)} ${acting ? "acting" : ""} ${note ? "absent" : ""} ${seat === ctrl.me() ? "me" : ""}" data-seat="${seat}" aria-label="${esc(note ? `${name} (${note})` : name)}">
       <div class="seat-name">${esc(name)}${passed}</div>
+      ${note ? `<div class="seat-note">${esc(note)}</div>` : ""}
       ${seat === ctrl.me() ? "" : `<div class="backs" aria-hidden="true" style="--k:${size}">${'<span class="mini-back"></span>'.repeat(Math.min(size, 13))}</div>`}
       <div class="seat-info wide">${t("cards_left", { n: size })} · ${t("points_deal", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
       <div class="seat-info narrow">${t("cards_left", { n: size })}<br>${t("points_short", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
@@ -860,6 +864,7 @@ export function openTable(root, cfg) {
     clearTimeout(ctrl.flashTimer);
     clearInterval(ctrl.retryClock);
     closeDialog();
+    root.querySelectorAll(".ghost").forEach((g) => g.remove()); // cards still flying go with the table
     ctrl.conn.close();
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onChange);

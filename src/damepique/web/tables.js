@@ -164,6 +164,13 @@ function drawLobby(tables, opts) {
 
 // ---------------------------------------------------------------- at a table
 
+// A person's seat on the felt when they are not there to play.
+function seatNote(ctrl, i) {
+  const s = ctrl.table?.seats?.[i];
+  if (!s || s.kind !== "human") return "";
+  return s.left ? t("mp_left") : s.away ? t("mp_away") : s.connected ? "" : t("mp_offline");
+}
+
 function seatLabel(ctrl, i) {
   const s = ctrl.table.seats[i];
   if (s.kind === "empty") return t("mp_empty_seat");
@@ -197,9 +204,11 @@ function waitingRoom(ctrl) {
   const empty = tb.seats.filter((s) => s.kind === "empty").length;
   const people = tb.seats.filter((s) => s.kind === "human").length;
   const bots = botsToFill(tb, people, empty);
+  // A program (docs/bot-api.md) sits as a human seat: it is said, and not counted among the people.
+  const persons = tb.seats.filter((s) => s.kind === "human" && !s.program).length;
   const seats = tb.seats
     .map((s, i) => {
-      const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.kind === "human" && !s.connected ? t("mp_offline") : ""].filter(Boolean);
+      const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.program ? t("mp_program") : "", s.kind === "human" && !s.connected ? t("mp_offline") : ""].filter(Boolean);
       return `<li class="seat-row seat-${s.kind}"><span class="seat-dot" aria-hidden="true"></span>${esc(seatLabel(ctrl, i))}${tags.length ? ` <span class="muted">(${esc(tags.join(", "))})</span>` : ""}</li>`;
     })
     .join("");
@@ -213,7 +222,7 @@ function waitingRoom(ctrl) {
         ${navigator.share ? `<button type="button" class="button" id="share-btn">${t("mp_share_button")}</button>` : ""}</div>
     </div>
     <p>${esc(rulesLine(tb.rules, ctrl.opts))} · ${esc(timerLabel(tb.options.timer))} · ${tb.options.ranked ? t("mp_ranked_short") : t("mp_friendly")}</p>
-    <h2>${esc(t("mp_seated", { n: people }))}</h2>
+    <h2>${esc(t("mp_seated", { n: persons }))}</h2>
     <ol class="seats">${seats}</ol>
     ${bots ? `<p class="muted">${esc(t("mp_bots_fill", { n: bots }))}</p>` : ""}
     ${you === null && tb.status === "waiting" && free ? `<div class="row"><div class="field"><label for="sit-name">${t("your_name")}</label><input id="sit-name" maxlength="24" value="${esc(ctrl.sitName ?? (prefs().name || ""))}"></div>
@@ -284,6 +293,7 @@ export function tableView(root, code) {
     hints: (c) => c.you !== null && !!c.table && !c.table.options.ranked, // never in a ranked game
     endActions: (c) => (c.you === null || !c.table ? "" : `<button type="button" class="button primary" id="rematch-btn">${t("mp_rematch")}</button>`),
     fallbackName: (c, seat) => (c.table ? seatLabel(c, seat) : ""),
+    seatNote,
     onOpen: (c) => {
       for (const seat of c.mutes) c.send({ type: "mute", seat });
     },
