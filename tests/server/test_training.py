@@ -5,6 +5,7 @@ view of a finished game at any card."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Iterator
@@ -105,7 +106,24 @@ def test_the_review_lists_the_costliest_choices_with_their_position(client: Test
             assert it["chosen"]["cards"][0] in it["hand"]
 
 
-def test_a_finished_game_shows_the_experts_view_at_any_card(client: TestClient) -> None:
+def test_a_finished_game_shows_the_experts_view_at_any_card(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stored record is replayed off the event loop (issue 25), for the replay page and the advice.
+    from damepique.server.solo import routes
+
+    on_the_loop: list[bool] = []
+    real = routes.replay_record
+
+    def watched(record: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_the_loop.append(True)
+        except RuntimeError:
+            on_the_loop.append(False)
+        return real(record)
+
+    monkeypatch.setattr(routes, "replay_record", watched)
     g = new_game(client, preset="short", level="random")
     with client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": g["token"]}))
@@ -118,3 +136,5 @@ def test_a_finished_game_shows_the_experts_view_at_any_card(client: TestClient) 
     assert played in {o["cards"][0] for o in r["options"]}  # the card really played was legal there
     assert client.get(f"/api/games/{g['game']}/advice", params={"deal": 99}).status_code == 400
     assert client.get("/api/games/nope/advice").status_code == 404
+    assert client.get(f"/api/games/{g['game']}/replay").json()["over"]
+    assert len(on_the_loop) == 3 and not any(on_the_loop), on_the_loop

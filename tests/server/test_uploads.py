@@ -23,8 +23,8 @@ from ..clocks import WITHIN, until
 from ..conftest import ROOT, free_port, start_server, stop_server
 
 
-def record(target: int, seed: int = 3) -> bytes:
-    rules = json.dumps({"target": target})
+def record(target: int, seed: int = 3, **options: object) -> bytes:
+    rules = json.dumps({"target": target, **options})
     command = [sys.executable, "-m", "damepique", "random-game", "--seed", str(seed), "--rules", rules]
     out = subprocess.run(command, capture_output=True, check=True, cwd=ROOT)
     return out.stdout
@@ -100,3 +100,67 @@ def test_uploads_over_http_in_a_real_process(tmp_path: Path, big: bytes) -> None
         assert bad.status_code == 400 and bad.json()["code"] == "bad_json"
     finally:
         stop_server(proc)
+
+
+def test_a_record_over_the_work_limit_is_refused_whatever_the_time(tmp_path: Path) -> None:
+    """The limit is the cards a record holds, not seconds: a legal record of
+    of 1.3 MB (36 cards a deal: many deals) over WORK cards is refused (413, saying how many are checked)
+    however fast the machine; the time limit is only a guard, 60 s by default."""
+    from damepique.server.solo.uploads import SECONDS, WORK
+
+    assert SECONDS >= 60
+    data = record(10000, seed=3, deck=36, queen_points=5, last_trick_points=1)
+    work = sum(
+        len(d["plays"]) + sum(len(p or []) for p in d.get("passes", [])) for d in json.loads(data)["deals"]
+    )
+    assert work > WORK and len(data) < 2_000_000
+    proc, base = serve(tmp_path, DAMEPIQUE_REPLAY_SECONDS="600")
+    try:
+        headers = {"Content-Type": "application/json"}
+        r = httpx.post(f"{base}/api/replay", content=data, headers=headers, timeout=60)
+        assert r.status_code == 413 and r.json()["code"] == "too_large", r.text[:300]
+        assert str(WORK) in r.json()["reason"] and r.json()["params"] == {"cards": WORK}
+    finally:
+        stop_server(proc)
+
+
+async def test_uploads_take_turns_by_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One address sending many uploads waits behind its own: another address's
+    upload comes next, and past two waiting the first address is refused."""
+    import asyncio
+
+    from damepique.server.errors import Refusal
+    from damepique.server.solo import uploads as module
+
+    started: list[bytes] = []
+    answers: dict[bytes, asyncio.Future[tuple[int, bytes]]] = {}
+
+    def run(pool: object, work: object, raw: bytes) -> asyncio.Future[tuple[int, bytes]]:
+        started.append(raw)
+        answers[raw] = asyncio.get_running_loop().create_future()
+        return answers[raw]
+
+    async def worker() -> object:
+        return object()
+
+    monkeypatch.setattr(module, "_run", run)
+    uploads = module.Uploads()
+    monkeypatch.setattr(uploads, "_worker", worker)
+
+    async def until_started(n: int) -> None:
+        while len(started) < n:
+            await asyncio.sleep(0)
+
+    tasks = [asyncio.ensure_future(uploads.replay(b"a%d" % i, "192.0.2.1")) for i in (1, 2, 3)]
+    await until_started(1)
+    with pytest.raises(Refusal) as busy:
+        await uploads.replay(b"a4", "192.0.2.1")
+    assert busy.value.code == "busy"
+    tasks.append(asyncio.ensure_future(uploads.replay(b"b1", "198.51.100.2")))
+    while uploads.queue.queued() < 3:
+        await asyncio.sleep(0)
+    for n, raw in enumerate([b"a1", b"b1", b"a2", b"a3"]):
+        await until_started(n + 1)
+        assert started[n] == raw, started
+        answers[raw].set_result((200, raw))
+    assert [await t for t in tasks] == [(200, b"a1"), (200, b"a2"), (200, b"a3"), (200, b"b1")]

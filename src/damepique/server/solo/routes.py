@@ -6,18 +6,19 @@ it is then played over the one WebSocket like any table.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from damepique.engine import PASS, Deal, Rules, view_of
+from damepique.engine import PASS, Deal, Rules, View, view_of
 from damepique.engine.fairness import fairness_json
 from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
-from ..http import client_host, json_body, refused, rules_from_body
+from ..http import address_key, client_host, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
@@ -70,6 +71,30 @@ def shown_record(g: GameRow, now: float) -> Json:
     if now < float(until):
         raise Refusal("withheld", "this game's cards are shown once the day is over")
     return g.record | {"fairness": fairness_json(g.secret_bytes, revealed=True)}
+
+
+def _replay(record: Json) -> Json:
+    """A stored game's replay page data (run in a thread: it replays every card)."""
+    return replay_data(replay_record(record), record.get("players"))
+
+
+def _position(record: Json, deal: int, play: int) -> tuple[View, int] | None:
+    """The view of the seat to play card ``play`` of deal ``deal`` of a stored
+    game, and that seat; None when the game has no such card (run in a thread)."""
+    match = replay_record(record)
+    if not 0 <= deal < len(match.deals) or not 0 <= play < len(match.deals[deal].plays):
+        return None
+    done = match.deals[deal]
+    position = Deal(match.rules, done.dealt, done.kitty, done.number)
+    if position.phase == PASS:
+        for s, p in enumerate(done.passes):
+            assert p is not None
+            position.pass_cards(s, p)
+    for card in done.plays[:play]:
+        position.play_unchecked(card)
+    seat = position.to_act
+    totals = [sum(d.result().points[s] for d in match.deals[:deal]) for s in range(match.rules.players)]
+    return view_of(position, seat, totals), seat
 
 
 def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) -> None:
@@ -140,8 +165,9 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
             shown = shown_record(g, clock_time())
         except Refusal as e:
             return refused(e)
-        match = replay_record(shown)
-        return JSONResponse(replay_data(match, shown.get("players")) | {"game": game_id})
+        # Off the event loop: a long game's replay would hold up every table.
+        data = await asyncio.to_thread(_replay, shown)
+        return JSONResponse(data | {"game": game_id})
 
     @app.get("/api/games/{game_id}/advice")
     async def replay_advice(game_id: str, deal: int = 0, play: int = 0) -> JSONResponse:
@@ -151,23 +177,15 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
         try:
-            match = replay_record(shown_record(g, clock_time()))
+            shown = shown_record(g, clock_time())
         except Refusal as e:
             return refused(e)
-        if not 0 <= deal < len(match.deals) or not 0 <= play < len(match.deals[deal].plays):
+        found = await asyncio.to_thread(_position, shown, deal, play)  # off the loop, as a replay
+        if found is None:
             return refused(Refusal("bad_deal", "no such card in this game"))
-        done = match.deals[deal]
-        position = Deal(match.rules, done.dealt, done.kitty, done.number)
-        if position.phase == PASS:
-            for s, p in enumerate(done.passes):
-                assert p is not None
-                position.pass_cards(s, p)
-        for card in done.plays[:play]:
-            position.play_unchecked(card)
-        seat = position.to_act
-        totals = [sum(d.result().points[s] for d in match.deals[:deal]) for s in range(match.rules.players)]
+        view, seat = found
         try:
-            options = await tables.thinker.advise(view_of(position, seat, totals))
+            options = await tables.thinker.advise(view)
         except Refusal as e:
             return refused(e)
         return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
@@ -178,7 +196,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         if len(raw) > MAX_RECORD:
             return refused(Refusal("too_large", "a record larger than 2 MB"))
         try:
-            status, body = await uploads.replay(raw)
+            status, body = await uploads.replay(raw, address_key(client_host(request)))
         except Refusal as e:
             return refused(e)
         return Response(body, status_code=status, media_type="application/json")

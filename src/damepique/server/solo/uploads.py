@@ -1,13 +1,21 @@
 """Records people upload (``POST /api/replay``), replayed in a process of
-their own within a time limit.
+their own, taking turns fairly by address, within a limit of work.
 
 Replaying checks every pass and play through the engine: a legal record of
 2 MB takes about a second of CPU. On the event loop that second would stop
 every game of the server, and a loop of uploads would stop them for good
-(issue 20). Here one record at a time is replayed in a worker process; at most
-``WAITING`` more wait for it, the others are refused at once; a record that is
-not done within the time limit is refused and its worker is killed (the next
-upload starts a fresh one).
+(issue 20). Here one record at a time is replayed in a worker process; the
+uploads waiting for it take turns by address (``FairQueue``: each address at
+most ``PER_ADDRESS`` waiting, ``WAITING`` in all), so one address sending
+many cannot keep another's out (issue 25).
+
+The limit is in work, not time: a record may hold at most ``WORK`` cards
+passed and played (counted in the worker before anything is replayed), so
+the same record is accepted or refused on a quiet machine and a loaded one
+alike (a legal record of 0.83 MB was refused as too slow under load with a
+limit of 5 s). A time limit remains, far above what ``WORK`` cards take
+(``DAMEPIQUE_REPLAY_SECONDS``, 60 s), only as a guard against a worker that
+hangs: its worker is killed and the next upload starts a fresh one.
 """
 
 from __future__ import annotations
@@ -25,15 +33,21 @@ from damepique.engine.record import replay as replay_record
 
 from ..clock import Clock
 from ..errors import Refusal
+from ..fair import FairQueue
 from ..play.thinking import spawning
 from .replays import replay_data
 
 T = TypeVar("T")
 
-WAITING = 4
-"""Uploads that may wait while one is replayed; past that they are refused."""
-SECONDS = 5.0
-"""A record's time limit in the worker (``DAMEPIQUE_REPLAY_SECONDS``)."""
+WAITING = 64
+"""Uploads that may wait while one is replayed, all addresses together."""
+PER_ADDRESS = 2
+"""Uploads one address may have waiting; past that its next is refused (``busy``)."""
+WORK = 100_000
+"""Cards passed and played a record may hold (a 100-point game holds some 400;
+the 2 MB upload limit about 135,000): about a second of replay on a quiet machine."""
+SECONDS = 60.0
+"""A guard against a worker that hangs (``DAMEPIQUE_REPLAY_SECONDS``), not the limit."""
 STARTING = 60.0
 """How long a new worker may take to start (a loaded machine)."""
 
@@ -43,11 +57,37 @@ def replay_upload(raw: bytes) -> tuple[int, bytes]:
     answer's JSON is written there too: it is as long as the record)."""
     try:
         data = load_record(raw)
+        work = record_work(data)
+        if work > WORK:
+            refusal = Refusal(
+                "too_large",
+                f"a record of {work} cards passed and played: at most {WORK} are checked",
+                params={"cards": WORK},
+            )
+            return refusal.status, json.dumps({"error": refusal.code, **refusal.to_json()}).encode()
         match = replay_record(data)
     except RecordError as e:
         return 400, json.dumps(e.to_json() | {"code": e.kind}).encode()
     players = data.get("players") if isinstance(data.get("players"), list) else None
     return 200, json.dumps(replay_data(match, players), separators=(",", ":")).encode()
+
+
+def record_work(data: dict[str, object]) -> int:
+    """The cards a loaded record passes and plays: what replaying it costs.
+
+    >>> record_work({"deals": [{"plays": ["2C", "3C"], "passes": [["QS", "AS", "KS"], None]}]})
+    5
+    """
+    deals = data.get("deals")
+    work = 0
+    for deal in deals if isinstance(deals, list) else ():
+        if not isinstance(deal, dict):
+            continue
+        plays, passes = deal.get("plays"), deal.get("passes")
+        work += len(plays) if isinstance(plays, list) else 0
+        for p in passes if isinstance(passes, list) else ():
+            work += len(p) if isinstance(p, list) else 0
+    return work
 
 
 def _ready() -> int:
@@ -62,38 +102,39 @@ class Uploads:
     """The worker that replays uploaded records; ``close()`` stops it."""
 
     def __init__(
-        self, seconds: float | None = None, waiting: int = WAITING, clock: Clock | None = None
+        self,
+        seconds: float | None = None,
+        waiting: int = WAITING,
+        clock: Clock | None = None,
+        per_address: int = PER_ADDRESS,
     ) -> None:
         self.clock = clock or Clock()
-        """What the time limits are counted on (the app's clock)."""
+        """What the guard against a hung worker is counted on (the app's clock)."""
         self.seconds = (
             seconds if seconds is not None else float(os.environ.get("DAMEPIQUE_REPLAY_SECONDS", SECONDS))
         )
-        self.waiting = waiting
-        self._queued = 0
-        self._one = asyncio.Lock()  # one record at a time: a time-out kills only its own
+        # One record at a time (a time-out kills only its own), by turns of address.
+        self.queue = FairQueue(workers=1, per_client=per_address, waiting=waiting, what="records")
         self._pool: multiprocessing.pool.Pool | None = None
 
-    async def replay(self, raw: bytes) -> tuple[int, bytes]:
-        if self._queued > self.waiting:
-            raise Refusal("busy", "other records are being checked; try again in a moment")
-        self._queued += 1
-        try:
-            async with self._one:
-                pool = await self._worker()
-                try:
-                    async with self.clock.timeout(self.seconds):
-                        return await _run(pool, replay_upload, raw)
-                except BaseException:
-                    # Timed out, or the client left: the worker may be deep in
-                    # the record; kill it rather than wait for it.
-                    self._pool = None
-                    await asyncio.to_thread(pool.terminate)
-                    raise
-        except TimeoutError:
-            raise Refusal("too_slow", f"the record could not be checked within {self.seconds:g} s") from None
-        finally:
-            self._queued -= 1
+    async def replay(self, raw: bytes, address: str = "") -> tuple[int, bytes]:
+        """The answer to ``raw`` uploaded from ``address`` (``http.address_key``):
+        status and JSON body; ``Refusal`` ``busy`` or ``too_slow``."""
+        async with self.queue.turn(address):
+            pool = await self._worker()
+            try:
+                async with self.clock.timeout(self.seconds):
+                    return await _run(pool, replay_upload, raw)
+            except BaseException as e:
+                # Timed out, or the client left: the worker may be deep in
+                # the record; kill it rather than wait for it.
+                self._pool = None
+                await asyncio.to_thread(pool.terminate)
+                if isinstance(e, TimeoutError):
+                    raise Refusal(
+                        "too_slow", f"the record could not be checked within {self.seconds:g} s"
+                    ) from None
+                raise
 
     async def _worker(self) -> multiprocessing.pool.Pool:
         """The worker, started and ready: its start does not count against a record's time."""
