@@ -115,6 +115,8 @@ class Hello:
 class Sit:
     ref: Ref
     name: str | None = None
+    player: str | None = None
+    """The browser's id (8 to 64 characters), where the page says it: a guest's statistics."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,8 +297,12 @@ def parse(text: str | bytes | None) -> Message:
     if kind == "claim":
         return Claim(ref)
     if kind == "sit":
-        name = msg.get("name")
-        return Sit(ref, name if isinstance(name, str) else None)
+        name, player = msg.get("name"), msg.get("player")
+        if not (
+            isinstance(player, str) and 8 <= len(player) <= 64 and player.isascii() and player.isprintable()
+        ):
+            player = None
+        return Sit(ref, name if isinstance(name, str) else None, player)
     if kind == "start":
         return Start(ref)
     if kind == "advice":

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
+from tests.multiplayer.mp_helpers import Player, hello, recv_type
 
 from damepique.server.accounts.nicknames import nickname_key
 from damepique.server.app import create_app
+from damepique.server.settings import Settings
 from damepique.server.storage import schema
 from damepique.server.storage.games import GameRow
 
@@ -137,3 +139,37 @@ def test_bad_stats_requests_get_a_reason(client: TestClient) -> None:
     assert client.get("/api/players/nobody/stats").status_code == 404
     empty = client.get("/api/stats", params={"player": DEVICE}).json()
     assert empty["games"] == 0 and empty["average_points"] is None and empty["last"] == []
+
+
+def test_guests_at_a_table_with_friends_find_the_game_in_their_statistics(tmp_path: Path) -> None:
+    app = create_app(
+        f"sqlite+aiosqlite:///{tmp_path / 'friends.sqlite3'}", settings=Settings(test_hooks=True)
+    )
+    host_id, guest_id = "device-of-the-host-1", "device-of-the-guest-1"
+    with TestClient(app) as client:
+        body = {"preset": "short", "level": "beginner", "speed": "fast", "name": "Host", "player": host_id}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        t = r.json()
+        with client.websocket_connect("/ws") as host, client.websocket_connect("/ws") as guest:
+            hello(host, t["code"], t["token"])
+            hello(guest, t["code"])
+            guest.send_text(json.dumps({"type": "sit", "name": "Gus", "player": guest_id}))
+            assert recv_type(guest, "seated")["seat"] == 1
+            host.send_text(json.dumps({"type": "start"}))
+            first = recv_type(host, "state")  # the game has begun
+            r = client.post(f"/api/test/tables/{t['code']}/forward", json={"until": "game_end"})
+            assert r.status_code == 200, r.text
+            players = [Player(host, seed=1, limit=60, first=first), Player(guest, seed=2, limit=60)]
+            for p in players:
+                p.start()
+            for p in players:
+                p.join(90)
+                assert not p.is_alive() and p.failure is None, p.failure
+        final = players[0].final
+        assert final is not None and final["over"]
+        for device, seat in ((host_id, 0), (guest_id, 1)):
+            mine = client.get("/api/stats", headers={"X-Player": device}).json()
+            assert mine["games"] == 1 and mine["last"][0]["seat"] == seat, mine
+            assert mine["points"] == final["totals"][seat]
+            assert mine["by_mode"] == {"casual": {"games": 1, "wins": mine["wins"]}}

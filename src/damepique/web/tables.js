@@ -4,7 +4,7 @@
 // and a deal's summary that closes by itself (docs/multiplayer.md).
 import { has, listNames, refusalText, seatName, t } from "./i18n.js";
 import { announce, copyField, esc, flashAlert, showRefusal } from "./dom.js";
-import { load, prefs, save } from "./prefs.js";
+import { load, playerId, prefs, save } from "./prefs.js";
 import { lobbyList } from "./lobby.js";
 import { openSocket } from "./net.js";
 import { AUTO, AUTO_COUNTS, bindRulesForm, fullRules, getOptions, levelOptions, optionsGrid, presetFields, readRules } from "./rules_form.js";
@@ -123,6 +123,7 @@ export async function renderFriends(root) {
       spectators: root.querySelector("#mp-spectators").checked,
       ranked: root.querySelector("#mp-ranked").checked,
       name: root.querySelector("#mp-name").value.trim() || t("mp_player"),
+      player: playerId(),
     };
     const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
@@ -328,7 +329,7 @@ export function tableView(root, code) {
     },
     onClick: (c, e) => {
       const name = (document.getElementById("sit-name")?.value ?? c.sitName ?? "").trim() || prefs().name || t("mp_player");
-      if (e.target.closest("#sit-btn")) return c.send({ type: "sit", name });
+      if (e.target.closest("#sit-btn")) return c.send({ type: "sit", name, player: playerId() });
       if (e.target.closest("#start-btn")) return c.send({ type: "start" });
       if (e.target.closest("#rematch-btn")) return c.send({ type: "rematch", game: c.state?.game });
       if (e.target.closest("#copy-link")) return copyLink(e.target.closest("#copy-link"));

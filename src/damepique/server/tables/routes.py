@@ -9,6 +9,8 @@ card of every game.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi import Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
@@ -24,7 +26,7 @@ from ..protocol import Json, dumps, error
 from .codes import display_code, normalize_code
 from .limits import TOO_MANY_CODES, retry_after, too_many_codes
 from .registry import Tables
-from .seats import MAX_PLAYERS, MIN_PLAYERS, TableOptions, TableSeat
+from .seats import MAX_PLAYERS, MIN_PLAYERS, Sitter, TableOptions, TableSeat
 from .session import QUICK_MESSAGES, TableMoved
 from .table import Table
 
@@ -44,6 +46,7 @@ TABLE_OPTIONS = (
     "ranked",
     "spectators",
     "name",
+    "player",
 )
 """The keys of ``POST /api/tables``; any other is refused (a typo, or ``target`` outside
 ``rules``, would otherwise make a table the creator did not ask for)."""
@@ -54,6 +57,13 @@ def _flag(body: Json, key: str, default: bool) -> bool:
     if not isinstance(v, bool):
         raise Refusal("bad_option", f"{key} must be true or false")
     return v
+
+
+def with_player(sitter: Sitter, body: Json) -> Sitter:
+    """The sitter with the browser's id the page sent (``player``): a guest's statistics."""
+    p = body.get("player")
+    ok = isinstance(p, str) and 8 <= len(p) <= 64 and p.isascii() and p.isprintable()
+    return replace(sitter, player=p if ok else None)
 
 
 def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
@@ -129,7 +139,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
             tables.refuse_creation(client_host(request))
             table = await tables.create("table", options, seats)
-            token, seat = await table.sit(body.get("name"), await tables.sitter(account))
+            token, seat = await table.sit(body.get("name"), with_player(await tables.sitter(account), body))
         except Refusal as e:
             return refused(e)
         return JSONResponse(
@@ -191,7 +201,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
             owner, table, norm = await find(code)
             if norm is None or (table is None and owner in (None, tables.node.pid)) or (table and table.solo):
                 raise no_table(request)
-            sitter = await tables.sitter(await account_of(request))
+            sitter = with_player(await tables.sitter(await account_of(request)), body)
             if table is None:
                 assert owner is not None
                 sat = await tables.node.call(

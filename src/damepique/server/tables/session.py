@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import Protocol
 
 from damepique.wire import ack_message, chat_message, muted_message, seated_message
@@ -177,7 +178,8 @@ class Session:
     async def _sit(self, table: Table, msg: Sit) -> None:
         if self.seat is not None:
             raise Refusal("already_seated", "you already sit at this table")
-        token, seat = await table.sit(msg.name, await self.tables.sitter(self.conn.account), announce=False)
+        sitter = replace(await self.tables.sitter(self.conn.account), player=msg.player)
+        token, seat = await table.sit(msg.name, sitter, announce=False)
         self.seat = seat
         table.hub.attach(table.code, self.conn, seat)
         table.hub.send(self.conn, seated_message(table.code, token, seat, msg.ref))
