@@ -122,3 +122,46 @@ clock.sleep(5); self.clock.call_later(1, f); time.thread_time(); clock.monotonic
             "datetime.date.today",
         ]
     )
+
+
+# -- the tests themselves ------------------------------------------------------------------------
+
+TESTS = Path(__file__).resolve().parent
+SLEEPS_ALLOWED = {
+    # Real processes behind a real nginx, one of them killed: a page reconnects
+    # again and again until another process has taken its table over (the page's
+    # own back-off, as web/net.js does), and looks at another process's lobby.
+    # What is tested is that the table comes back, never how soon.
+    TESTS / "scaling" / "cluster_helpers.py": "a page's reconnect back-off against real processes",
+    TESTS / "scaling" / "test_cluster.py": "looks at real processes' lobbies until a table is listed",
+}
+"""Test modules that may wait on real time, each with its reason (the browser tests
+are another engineer's: tests/browser waits on what the page says it drew)."""
+
+
+def sleeps(source: str) -> list[tuple[int, str]]:
+    """(line, call) of each ``time.sleep`` or ``asyncio.sleep`` with a delay other than 0."""
+    return [
+        (line, what)
+        for line, what in real_clock_calls(source)
+        if what in ("time.sleep", "asyncio.sleep", "from time import sleep", "from asyncio import sleep")
+    ]
+
+
+def test_no_test_sleeps_to_let_something_happen() -> None:
+    """A test moves the app's clock (``tests/clocks.py``) or waits on a signal (a
+    message, a line, an event), with a generous limit that only stops a hang;
+    ``asyncio.sleep(0)``, a turn of the event loop, is not a sleep."""
+    bad = []
+    for path in sorted(TESTS.rglob("*.py")):
+        if "browser" in path.relative_to(TESTS).parts or path in SLEEPS_ALLOWED:
+            continue
+        bad += [f"{path.relative_to(TESTS)}:{line} {what}" for line, what in sleeps(path.read_text("utf-8"))]
+    assert not bad, "tests that sleep (move a ManualClock or wait on a signal instead):\n" + "\n".join(bad)
+
+
+def test_the_sleep_checker_sees_each_form() -> None:
+    probe = "import time, asyncio\ntime.sleep(0.2)\nawait asyncio.sleep(0.01)\nawait asyncio.sleep(0)\n"
+    probe += "clock.sleep(3)\n"
+    assert sleeps(probe) == [(2, "time.sleep"), (3, "asyncio.sleep")]
+    assert all(path.exists() for path in SLEEPS_ALLOWED)  # an allowance for a file gone is a stale one

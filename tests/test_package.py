@@ -16,9 +16,9 @@ import importlib.util
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -127,8 +127,6 @@ def _pip_into(bin_dir: Path, *args: str | Path) -> subprocess.CompletedProcess[s
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -139,8 +137,8 @@ def _without_preloads(page: bytes) -> bytes:
     return re.sub(rb'  <link rel="(?:module)?preload" [^>]*>\n', b"", page)
 
 
-def _get(url: str) -> tuple[int, str, bytes]:
-    with urllib.request.urlopen(url, timeout=5) as response:
+def _get(url: str, timeout: float = 60) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
         return response.status, response.headers.get("content-type", ""), response.read()
 
 
@@ -191,22 +189,25 @@ def test_the_wheel_installs_lean_and_serves_with_the_server_extra(tmp_path: Path
     assert package_dir.is_relative_to(tmp_path / "server")
     port = _free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
-    proc = subprocess.Popen(
-        [server / "damepique", "serve", "--port", str(port), "--db", tmp_path / "db.sqlite3"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    # The port listens here and the socket goes to the server (``--fd``): the first
+    # request waits in its queue until the server is ready. No polling, no sleep.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(64)
+        proc = subprocess.Popen(
+            [server / "damepique", "serve", "--port", str(port), "--db", tmp_path / "db.sqlite3",
+             "--fd", str(sock.fileno())],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=(sock.fileno(),),
+        )  # fmt: skip
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if _get(base + "/healthz")[0] == 200:
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    out = proc.stdout.read().decode() if proc.stdout else ""
-                    pytest.fail(f"damepique serve from the wheel did not start: {out[-3000:]}")
-                time.sleep(0.2)
+        try:
+            assert _get(base + "/healthz", timeout=300)[0] == 200  # a generous limit: only a hang fails
+        except OSError:
+            proc.kill()
+            out = proc.stdout.read().decode() if proc.stdout else ""
+            pytest.fail(f"damepique serve from the wheel did not start: {out[-3000:]}")
         status, kind, page = _get(base + "/")
         assert status == 200 and kind.startswith("text/html")
         # The pages name their files under the package's content version (server/static.py).

@@ -23,7 +23,7 @@ from damepique.server.protocol import apply_patch
 
 from ..conftest import ROOT, spawn_server, wait_healthy
 from ..multiplayer.mp_helpers import decision_key
-from .conftest import _missing, _wait_port, free_port
+from .conftest import _missing, free_port
 
 
 def nginx_binary() -> str:
@@ -112,8 +112,8 @@ class Cluster:
         (self.dir / "nginx.conf").write_text(conf)
         d = str(self.dir)
         nginx = [nginx_binary(), "-p", d, "-c", d + "/nginx.conf", "-e", d + "/logs/error.log"]
+        # nginx binds its ports before it daemonizes: listening once this returns.
         subprocess.run(nginx, check=True)
-        _wait_port(self.nginx_port)
 
     @property
     def front(self) -> str:

@@ -21,6 +21,7 @@ import pytest
 from damepique.engine.record import replay
 
 from .cluster_helpers import Cluster, Seat, drive, is_subsequence, make_cluster, plays_of, settle
+from .conftest import WITHIN
 
 
 def seat_four(cluster: Cluster, a: str, b: str, **options: Any) -> tuple[str, list[Seat]]:
@@ -120,7 +121,7 @@ def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(cluster: Clu
     while any(s.latest is None for s in seats):
         for s in seats:
             s.pump(0.1)
-        assert time.monotonic() - killed_at < 30, "the table came back within 30 s"
+        assert time.monotonic() - killed_at < WITHIN, "the table never came back"  # a hang, not a speed
     after = seats[waiting].latest
     assert after is not None and after["game"] == before["game"]
     taken_over_in = time.monotonic() - killed_at
@@ -129,7 +130,6 @@ def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(cluster: Clu
     assert after["totals"] == before["totals"]
     # The turn timer kept its deadline across the takeover.
     assert abs(after["timer"]["deadline"] - deadline_before) < 1500, (after["timer"], deadline_before)
-    assert taken_over_in < 20
     info = httpx.get(cluster.front + f"/api/tables/{code}", timeout=10).json()
     assert info["status"] == "playing"
 
@@ -160,7 +160,7 @@ def test_the_lobby_lists_tables_of_every_process(cluster: Cluster) -> None:
     p1, p2 = cluster.processes["a"], cluster.processes["b"]
     body = {"preset": "standard", "public": True}
     made = [httpx.post(p.base + "/api/tables", json=body).json()["code"] for p in (p1, p2)]
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + WITHIN
     while True:
         listed = [{t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]} for p in (p1, p2)]
         if all(set(made) <= seen for seen in listed):
@@ -238,7 +238,7 @@ def test_a_solo_game_moves_between_processes_as_a_table_does(cluster: Cluster) -
             st3 = until(ws3, lambda m: m.get("ack") == "k")
             break
         except ConnectionClosed:
-            assert time.monotonic() - killed_at < 30, "the solo game came back within 30 s"
+            assert time.monotonic() - killed_at < WITHIN, "the solo game never came back"
             time.sleep(0.3)
     played = [c for t in st3["view"]["tricks"] for c in t["cards"]] + st3["view"]["trick"]
     assert card in played and card not in st3["view"]["hand"] and st3["game"] == game["game"]
@@ -265,11 +265,11 @@ def test_a_process_restarted_under_its_name_takes_its_tables_back(cluster: Clust
     while any(s.latest is None for s in seats):
         for s in seats:
             s.pump(0.1)
-        assert time.monotonic() - killed_at < 30, "the table came back within 30 s"
+        assert time.monotonic() - killed_at < WITHIN, "the table never came back"  # a hang, not a speed
     after = seats[0].latest
     assert after is not None and after["game"] == before["game"]
     assert after["view"]["tricks"] == before["view"]["tricks"]
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + WITHIN
     while code not in {t["code"] for t in httpx.get(cluster.front + "/api/lobby").json()["tables"]}:
         assert time.monotonic() < deadline, "the table is back in the lobby"
         time.sleep(0.3)

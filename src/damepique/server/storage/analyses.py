@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from sqlalchemy import delete, insert, select
 
@@ -31,7 +30,11 @@ class AnalysisStore:
             await conn.execute(delete(t).where(t.c.game == game, t.c.seat == seat))
             await conn.execute(
                 insert(t).values(
-                    game=game, seat=seat, playouts=playouts, created=time.time(), data=json.dumps(data)
+                    game=game,
+                    seat=seat,
+                    playouts=playouts,
+                    created=self.db.clock.time(),
+                    data=json.dumps(data),
                 )
             )
 

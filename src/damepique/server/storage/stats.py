@@ -4,7 +4,6 @@ statistics are computed from (``server/stats``), with the games' records."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 from sqlalchemy import insert, or_, select
@@ -24,7 +23,7 @@ class StatsStore:
         said twice (a restart at the end), the second time changes nothing."""
         if not players:
             return
-        at = time.time() if finished is None else finished
+        at = self.db.clock.time() if finished is None else finished
         rows = [
             {"player": p, "game_id": game_id, "seat": seat, "finished": at} for seat, p in players.items()
         ]
@@ -40,7 +39,9 @@ class StatsStore:
         links = schema.player_links
         try:
             async with self.db.write() as conn:
-                await conn.execute(insert(links).values(device=device, account=account, at=time.time()))
+                await conn.execute(
+                    insert(links).values(device=device, account=account, at=self.db.clock.time())
+                )
         except IntegrityError:
             pass
         async with self.db.read() as conn:
