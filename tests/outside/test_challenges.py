@@ -158,3 +158,71 @@ def test_a_declined_challenge_tells_the_challenger_why_and_a_late_stream_lists_w
     assert late.next("challengeCanceled")["challenge"]["id"] == cid
     for stream in (late, cy_events):
         stream.close()
+
+
+def test_ranked_challenges_between_bots_rate_them_on_the_bots_ladder_only(server: str) -> None:
+    dee = person(server, "dee_ladder")
+    eli = person(server, "eli_ladder")
+    bots = {
+        "dee_l1": OutsideBot(server, bot_token(dee, "dee_l1")),
+        "eli_l2": OutsideBot(server, bot_token(eli, "eli_l2")),
+        "eli_l3": OutsideBot(server, bot_token(eli, "eli_l3")),
+    }
+    streams = {name: EventStream(server, headers=b.headers) for name, b in bots.items()}
+    ranked = {"rules": {"players": 3, "target": 1}, "ranked": True, "speed": "fast"}
+
+    # The ladder is for bots only, every seat a challenged bot.
+    person_asks = dee.post("/api/challenges", json={"to": ["dee_l1", "eli_l2"], **ranked})
+    assert (person_asks.status_code, person_asks.json()["code"]) == (400, "bad_challenge")
+    empty_seat = httpx.post(
+        f"{server}/api/challenges",
+        json={"to": ["eli_l2"], **ranked, "fill": True},
+        headers=bots["dee_l1"].headers,
+    )
+    assert (empty_seat.status_code, empty_seat.json()["code"]) == (400, "bad_challenge")
+
+    r = httpx.post(
+        f"{server}/api/challenges",
+        json={"to": ["eli_l2", "eli_l3"], **ranked},
+        headers=bots["dee_l1"].headers,
+    )
+    assert r.status_code == 201 and r.json()["options"]["ranked"] is True, r.text
+    cid = r.json()["id"]
+    for name in ("eli_l2", "eli_l3"):
+        assert streams[name].next("challenge")["challenge"]["id"] == cid
+        assert (
+            httpx.post(f"{server}/api/challenges/{cid}/accept", headers=bots[name].headers).status_code == 200
+        )
+    games = {name: streams[name].next("gameStart")["game"] for name in bots}
+    finals: dict[str, dict[str, Any]] = {}
+    threads = [
+        threading.Thread(target=lambda n=name: finals.update({n: play_game(bots[n], games[n])}))
+        for name in bots
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(180)
+    assert sorted(finals) == sorted(bots)
+    totals = finals["dee_l1"]["totals"]
+    for name in bots:
+        streams[name].next("gameFinish")
+        streams[name].close()
+
+    ladder = httpx.get(f"{server}/api/ladder").json()["bots"]
+    assert {b["nickname"] for b in ladder} == set(bots)
+    assert all(b["games"] == 1 for b in ladder)
+    assert sum(b["rating"] for b in ladder) in range(4499, 4502)  # Elo moves points, rounded
+    by_total = sorted(bots, key=lambda n: totals[games[n]["seat"]])
+    best = next(b for b in ladder if b["nickname"] == by_total[0])
+    assert ladder[0]["nickname"] == by_total[0] and best["rating"] > 1500 and best["wins"] == 1
+    assert {b["nickname"]: b["owner"] for b in ladder} == {
+        "dee_l1": "dee_ladder",
+        "eli_l2": "eli_ladder",
+        "eli_l3": "eli_ladder",
+    }
+    # The people's ratings are not touched: each bot still has the rating it started with.
+    for name in bots:
+        profile = httpx.get(f"{server}/api/players/{name}").json()
+        assert profile["rating"] == 1500 and profile["stats"]["ranked"] == 0
+    assert not [p for p in httpx.get(f"{server}/api/leaderboard").json()["players"] if p["nickname"] in bots]

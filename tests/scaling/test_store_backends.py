@@ -55,6 +55,7 @@ TABLES = {
     "player_games",
     "player_links",
     "ranked_leaves",
+    "bot_ladder",
     "mp_meta",
     "account_sessions",
     "scorer_sheets",

@@ -45,11 +45,24 @@ export async function renderAccount(root) {
 }
 
 export async function renderLeaderboard(root) {
-  const data = await (await fetch("/api/leaderboard")).json();
+  const [data, ladder] = await Promise.all([
+    fetch("/api/leaderboard").then((r) => r.json()),
+    fetch("/api/ladder").then((r) => r.json()),
+  ]);
   root.innerHTML = `<section class="leaderboard narrow"><h1>${t("lb_heading")}</h1>
     ${data.players.length ? `<table class="data-table"><thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("acc_nickname")}</th><th scope="col" class="num">${t("lb_rating")}</th><th scope="col" class="num">${t("lb_games")}</th><th scope="col" class="num">${t("lb_wins")}</th></tr></thead><tbody>
     ${data.players.map((p) => `<tr><td>${p.rank}</td><td class="name"><a href="#/player/${encodeURIComponent(p.nickname)}">${esc(p.nickname)}</a></td><td class="num">${p.rating}</td><td class="num">${p.games}</td><td class="num">${p.wins}</td></tr>`).join("")}
-    </tbody></table>` : `<p>${t("lb_empty")}</p>`}</section>`;
+    </tbody></table>` : `<p>${t("lb_empty")}</p>`}</section>
+    <section class="ladder narrow" aria-labelledby="ladder-heading"><h2 id="ladder-heading">${t("lb_ladder")}</h2><p>${t("lb_ladder_note")}</p>
+    ${ladderTable(ladder.bots)}</section>`;
+}
+
+// The bots' ladder (GET /api/ladder): ranked challenges between bots only, apart from people's ratings.
+export function ladderTable(bots) {
+  if (!bots.length) return `<p>${t("lb_ladder_empty")}</p>`;
+  return `<table class="data-table" id="ladder"><thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("lb_bot")}</th><th scope="col">${t("lb_owner")}</th><th scope="col" class="num">${t("lb_rating")}</th><th scope="col" class="num">${t("lb_ladder_games")}</th><th scope="col" class="num">${t("lb_wins")}</th></tr></thead><tbody>
+    ${bots.map((b) => `<tr><td>${b.rank}</td><td class="name"><a href="#/player/${encodeURIComponent(b.nickname)}">${esc(b.nickname)}</a></td><td>${esc(b.owner || "")}</td><td class="num">${b.rating}</td><td class="num">${b.games}</td><td class="num">${b.wins}</td></tr>`).join("")}
+    </tbody></table>`;
 }
 
 export async function renderProfile(root, nickname) {

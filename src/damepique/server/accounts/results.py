@@ -21,10 +21,13 @@ async def record_result(
     ranked: bool,
     players: Mapping[int, tuple[str, bool]],
     match: Match,
+    ladder: bool = False,
 ) -> None:
     """``players``: the seats of signed-in people, each with their account and
     whether a bot finished the game for them (they left for good, or were
-    still away past the grace period at the end): a loss for Elo, never a win."""
+    still away past the grace period at the end): a loss for Elo, never a win.
+    ``ladder``: a ranked game of bots only, rated on the bots' own ladder
+    (``AccountStore.ladder``), never on the people's ratings."""
     if not players or await store.result_of(game_id) is not None:
         return
     totals = match.totals
@@ -52,8 +55,19 @@ async def record_result(
             {account: totals[seat] for seat, (account, _) in players.items()},
             left=[account for account, gone in players.values() if gone],
         )
-    data = {"code": code, "ranked": ranked, "totals": totals, "ratings": ratings}
-    await store.record_result(game_id, data, ratings, stats)
+    on_ladder: dict[str, tuple[float, bool]] = {}
+    if ladder and len(players) >= 2:
+        accounts = [account for account, _ in players.values()]
+        after = update_ratings(
+            await store.ladder_ratings(accounts),
+            {account: totals[seat] for seat, (account, _) in players.items()},
+            left=[account for account, gone in players.values() if gone],
+        )
+        on_ladder = {a: (after[a], bool(stats[a]["wins"])) for a in accounts}
+    data = {"code": code, "ranked": ranked, "ladder": ladder, "totals": totals, "ratings": ratings}
+    if on_ladder:
+        data["ladder_ratings"] = {a: r for a, (r, _) in on_ladder.items()}
+    await store.record_result(game_id, data, ratings, stats, on_ladder)
 
 
 __all__ = ["record_result"]

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 
 from ..errors import Refusal
 from ..http import address_key, client_host, json_body, refused
+from ..protocol import Json
 from .accounts import COOKIE, SESSION_AGE, Accounts, nickname_key
 
 
@@ -142,6 +143,12 @@ def install(app: FastAPI, accounts: Accounts) -> None:
                 ]
             }
         )
+
+    @app.get("/api/ladder")
+    async def ladder() -> Json:
+        """The bots' ladder: ratings from ranked challenges between bots only (docs/bot-api.md)."""
+        rows = await store.ladder()
+        return {"bots": [{"rank": i + 1, **r} for i, r in enumerate(rows)]}
 
     @app.get("/api/players/{nickname}")
     async def profile(nickname: str) -> JSONResponse:

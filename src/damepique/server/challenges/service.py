@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from damepique.engine import Rules
 
@@ -43,6 +43,7 @@ class Answer:
     nickname: str
     answer: str | None = None  # None (not yet), "accept", "decline"
     reason: str | None = None
+    bot: bool = False
 
     def to_json(self) -> Json:
         return {"nickname": self.nickname, "answer": self.answer, "reason": self.reason}
@@ -75,7 +76,7 @@ class Challenge:
                 "timer": self.options.timer,
                 "speed": self.options.speed,
                 "level": self.options.level,
-                "ranked": self.options.ranked,
+                "ranked": self.options.ladder,
             },
             "status": self.status,
             "table": self.table,
@@ -122,8 +123,6 @@ class Challenges:
         me = await self.store.get_account(challenger)
         if me is None:
             raise Refusal("account_needed", "sign in, or send a bot's token, to challenge")
-        if options.ranked:
-            raise Refusal("bad_challenge", "challenges are casual games (ranked play is by quick match)")
         if options.auto_players:
             raise Refusal("bad_challenge", "a challenge names its number of players")
         raw = body.get("to")
@@ -142,7 +141,14 @@ class Challenges:
                 raise Refusal("not_found", f"no player with the nickname {name[:32]!r}")
             if acc["key"] == challenger or any(a.account == acc["key"] for a in answers):
                 raise Refusal("bad_challenge", f"{acc['nickname']} is named twice (or is the challenger)")
-            answers.append(Answer(acc["key"], str(acc["nickname"])))
+            answers.append(Answer(acc["key"], str(acc["nickname"]), bot=acc["kind"] == "bot"))
+        if options.ranked:
+            # Ranked challenges are the bots' ladder: bots only, every seat a program.
+            if me["kind"] != "bot" or not all(a.bot for a in answers):
+                raise Refusal("bad_challenge", "a ranked challenge is between bots only (the bots' ladder)")
+            if len(answers) != players - 1:
+                raise Refusal("bad_challenge", "a ranked challenge fills every seat with a challenged bot")
+            options = replace(options, ranked=False, ladder=True, fill=False)
         async with self.lock:
             mine = [c for c in self.of(challenger) if c.challenger == challenger]
             if len(mine) >= MAX_PENDING:

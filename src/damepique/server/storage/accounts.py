@@ -172,14 +172,27 @@ class AccountStore:
         data: Json,
         ratings: dict[str, float],
         stats: dict[str, dict[str, int]],
+        ladder: dict[str, tuple[float, bool]] | None = None,
     ) -> bool:
-        """Ratings and statistics of one finished game, once (False if already recorded)."""
+        """Ratings and statistics of one finished game, once (False if already
+        recorded); ``ladder``: the bots' new ladder ratings and whether each won."""
         now = self.db.clock.time()
         try:
             async with self.db.write() as conn:
                 await conn.execute(
                     insert(schema.results).values(game_id=game_id, at=now, data=json.dumps(data))
                 )
+                lad = schema.bot_ladder
+                for key, (rating, won) in (ladder or {}).items():
+                    row = (await conn.execute(select(lad).where(lad.c.key == key))).first()
+                    if row is None:
+                        await conn.execute(insert(lad).values(key=key, rating=rating, games=1, wins=int(won)))
+                    else:
+                        await conn.execute(
+                            update(lad)
+                            .where(lad.c.key == key)
+                            .values(rating=rating, games=row.games + 1, wins=row.wins + int(won))
+                        )
                 for key, add in stats.items():
                     r = (
                         await conn.execute(
@@ -206,6 +219,37 @@ class AccountStore:
         except IntegrityError:
             return False
         return True
+
+    async def ladder_ratings(self, keys: list[str]) -> dict[str, float]:
+        """The bots' ladder ratings (a bot not on the ladder yet is left out)."""
+        lad = schema.bot_ladder
+        async with self.db.read() as conn:
+            rows = await conn.execute(select(lad.c.key, lad.c.rating).where(lad.c.key.in_(keys)))
+            return {r.key: float(r.rating) for r in rows}
+
+    async def ladder(self, limit: int = 100) -> list[Json]:
+        """The bots' ladder, best first: nickname, owner's nickname, rating, games, wins."""
+        lad, acc = schema.bot_ladder, schema.accounts
+        owner = acc.alias("owner")
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(acc.c.nickname, owner.c.nickname.label("owner"), lad.c.rating, lad.c.games, lad.c.wins)
+                .select_from(
+                    lad.join(acc, acc.c.key == lad.c.key).outerjoin(owner, owner.c.key == acc.c.owner)
+                )
+                .order_by(lad.c.rating.desc(), acc.c.nickname)
+                .limit(limit)
+            )
+            return [
+                {
+                    "nickname": r.nickname,
+                    "owner": r.owner,
+                    "rating": round(r.rating),
+                    "games": r.games,
+                    "wins": r.wins,
+                }
+                for r in rows
+            ]
 
     async def result_of(self, game_id: str) -> Json | None:
         async with self.db.read() as conn:

@@ -174,6 +174,17 @@ ranked_leaves = Table(
 """A ranked game a bot finished for an account (it left, or was away at the end):
 repeated leaving bars quick ranked matches for a while (``accounts/leavers.py``)."""
 
+bot_ladder = Table(
+    "bot_ladder",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+)
+"""The bots' own ladder (issue 29): a bot's rating from ranked games of bots
+only (challenges), apart from the people's ratings (``accounts.rating``)."""
+
 # -- several processes --------------------------------------------------------------------
 
 leases = Table(
@@ -238,6 +249,7 @@ __all__ = [
     "account_sessions",
     "accounts",
     "analyses",
+    "bot_ladder",
     "daily_days",
     "daily_entries",
     "events",

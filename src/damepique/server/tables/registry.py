@@ -232,7 +232,15 @@ class Tables:
             for i, s in enumerate(table.seats)
             if s.kind == "human" and s.account is not None
         }
-        await record_result(self.accounts, game_id, table.code, table.options.ranked, players, game.match)
+        await record_result(
+            self.accounts,
+            game_id,
+            table.code,
+            table.options.ranked,
+            players,
+            game.match,
+            ladder=table.options.ladder,
+        )
         if table.options.ranked and len(players) >= 2:  # a leave: repeated, it bars quick ranked play
             for account, gone in players.values():
                 if gone:

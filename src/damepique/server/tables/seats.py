@@ -89,6 +89,9 @@ class TableOptions:
     """``players: "auto"``: as many seats as people sit at the table when its
     host starts (``MIN_PLAYERS`` at least, bots filling); ``rules`` holds the
     most (``MAX_PLAYERS``) until then, and the count people sat at after."""
+    ladder: bool = False
+    """A ranked challenge between bots only: rated on the bots' ladder, not on
+    the people's ratings (``ranked`` stays false)."""
     training: bool = True
     """Advice, hints and reviews may be asked for (not in the daily deal)."""
 

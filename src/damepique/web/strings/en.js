@@ -283,6 +283,7 @@ export default {
   acc_rules: "A nickname has 3 to 24 letters, digits, - or _; a password 8 characters or more.",
   lb_heading: "Leaderboard", lb_rating: "Rating", lb_games: "Ranked games", lb_wins: "Wins", lb_rank: "Rank",
   lb_empty: "Nobody has played a ranked game yet.",
+  lb_ladder: "Bots' ladder", lb_ladder_note: "Ranked games between bots only, rated apart from people.", lb_ladder_empty: "No bot has played a ranked game against bots yet.", lb_bot: "Bot", lb_owner: "Owner", lb_ladder_games: "Games",
   pf_games: "Games", pf_ranked: "Ranked games", pf_avg: "Average points per deal", pf_moons: "Moons shot",
   pf_queens: "Queens of spades taken", pf_chart: "Rating after each ranked game", pf_none: "No player with this nickname.",
   pf_game: "Ranked game",

@@ -282,6 +282,7 @@ export default {
   acc_rules: "Un pseudo a de 3 à 24 lettres, chiffres, - ou _ ; un mot de passe au moins 8 caractères.",
   lb_heading: "Classement", lb_rating: "Points Elo", lb_games: "Parties classées", lb_wins: "Victoires", lb_rank: "Rang",
   lb_empty: "Personne n'a encore joué de partie classée.",
+  lb_ladder: "Classement des robots", lb_ladder_note: "Parties classées entre robots seulement, notées à part des personnes.", lb_ladder_empty: "Aucun robot n'a encore joué de partie classée contre des robots.", lb_bot: "Robot", lb_owner: "Propriétaire", lb_ladder_games: "Parties",
   pf_games: "Parties", pf_ranked: "Parties classées", pf_avg: "Points moyens par donne", pf_moons: "Grands chelems",
   pf_queens: "Dames de pique prises", pf_chart: "Classement après chaque partie classée", pf_none: "Aucun joueur avec ce pseudo.",
   pf_game: "Partie classée",
