@@ -19,6 +19,8 @@ from damepique.server.accounts.nicknames import nickname_key
 from damepique.server.app import create_app
 from damepique.server.settings import Settings
 from damepique.server.storage import schema
+from damepique.server.storage.daily import DailyStore
+from damepique.server.storage.daily import Entry as DailyEntry
 from damepique.server.storage.games import GameRow
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -81,7 +83,25 @@ def test_a_guest_and_an_account_and_the_guest_games_moving_to_the_account(client
     # Lea, signed in: a ranked game won (a three-way shared first place).
     store_game(client, "g4", golden("moon_off", target=26, tie="share"), "table", True, {1: key}, 4000.0)
 
+    # Two daily deals of Zoé's, finished with 5 and 13 points (one begun and not finished).
+    daily = DailyStore(client.app.state.db)  # type: ignore[attr-defined]
+
+    async def days() -> None:
+        for date, game, points in (
+            ("2026-12-01", "d1", [0, 5]),
+            ("2026-12-02", "d2", [13]),
+            ("2026-12-03", "d3", None),
+        ):
+            await daily.add_entry(DailyEntry(date, DEVICE, DEVICE, None, None, "CODE", game, 1.0))
+            if points is not None:
+                await daily.finish(game, 2.0, points)
+
+    client.portal.call(days)  # type: ignore[union-attr]
     zoe = client.get("/api/stats", headers={"X-Player": DEVICE}).json()
+    assert zoe["daily"] == {
+        "played": 2, "average": 9.0, "best": 5,
+        "last": [{"date": "2026-12-02", "total": 13}, {"date": "2026-12-01", "total": 5}],
+    }  # fmt: skip
     # g1: seat 0 takes 0 (its moon) and 26 (seat 1's moon): 26 over 2 deals, its queen in deal 1;
     #     totals 26 26 52 52, a shared win. g2: 26 (seat 2's moon), third... second place
     #     (one lower total), no queen. g3: 21 = the queen and 8 hearts, fifth of five.
@@ -121,6 +141,7 @@ def test_a_guest_and_an_account_and_the_guest_games_moving_to_the_account(client
     assert merged["average_points"] == 14.6 and merged["queens_per_deal"] == 0.4
     assert merged["first_place_rate"] == 0.5 and merged["moons_conceded"] == 2
     assert merged["by_mode"]["ranked"] == {"games": 1, "wins": 1}
+    assert merged["daily"]["played"] == 2  # the browser's daily deals count for Lea too
     assert [g["game"] for g in merged["last"]] == ["g4", "g3", "g2", "g1"]
     # The browser keeps the first account it linked to.
     tom = register(client, "Tom")
@@ -160,7 +181,7 @@ def test_guests_at_a_table_with_friends_find_the_game_in_their_statistics(tmp_pa
             first = recv_type(host, "state")  # the game has begun
             r = client.post(f"/api/test/tables/{t['code']}/forward", json={"until": "game_end"})
             assert r.status_code == 200, r.text
-            players = [Player(host, seed=1, limit=60, first=first), Player(guest, seed=2, limit=60)]
+            players = [Player(host, seed=1, first=first), Player(guest, seed=2)]
             for p in players:
                 p.start()
             for p in players:

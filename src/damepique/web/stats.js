@@ -54,6 +54,7 @@ export async function renderStats(root, nickname = "") {
     ${s.ratings && s.ratings.length ? `<div class="rating-box" id="stats-rating"></div>` : ""}
     ${countsList("stats-modes", t("st_by_mode"), modes)}
     ${countsList("stats-presets", t("st_by_preset"), presets)}
+    ${s.daily && s.daily.played ? `<h2>${t("st_daily")}</h2><p id="stats-daily">${t("st_daily_line", { played: s.daily.played, average: dec(s.daily.average, 2), best: s.daily.best })}</p>` : ""}
     <h2>${t("st_last")}</h2>
     <ol class="last-games" id="stats-last">${s.last.map((g) => `<li>
       <span>${t(g.won ? "st_won" : "st_place", { n: g.place })} · ${esc(t("st_mode_" + g.mode))} · ${esc(g.players.join(", "))} · ${t("total", { n: g.totals[g.seat] })}</span>

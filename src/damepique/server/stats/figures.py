@@ -19,19 +19,21 @@ from damepique.engine.errors import HeartsError
 from damepique.engine.record import replay
 
 from ..protocol import Json
+from ..storage.daily import Entry
 from ..storage.games import GameRow
 
 log = logging.getLogger("damepique.server")
 
 LAST = 10
 """Games listed under "last games"."""
-MODES = ("solo", "casual", "ranked")
+MODES = ("solo", "daily", "casual", "ranked")
 
 
 def mode_of(row: GameRow) -> str:
-    """``solo`` (one person and bots), ``ranked`` or ``casual`` (a table with others)."""
-    if row.options.get("kind") == "solo":
-        return "solo"
+    """``solo`` (one person and bots), ``daily`` (the daily deal), ``ranked`` or
+    ``casual`` (a table with others)."""
+    if row.options.get("kind") in ("solo", "daily"):
+        return str(row.options["kind"])
     return "ranked" if row.options.get("ranked") else "casual"
 
 
@@ -114,4 +116,17 @@ def figures(games: Sequence[tuple[GameRow, int]]) -> Json:
     }
 
 
-__all__ = ["LAST", "MODES", "figures", "mode_of", "preset_of"]
+def daily_figures(entries: Sequence[Entry]) -> Json:
+    """The daily deals a player finished (``storage.daily``): how many, their
+    average total, the best (lowest), and the last ten, newest first."""
+    done = sorted((e for e in entries if e.total is not None), key=lambda e: e.date, reverse=True)
+    totals = [e.total for e in done if e.total is not None]
+    return {
+        "played": len(totals),
+        "average": round(sum(totals) / len(totals), 2) if totals else None,
+        "best": min(totals) if totals else None,
+        "last": [{"date": e.date, "total": e.total} for e in done[:LAST]],
+    }
+
+
+__all__ = ["LAST", "MODES", "daily_figures", "figures", "mode_of", "preset_of"]

@@ -15,8 +15,9 @@ from ..clock import Clock
 from ..errors import Refusal
 from ..http import json_body, refused
 from ..protocol import Json
+from ..storage.daily import DailyStore
 from ..storage.stats import StatsStore
-from .figures import figures
+from .figures import daily_figures, figures
 
 
 def _device(value: object) -> str | None:
@@ -28,6 +29,11 @@ def _device(value: object) -> str | None:
 
 def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -> None:
     store = accounts.store
+    daily = DailyStore(stats.db)
+
+    async def daily_of(players: list[str]) -> Json:
+        entries = [e for p in players for e in await daily.entries_of(p)]
+        return daily_figures(entries)
 
     async def of_account(key: str) -> Json:
         acc = await store.get_account(key)
@@ -42,6 +48,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
             "rating": round(acc["rating"]),
             "ratings": await store.history(key),
             "leaves": {"recent": len(recent(leaves, now)), "barred_until": barred_until(leaves, now)},
+            "daily": await daily_of([key, *devices]),
         }
 
     @app.get("/api/stats")
@@ -60,9 +67,8 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
         except Refusal as e:
             return refused(e)
         out = figures(await stats.games_of(None, [device]))
-        return JSONResponse(
-            out | {"nickname": None, "guest": True, "rating": None, "ratings": [], "leaves": None}
-        )
+        guest: Json = {"nickname": None, "guest": True, "rating": None, "ratings": [], "leaves": None}
+        return JSONResponse(out | guest | {"daily": await daily_of([device])})
 
     @app.post("/api/stats/link")
     async def link(request: Request) -> JSONResponse:
