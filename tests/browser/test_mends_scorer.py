@@ -4,6 +4,8 @@ that column too, in the editable sheet and in the shared read-only view."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.async_api import Page, expect
@@ -50,4 +52,50 @@ async def test_totals_sit_under_their_names(
         await page.goto(sheet["links"][link])
         await columns_line_up(page)
         await page.screenshot(path=str(artifacts / f"mends-scorer-{link}-{lang}-{size}.png"), full_page=True)
+    await context.close()
+
+
+def plain(text: str) -> str:
+    """The text with French typography's narrow spaces read as spaces."""
+    return " ".join(text.replace("\u202f", " ").replace("\u00a0", " ").split())
+
+
+SCORER = {
+    "en": {
+        "moon": "That is a moon: tap “Moon shot by …” below, it counts it for you.",
+        "save": "Save the deal",
+        "short": "The points add up to 24, a deal gives 16: 8 points too many",
+    },
+    "fr": {
+        "moon": "C'est un grand chelem : touchez « Grand chelem de … » ci-dessous, il le compte pour vous.",
+        "save": "Enregistrer la donne",
+        "short": "Les points font 24 au total, une donne en distribue 16 : 8 points de trop",
+    },
+}
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "phone"), ("fr", "desktop")])
+async def test_a_moon_typed_out_points_to_the_moon_buttons_and_messages_are_sentences(  # type: ignore[no-untyped-def]
+    new_context, base_url: str, lang: str, size: str, artifacts
+) -> None:
+    words = SCORER[lang]
+    rules = {"target": 100, "jack_of_diamonds": True}
+    sheet = httpx.post(f"{base_url}/api/sheets", json={"players": NAMES, "rules": rules}).json()
+    context = await new_context(locale=LOCALES[lang], **SIZES[size])
+    page = await context.new_page()
+    await page.goto(sheet["links"]["edit"])
+    for name, value in zip(NAMES, ["26", "26", "0", "26"], strict=True):
+        await page.get_by_label(name, exact=True).fill(value)
+    sum_line = page.get_by_test_id("sum")
+    await expect(sum_line).not_to_have_text(re.compile("78"))
+    assert plain(await sum_line.inner_text()) == words["moon"]
+    assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # it wraps, not widens
+    await page.screenshot(path=str(artifacts / f"mends-scorer-moon-{lang}-{size}.png"), full_page=True)
+    # A refusal shown on its own is a sentence: a capital first.
+    for name, value in zip(NAMES, ["10", "0", "1", "13"], strict=True):
+        await page.get_by_label(name, exact=True).fill(value)
+    await page.get_by_role("button", name=words["save"]).click()
+    alert = page.get_by_role("alert")
+    await expect(alert).not_to_be_empty()
+    assert plain(await alert.inner_text()) == words["short"]
     await context.close()

@@ -48,7 +48,7 @@ async def test_four_players_play_a_game_to_the_end(new_context, tmp_path: Path) 
     # A wrong count is refused with what is wrong and by how much; nothing is saved.
     await enter_points(page, [10, 0, 1, 13])
     await expect(page.get_by_role("alert")).to_have_text(
-        "the points add up to 24, a deal gives 26: 2 points are missing"
+        "The points add up to 24, a deal gives 26: 2 points are missing"
     )
     await expect_totals(page, [5, 8, 13, 0])
     await expect(page.locator("tbody tr")).to_have_count(1)

@@ -5,7 +5,7 @@ import { COLOURS, contentWidth, totalsChart } from "../chart.js";
 import { currentLang, detectLang, has, LANGS, loadLang, setLang as chooseLang, t } from "../i18n.js";
 import { copyField } from "../dom.js";
 import { openSocket } from "../net.js";
-import { RULES_PAGE, dealPoints, readingLabel, ruleLines, winnerWords } from "./rules.js";
+import { RULES_PAGE, dealPoints, looksLikeMoon, readingLabel, ruleLines, winnerWords } from "./rules.js";
 
 const API = "/api/sheets";
 const RECENT_KEY = "damepique.scorer.sheets";
@@ -369,8 +369,13 @@ async function createSheet(event) {
 
 // -- a sheet ------------------------------------------------------------------------------------
 
+// A message shown on its own is a sentence: it starts with a capital (the words are shared with the API's, lower-case).
+function capital(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(currentLang()) + text.slice(1) : "";
+}
+
 function errorBox() {
-  return h("p", { class: "error", role: "alert", id: "entry-error" }, state.error || "");
+  return h("p", { class: "error", role: "alert", id: "entry-error" }, capital(state.error || ""));
 }
 
 function setSheet(sheet) {
@@ -398,6 +403,11 @@ function sumOfDraft() {
   return state.draft.reduce((s, v) => s + (v === "" || Number.isNaN(Number(v)) ? 0 : Number(v)), 0);
 }
 
+function sumLine(sheet) {
+  if (looksLikeMoon(state.draft, sheet.rules)) return t("sc_sumMoon");
+  return t("sc_sumNow", { sum: sumOfDraft(), total: sheet.deal_total });
+}
+
 function renderEntry(sheet) {
   const editing = state.editing;
   const number = editing ?? sheet.next_deal.number;
@@ -405,8 +415,8 @@ function renderEntry(sheet) {
   const heading = editing
     ? t("sc_editing", { n: editing })
     : `${t("sc_dealN", { n: number })} · ${passWords(direction)}`;
-  const sum = h("span", { class: "sum", "data-testid": "sum" },
-    t("sc_sumNow", { sum: sumOfDraft(), total: sheet.deal_total }));
+  const sum = h("span", { class: "sum", "data-testid": "sum" }, sumLine(sheet));
+  sum.classList.toggle("moon-hint", looksLikeMoon(state.draft, sheet.rules));
   const negatives = sheet.rules.jack_of_diamonds;
   const inputs = h("div", { class: "points" },
     sheet.players.map((name, seat) =>
@@ -421,7 +431,8 @@ function renderEntry(sheet) {
           placeholder: "0",
           oninput: (e) => {
             state.draft[seat] = e.target.value;
-            sum.textContent = t("sc_sumNow", { sum: sumOfDraft(), total: sheet.deal_total });
+            sum.textContent = sumLine(sheet);
+            sum.classList.toggle("moon-hint", looksLikeMoon(state.draft, sheet.rules));
           },
         }))));
   const form = h("form", { class: "entry-form", novalidate: true, onsubmit: saveDeal },

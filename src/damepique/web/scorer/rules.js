@@ -32,6 +32,16 @@ export function dealPoints(rules) {
   return { moon, total: moon - (r.jack_of_diamonds ? 10 : 0) };
 }
 
+// Points typed out as a moon (every other player given the moon's points, or
+// the shooter minus them): the moon's buttons say it in one tap, the sum would not add up.
+export function looksLikeMoon(draft, rules) {
+  if (!rules || rules.moon === "off") return false;
+  const { moon } = dealPoints(rules);
+  const values = draft.map((v) => (v === "" ? null : Number(v)));
+  if (rules.moon === "self") return values.some((v) => v === -moon);
+  return values.filter((v) => v === moon).length === values.length - 1;
+}
+
 // The cards taken out so that the deck divides: the lowest diamond, then the
 // lowest club, and so on (2♦ at 3 players; 2♦, 2♣ at 5; 2♦, 2♣, 3♦, 3♣ at 6).
 export function removedCards(deck, players) {

@@ -322,7 +322,7 @@ export default {
   sc_deal: "Deal", sc_dealN: "Deal {n}", sc_pass: "Pass",
   sc_pass_left: "pass left", sc_pass_right: "pass right", sc_pass_across: "pass across", sc_pass_none: "no pass",
   sc_dealGives: "A deal gives {n} points.", sc_jackHint: "Count the J♦ as −10.",
-  sc_sumNow: "Sum so far: {sum} of {total}", sc_save: "Save the deal", sc_saveEdit: "Save deal {n}",
+  sc_sumNow: "Sum so far: {sum} of {total}", sc_sumMoon: "That is a moon: tap “Moon shot by …” below, it counts it for you.", sc_save: "Save the deal", sc_saveEdit: "Save deal {n}",
   sc_orMoon: "Or, in one tap:", sc_moonBy: "Moon shot by {name}", sc_jackTakenBy: "J♦ taken by", sc_theShooter: "the shooter",
   sc_editing: "Correcting deal {n}", sc_cancel: "Cancel", sc_edit: "Edit", sc_editDeal: "Edit deal {n}",
   sc_deleteDeal: "Delete deal {n}", sc_confirmDelete: "Delete deal {n}?", sc_undo: "Undo the last change",

@@ -400,7 +400,7 @@ export default {
   sc_deal: "Donne", sc_dealN: "Donne {n}", sc_pass: "Passe",
   sc_pass_left: "on passe à gauche", sc_pass_right: "on passe à droite", sc_pass_across: "on passe en face", sc_pass_none: "on ne passe pas",
   sc_dealGives: "Une donne distribue {n} points.", sc_jackHint: "Le valet de carreau compte −10.",
-  sc_sumNow: "Somme : {sum} sur {total}", sc_save: "Enregistrer la donne", sc_saveEdit: "Enregistrer la donne {n}",
+  sc_sumNow: "Somme : {sum} sur {total}", sc_sumMoon: "C'est un grand chelem : touchez « Grand chelem de … » ci-dessous, il le compte pour vous.", sc_save: "Enregistrer la donne", sc_saveEdit: "Enregistrer la donne {n}",
   sc_orMoon: "Ou, d'un seul geste :", sc_moonBy: "Grand chelem de {name}", sc_jackTakenBy: "Valet de carreau pris par",
   sc_theShooter: "l'auteur du grand chelem",
   sc_editing: "Correction de la donne {n}", sc_cancel: "Annuler", sc_edit: "Modifier", sc_editDeal: "Modifier la donne {n}",
