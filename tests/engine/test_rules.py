@@ -114,6 +114,11 @@ def test_the_presets_say_what_the_issue_says() -> None:
     assert PRESETS["hearts_any_time"] == Rules(must_break_hearts=False)
     assert PRESETS["queen_12"].queen_points == 12
     assert PRESETS["black_maria"].black_maria
+    # Black Maria is mostly played by three ("généralement pour trois joueurs", issue 25):
+    # 17 cards each (2♦ out, as for three_players), K♠ 10 and A♠ 7 besides Q♠.
+    bm3 = PRESETS["three_players_black_maria"]
+    assert bm3 == Rules(players=3, black_maria=True)
+    assert (bm3.hand_size, bm3.moon_points, bm3.removed_mask) == (17, 43, mask_of(parse_cards("2D")))
     d36 = PRESETS["deck_36"]
     assert (d36.deck, d36.queen_points, d36.last_trick_points) == (36, 5, 1)
 

@@ -356,6 +356,7 @@ PRESETS: dict[str, Rules] = {
     "hearts_any_time": Rules(must_break_hearts=False),
     "queen_12": Rules(queen_points=12),
     "black_maria": Rules(black_maria=True),
+    "three_players_black_maria": Rules(players=3, black_maria=True),
     "deck_36": Rules(deck=36, queen_points=5, last_trick_points=1),
 }
 """Named presets; ``docs/rules.md`` describes each."""

@@ -69,7 +69,7 @@ export default {
   preset_three_players: "Three players", preset_five_players: "Five players",
   preset_three_players_kitty: "Three players with a kitty", preset_five_players_kitty: "Five players with a kitty",
   preset_old_rules: "Old rules (any first lead, points on the first trick, hearts free)", preset_hearts_any_time: "Hearts led at any time",
-  preset_queen_12: "Queen worth 12", preset_black_maria: "Black Maria", preset_deck_36: "36-card deck", preset_custom: "Custom",
+  preset_queen_12: "Queen worth 12", preset_black_maria: "Black Maria", preset_three_players_black_maria: "Black Maria for three", preset_deck_36: "36-card deck", preset_custom: "Custom",
   preset_text_standard: "the rules above, to 100 points.",
   preset_text_short: "the same to 50 points.",
   preset_text_omnibus: "whoever takes the jack of diamonds scores −10.",
@@ -81,6 +81,7 @@ export default {
   preset_text_hearts_any_time: "the standard rules, but hearts may be led at any time.",
   preset_text_queen_12: "the queen of spades is worth 12 (the moon is then 25).",
   preset_text_black_maria: "the king of spades is worth 10 and the ace of spades 7 as well as the queen.",
+  preset_text_three_players_black_maria: "Black Maria by three players: 17 cards each, the 2♦ is removed; pass left, right, none.",
   preset_text_deck_36: "a 36-card deck (six to ace), the queen worth 5, one point for the last trick.",
 
   // -- the table

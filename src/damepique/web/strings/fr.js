@@ -68,7 +68,7 @@ export default {
   preset_three_players: "Trois joueurs", preset_five_players: "Cinq joueurs",
   preset_three_players_kitty: "Trois joueurs avec talon", preset_five_players_kitty: "Cinq joueurs avec talon",
   preset_old_rules: "Anciennes règles (entame libre, points au premier pli, cœurs libres)", preset_hearts_any_time: "Entame à cœur à tout moment",
-  preset_queen_12: "Dame à 12", preset_black_maria: "Black Maria", preset_deck_36: "Jeu de 36 cartes", preset_custom: "Personnalisées",
+  preset_queen_12: "Dame à 12", preset_black_maria: "Black Maria", preset_three_players_black_maria: "Black Maria à trois", preset_deck_36: "Jeu de 36 cartes", preset_custom: "Personnalisées",
   preset_text_standard: "les règles ci-dessus, en 100 points.",
   preset_text_short: "les mêmes en 50 points.",
   preset_text_omnibus: "celui qui prend le valet de carreau marque −10.",
@@ -80,6 +80,7 @@ export default {
   preset_text_hearts_any_time: "les règles classiques, mais on peut entamer à cœur à tout moment.",
   preset_text_queen_12: "la dame de pique vaut 12 (le grand chelem vaut alors 25).",
   preset_text_black_maria: "le roi de pique vaut 10 et l'as de pique 7, en plus de la dame.",
+  preset_text_three_players_black_maria: "Black Maria à trois joueurs : 17 cartes chacun, le 2♦ est retiré ; échange à gauche, à droite, aucun.",
   preset_text_deck_36: "un jeu de 36 cartes (du six à l'as), la dame vaut 5, un point pour le dernier pli.",
 
   // -- la table
