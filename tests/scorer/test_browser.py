@@ -149,7 +149,7 @@ async def test_language_is_switched_and_remembered(new_context) -> None:  # type
         await page.get_by_label(NAMES[seat], exact=True).fill(str(value))
     await page.get_by_role("button", name="Enregistrer la donne").click()
     await expect(page.get_by_role("alert")).to_have_text(
-        "les points font 29 au total, une donne en distribue 26 : 3 points de trop"
+        "Les points font 29 au total, une donne en distribue 26 : 3 points de trop"
     )
     await context.close()
 
@@ -164,7 +164,7 @@ async def test_phone_width_fits_and_three_to_six_players(new_context) -> None:  
     await page.get_by_role("radio", name="other", exact=True).check()
     await page.get_by_label("The game ends at (other)").fill("75")
     await page.get_by_role("button", name="Start the sheet").click()
-    await expect(page.get_by_role("alert")).to_have_text("player 1 has no name")
+    await expect(page.get_by_role("alert")).to_have_text("Player 1 has no name")
     # The refusal keeps what was chosen.
     await expect(page.get_by_label("J♦ takes off 10 points")).to_be_checked()
     await expect(page.get_by_label("The game ends at (other)")).to_have_value("75")
