@@ -28,6 +28,7 @@ from damepique.engine.fairness import (
     referee_verify,
 )
 from damepique.engine.record import RecordError, load, referee_legal, referee_replay
+from damepique.engine.schema import check as check_schema
 
 _ANSWERS = {"replay": referee_replay, "legal": referee_legal, "verify": referee_verify}
 
@@ -58,7 +59,7 @@ def _print_json(obj: Any) -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
+def referee(path: str, command: str = "replay", check: bool = False) -> tuple[int, dict[str, Any]]:
     """The referee's answer for a record file (``-``: standard input): the
     exit status (0 or 2) and the one JSON object to print. Never raises."""
     try:
@@ -67,7 +68,7 @@ def referee(path: str, command: str = "replay") -> tuple[int, dict[str, Any]]:
         return 2, RecordError("bad_json", f"cannot read {path}: {e.strerror or e}").to_json()
     except Exception as e:  # pragma: no cover - an unreadable standard input
         return 2, {"error": "bad_json", "reason": f"cannot read {path}: {type(e).__name__}"}
-    return referee_data(data, command)
+    return referee_data(data, command, check)
 
 
 def _record_text(data: str | bytes) -> str:
@@ -81,9 +82,13 @@ def _record_text(data: str | bytes) -> str:
     return data[1:] if data.startswith("\ufeff") else data
 
 
-def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[str, Any]]:
+def referee_data(
+    data: str | bytes, command: str = "replay", check: bool = False
+) -> tuple[int, dict[str, Any]]:
     """The referee's answer for a record's text or bytes (UTF-8, an optional
     byte order mark): ``(0, answer)`` or ``(2, error)``. Never raises.
+    ``check``: the record's shape is checked against its JSON Schema first
+    (``engine.schema``), its faults said with the same error kinds.
 
     >>> referee_data(b'{"format": "damepique-game/1", "deals": []}', "legal")
     (0, {'seat': None, 'phase': 'deal', 'legal': []})
@@ -92,7 +97,10 @@ def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[
     """
     answer = _ANSWERS[command]
     try:
-        return 0, answer(load(_record_text(data)))
+        record = load(_record_text(data))
+        if check:
+            check_schema(record)  # the record's shape against record.schema.json first
+        return 0, answer(record)
     except (RecordError, Unverified) as e:
         return 2, e.to_json()
     except RecursionError:
@@ -103,8 +111,8 @@ def referee_data(data: str | bytes, command: str = "replay") -> tuple[int, dict[
         return 2, {"error": "bad_json", "reason": f"unreadable record: {type(e).__name__}"}
 
 
-def _referee(path: str, command: str) -> int:
-    status, obj = referee(path, command)
+def _referee(path: str, command: str, check: bool = False) -> int:
+    status, obj = referee(path, command, check)
     _print_json(obj)
     return status
 
@@ -583,6 +591,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="check a game record and print its scores as JSON")
     p.add_argument("file", help="record file, or - for standard input")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="check the record's shape against its JSON Schema first (docs/record-format.md)",
+    )
     p = sub.add_parser("legal", help="print what the seat to act may do at the end of a record")
     p.add_argument("file", help="record file, or - for standard input")
 
@@ -699,7 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "replay":
-        return _referee(args.file, "replay")
+        return _referee(args.file, "replay", args.check)
     if args.command in ("legal", "verify"):
         return _referee(args.file, args.command)
     if args.command == "advise":
