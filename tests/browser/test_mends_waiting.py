@@ -39,3 +39,26 @@ async def test_the_invited_friend_sees_take_a_seat_without_scrolling(
     assert await page.evaluate("scrollY") == 0
     await page.screenshot(path=str(artifacts / f"mends-waiting-{lang}-{size}.png"))
     await context.close()
+
+
+AUTO = {
+    "en": {"players": "Players", "auto": "3 to 5, as many as sit down", "create": "Create the table"},
+    "fr": {"players": "Joueurs", "auto": "de 3 à 5, autant que de joueurs assis", "create": "Créer la table"},
+}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_auto_is_offered_next_to_the_rules_not_folded(new_context, lang, size, artifacts) -> None:  # type: ignore[no-untyped-def]
+    words = AUTO[lang]
+    context = await new_context(locale=LOCALES[lang], **SIZES[size])
+    page = await context.new_page()
+    await page.goto("/#/friends")
+    players = page.locator("#create-form").get_by_label(words["players"], exact=True)
+    await expect(players).to_be_visible()  # "Every option" still closed
+    assert not await page.locator("#create-form details.all-options").evaluate("d => d.open")
+    await players.select_option(label=words["auto"])
+    await page.screenshot(path=str(artifacts / f"mends-create-auto-{lang}-{size}.png"), full_page=True)
+    await page.get_by_role("button", name=words["create"]).click()
+    await expect(page.get_by_text(words["auto"], exact=False)).to_be_visible()
+    await context.close()

@@ -157,20 +157,25 @@ function handSize(rules) {
 const label = (key) => (has("opt_" + key) ? t("opt_" + key) : key.replaceAll("_", " "));
 const field = (prefix, key, inner) => `<div class="field"><label for="${prefix}-${key}">${esc(label(key))}</label>${inner}</div>`;
 
-/** The "Rules" (preset) and "Game ends at" controls, for the form's first row. */
-export function presetFields(prefix, preset, rules, opts, { custom = true } = {}) {
+/**
+ * The "Rules" (preset) and "Game ends at" controls, for the form's first row;
+ * with `players`, the number of players too (a table's "auto" in plain sight).
+ */
+export function presetFields(prefix, preset, rules, opts, { custom = true, players = false } = {}) {
   const names = [...Object.keys(opts.presets), ...(custom ? ["custom"] : [])];
   return `<div class="field"><label for="${prefix}-preset">${t("preset")}</label>
       <select id="${prefix}-preset" data-preset>${names
         .map((p) => `<option value="${p}" ${p === preset ? "selected" : ""}>${esc(has("preset_" + p) ? t("preset_" + p) : p.replaceAll("_", " "))}</option>`)
         .join("")}</select></div>
-    <div class="field"><label for="${prefix}-target">${t("target")}</label>${control(prefix, "target", rules, opts)}</div>`;
+    <div class="field"><label for="${prefix}-target">${t("target")}</label>${control(prefix, "target", rules, opts)}</div>${
+    players ? field(prefix, "players", control(prefix, "players", rules, opts)) : ""}`;
 }
 
-/** Every other option, in a closed "Every option" box. */
-export function optionsGrid(prefix, rules, opts) {
-  return `<details class="all-options"><summary>${t("all_options")}</summary>
-    <div class="grid">${keysOf(opts).map((k) => field(prefix, k, control(prefix, k, rules, opts))).join("")}</div></details>`;
+/** Every other option, in a closed "Every option" box (`players`: shown in the first row instead). */
+export function optionsGrid(prefix, rules, opts, { players = false } = {}) {
+  const keys = keysOf(opts).filter((k) => !(players && k === "players"));
+  return `<details class="all-options" ${players ? 'data-upfront="players"' : ""}><summary>${t("all_options")}</summary>
+    <div class="grid">${keys.map((k) => field(prefix, k, control(prefix, k, rules, opts))).join("")}</div></details>`;
 }
 
 /** The rules the form shows now (a closed option keeps the value that goes with it). */
@@ -206,12 +211,12 @@ export function bindRulesForm(root, prefix, opts, onChange = () => {}) {
   const presetSelect = root.querySelector(`#${prefix}-preset`);
   const same = (a, b) => Object.keys(b).every((k) => String(a[k]) === String(b[k]));
   const redraw = (rules) => {
-    const details = root.querySelector(`#${prefix}-players`)?.closest("details");
+    const details = root.querySelector("details.all-options");
     const wasOpen = details?.open;
     const focused = document.activeElement?.id;
     if (details) {
-      details.outerHTML = optionsGrid(prefix, rules, opts);
-      const fresh = root.querySelector(`#${prefix}-players`)?.closest("details");
+      details.outerHTML = optionsGrid(prefix, rules, opts, { players: details.dataset.upfront === "players" });
+      const fresh = root.querySelector("details.all-options");
       if (fresh && wasOpen) fresh.open = true;
     }
     const target = root.querySelector(`#${prefix}-target`);

@@ -97,8 +97,8 @@ export async function renderFriends(root) {
         <div class="field check"><input type="checkbox" id="mp-spectators" checked><label for="mp-spectators">${t("mp_spectators")}</label></div>
         <div class="field check"><input type="checkbox" id="mp-ranked" ${me.nickname ? "" : "disabled"}><label for="mp-ranked">${t("mp_ranked")}${me.nickname ? "" : ` (${t("mp_ranked_needs")})`}</label></div>
       </div>
-      <div class="row">${presetFields("mpo", "standard", rules, formOpts, { custom: false })}</div>
-      ${optionsGrid("mpo", rules, formOpts)}
+      <div class="row">${presetFields("mpo", "standard", rules, formOpts, { custom: false, players: true })}</div>
+      ${optionsGrid("mpo", rules, formOpts, { players: true })}
       <p class="submit-row"><button type="submit" class="button primary" id="create-table">${t("mp_create_button")}</button></p>
       <p class="error" id="create-error" role="alert"></p>
     </form>
