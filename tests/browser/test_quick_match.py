@@ -64,6 +64,7 @@ async def test_play_with_people_from_home_and_lobby_then_bots_fill_after_the_wai
         await zoe.get_by_role("button", name="Trouver une partie").click()
         await expect(zoe.get_by_role("status")).to_contain_text("2 ici pour cette partie")
         await zoe.screenshot(path=str(artifacts / "quick-waiting-fr-desktop.png"))
+        await expect(ann.get_by_role("status")).to_have_text("Waiting for people: 2 here for this game…")
 
         r = httpx.post(f"{quick_server}/api/test/clock", json={"advance": 15}, timeout=30)
         assert r.status_code == 200, r.text

@@ -62,7 +62,10 @@ def receive(ws: Any, seconds: float = BOUND_S) -> dict[str, Any]:
 
 
 def receive_status(ws: Any, status: str) -> dict[str, Any]:
+    """The next message of this status (how many wait, as it changes, passed over)."""
     msg = receive(ws)
+    while msg.get("status") == "waiting" and status != "waiting":
+        msg = receive(ws)
     assert msg["type"] == "quick" and msg["status"] == status, msg
     return msg
 
@@ -240,6 +243,18 @@ def test_a_reconnected_page_keeps_its_place_or_hears_where_it_sits(
         again.send_text(json.dumps({"type": "join", "name": "Ana", "ticket": m2["ticket"]}))
         assert receive_status(again, "matched")["token"] == m2["token"]
     assert len(quick.queue) == 0
+
+
+def test_the_people_waiting_hear_how_many_wait_with_them(client: TestClient) -> None:
+    with client.websocket_connect("/ws/match") as a:
+        assert join(a, "Ana", players="3-5")["waiting"] == 1
+        with client.websocket_connect("/ws/match") as b, client.websocket_connect("/ws/match") as c:
+            assert join(b, "Ben", players="3-5")["waiting"] == 2
+            assert receive_status(a, "waiting")["waiting"] == 2
+            assert join(c, "Cy", players="4")["waiting"] == 1  # another queue: Ana hears nothing of it
+        assert receive_status(a, "waiting")["waiting"] == 1  # Ben closed his page (Cy too)
+        a.send_text(json.dumps({"type": "leave"}))
+        assert receive(a)["status"] == "left"  # nothing about the other queue came before
 
 
 def test_bad_joins_get_a_reason_and_change_nothing(client: TestClient) -> None:

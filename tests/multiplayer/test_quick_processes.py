@@ -43,7 +43,8 @@ class Page:
         self.got.append(json.loads(text))
 
     def statuses(self) -> list[str]:
-        return [m["status"] for m in self.got]
+        """What it heard, but how many wait (which changes as people come and go)."""
+        return [m["status"] for m in self.got if m["status"] != "waiting"]
 
 
 @dataclass
@@ -117,7 +118,12 @@ async def test_two_processes_one_queue_never_seat_one_person_twice(
         await until(lambda: all(p.statuses()[-1] == "matched" for n, p in pages.items() if n != "zoe@a"))
     assert b.seated == [] and len(a.seated) == 1
     assert sorted(a.seated[0]) == ["g:device-wil", "g:device-xav", "g:device-yan", "g:device-zoe"]
-    codes = {p.got[-1]["code"] for n, p in pages.items() if n != "zoe@a"}
+    # Xav, at the owner, heard the count: 3 as Yan came, 3 still as Zoé's page at b replaced
+    # her first, 4 as Wil came (then the table).
+    assert [m["waiting"] for m in pages["xav"].got if m["status"] == "waiting"] == [3, 3, 4]
+    codes = {
+        next(m for m in p.got if m["status"] == "matched")["code"] for n, p in pages.items() if n != "zoe@a"
+    }
     assert len(codes) == 1
     assert "matched" not in pages["zoe@a"].statuses()
     assert a.quick.local == {} and b.quick.local == {}

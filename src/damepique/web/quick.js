@@ -111,6 +111,8 @@ export async function renderQuick(root) {
         } else if (msg.status === "queued") {
           deadline = Date.now() + msg.seconds * 1000;
           say(t("quick_queued", { waiting: msg.waiting }));
+        } else if (msg.status === "waiting") {
+          status.textContent = t("quick_queued", { waiting: msg.waiting }); // shown, not read out each time
         } else if (msg.status === "matched") {
           saveToken(msg.code, msg.token);
           say(t("quick_matched"));

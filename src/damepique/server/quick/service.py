@@ -113,6 +113,7 @@ class QuickMatch:
         node.on_call("quick_claim", self._claim)
         node.on_op("quick_seated", self._seated_op)
         node.on_op("quick_replaced", self._replaced_op)
+        node.on_op("quick_update", self._update_op)
         node.on_op("quick_unclaim", self._unclaim_op)
         node.on_lost(self._lost)
 
@@ -213,6 +214,14 @@ class QuickMatch:
     async def _seated_op(self, m: Json) -> None:
         self._seated(str(m["ticket"]), m["message"])
 
+    def _update(self, ticket: str, update: Json) -> None:
+        waiting = self.local.get(ticket)
+        if waiting is not None:
+            waiting.conn.post(dumps(update))
+
+    async def _update_op(self, m: Json) -> None:
+        self._update(str(m["ticket"]), m["message"])
+
     async def _replaced_op(self, m: Json) -> None:
         self._replaced(str(m["ticket"]))
 
@@ -279,9 +288,12 @@ class QuickMatch:
         seated = self.recent.get(e.ticket)
         if seated is not None:
             return seated[0]
+        new = e.ticket not in self.queue.entries
         replaced = self.queue.add(e)
         if replaced is not None:
             self._tell(replaced.pid, {"op": "quick_replaced", "ticket": replaced.ticket})
+        if new:
+            self._count(e.choice, skip=e.ticket)
         self._spawn(self.match())
         now = self.clock.time()
         return message(
@@ -293,16 +305,28 @@ class QuickMatch:
         )
 
     async def _owner_leave(self, ticket: str) -> bool:
-        return self.queue.remove(ticket) is not None
+        gone = self.queue.remove(ticket)
+        if gone is not None:
+            self._count(gone.choice)
+        return gone is not None
+
+    def _count(self, choice: Choice, skip: str | None = None) -> None:
+        """Everyone waiting for ``choice`` hears how many do now (``waiting``)."""
+        n = self.queue.waiting(choice)
+        for e in list(self.queue.entries.values()):
+            if e.choice == choice and e.ticket != skip:
+                update = message("waiting", ticket=e.ticket, waiting=n)
+                self._tell(e.pid, {"op": "quick_update", "ticket": e.ticket, "message": update})
 
     def _tell(self, pid: str, m: Json) -> None:
-        if pid == self.node.pid:
-            if m["op"] == "quick_seated":
-                self._seated(m["ticket"], m["message"])
-            else:
-                self._replaced(m["ticket"])
-        else:
+        if pid != self.node.pid:
             self.node.send(pid, m)
+        elif m["op"] == "quick_seated":
+            self._seated(m["ticket"], m["message"])
+        elif m["op"] == "quick_update":
+            self._update(m["ticket"], m["message"])
+        else:
+            self._replaced(m["ticket"])
 
     async def match(self) -> None:
         """Seat every group that is due (the owner only)."""
@@ -310,8 +334,11 @@ class QuickMatch:
             if LEASE not in self.node.owned:
                 return
             now = self.clock.time()
-            for group in self.queue.groups(now):
+            groups = self.queue.groups(now)
+            for group in groups:
                 await self._seat(group, now)
+            for choice in {g[0].choice for g in groups}:
+                self._count(choice)  # those still waiting for it: fewer now
 
     async def _claim_at(self, pid: str, tickets: list[str]) -> list[str]:
         if pid == self.node.pid:
