@@ -297,7 +297,7 @@ def test_a_flooding_program_is_rate_limited_and_another_table_keeps_its_pace(ser
     flooder.start()
     assert flooding.wait(WITHIN)  # a whole burst answered: the flood is on
     # During the flood, the other table: its visitor's pings all answered, in order,
-    # between the game's updates. (How quickly: benchmarks/server_flood.py.)
+    # between the game's updates. (How quickly: benchmarks/server_stalls.py.)
     for n in range(40):
         watcher.send_text(json.dumps({"type": "ping", "id": f"w{n}"}))
         while (m := recv(watcher)) != {"v": 2, "type": "pong", "ref": f"w{n}"}:

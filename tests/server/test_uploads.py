@@ -47,7 +47,7 @@ async def test_the_loop_is_free_while_a_large_record_is_replayed(big: bytes) -> 
     """The record is checked in a worker process: the event loop (every game of the
     server) keeps turning all the while. On the loop, it would turn once or twice in
     the second the record takes. (How quickly the server answers meanwhile is
-    measured in ``benchmarks/server_uploads.py``.)"""
+    measured in ``benchmarks/server_stalls.py``.)"""
     uploads = Uploads(clock=ManualClock())
     try:
         assert (await uploads.replay(record(100)))[0] == 200  # the worker is up
