@@ -329,3 +329,28 @@ def test_a_quick_matched_game_shows_nobody_a_hidden_card(tmp_path: Path) -> None
         assert mine()["games"] == 1
         assert mine()["points"] == final["totals"][matched[0]["seat"]]
         assert mine()["last"][0]["mode"] == "casual"
+
+
+def test_a_bot_joins_quick_matches_only_when_its_owner_allows_and_only_casual(client: TestClient) -> None:
+    """Issue 29: a program in the queue is its owner's choice, and never ranked."""
+    r = client.post("/api/accounts", json={"nickname": "owner_q", "password": "correct horse battery"})
+    assert r.status_code == 201, r.text
+    token = client.post("/api/bots", json={"nickname": "quick_bot"}).json()["token"]
+    bearer = {"authorization": f"Bearer {token}"}
+    with client.websocket_connect("/ws/match", headers=bearer) as ws:
+        ws.send_text(json.dumps({"type": "join", "name": "x"}))
+        assert receive(ws)["code"] == "bot_not_allowed"
+    assert len(client.app.state.quick.queue) == 0  # type: ignore[attr-defined]
+
+    allowed = client.post("/api/bots/quick_bot/quick", json={"allowed": True})
+    assert allowed.json() == {"nickname": "quick_bot", "quick": True}
+    assert client.post("/api/bots/nobody_bot/quick", json={"allowed": True}).json()["code"] == "not_found"
+    assert client.post("/api/bots/quick_bot/quick", json={"allowed": "yes"}).json()["code"] == "bad_request"
+    # Only the owner decides: the bot itself cannot.
+    assert client.post("/api/bots/quick_bot/quick", json={"allowed": True}, headers=bearer).status_code == 403
+    with client.websocket_connect("/ws/match", headers=bearer) as ws:
+        ws.send_text(json.dumps({"type": "join", "name": "x", "ranked": True}))
+        assert receive(ws)["code"] == "bots_casual_only"
+        assert len(client.app.state.quick.queue) == 0  # type: ignore[attr-defined]
+        join(ws, "x")
+        assert len(client.app.state.quick.queue) == 1  # type: ignore[attr-defined]

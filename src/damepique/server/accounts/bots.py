@@ -122,6 +122,16 @@ class Bots:
         await self._set(owner, nickname, None)
         return {"nickname": await self._nickname(nickname), "active": False}
 
+    async def allow_quick(self, account: str | None, nickname: str, allowed: object) -> Json:
+        """Whether one of ``account``'s bots may join quick matches (casual ones only)."""
+        owner = await self._person(account)
+        if not isinstance(allowed, bool):
+            raise Refusal("bad_request", "'allowed' is true or false")
+        key = nickname_key(nickname)
+        if key is None or not await self.store.set_bot_quick(owner, key, allowed):
+            raise Refusal("not_found", "you have no bot with this nickname")
+        return {"nickname": await self._nickname(nickname), "quick": allowed}
+
     async def _set(self, owner: str, nickname: str, hashed: str | None) -> None:
         key = nickname_key(nickname)
         if key is None or not await self.store.set_bot_token(owner, key, hashed):

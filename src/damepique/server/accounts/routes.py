@@ -121,6 +121,17 @@ def install(app: FastAPI, accounts: Accounts) -> None:
     async def new_bot_token(nickname: str, request: Request) -> JSONResponse:
         return await bot_change(nickname, request, "new_token")
 
+    @app.post("/api/bots/{nickname}/quick")
+    async def bot_quick(nickname: str, request: Request) -> JSONResponse:
+        """The owner allows (or no longer allows) a bot in casual quick matches."""
+        try:
+            body = await json_body(request, 4096)
+            return JSONResponse(
+                await bots.allow_quick(await account_of(request), nickname, body.get("allowed"))
+            )
+        except Refusal as e:
+            return refused(e)
+
     @app.delete("/api/bots/{nickname}")
     async def revoke_bot(nickname: str, request: Request) -> JSONResponse:
         return await bot_change(nickname, request, "revoke")

@@ -48,6 +48,14 @@ def _frame(raw: str | bytes | None) -> Json:
 
 
 def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> None:
+    async def refuse_bot(account: str, ranked: bool) -> None:
+        """A bot joins quick matches only when its owner allows it, and only casual ones."""
+        acc = await tables.accounts.get_account(account)
+        if acc is None or not acc["quick"]:
+            raise Refusal("bot_not_allowed", "this bot's owner has not allowed it in quick matches")
+        if ranked:
+            raise Refusal("bots_casual_only", "bots play quick matches in casual games only")
+
     async def refuse_leaver(account: str) -> None:
         """``Refusal`` when the account left too many ranked games lately (``accounts.leavers``)."""
         now = quick.clock.time()
@@ -91,6 +99,8 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
                     msg = _frame(raw)
                     if msg["type"] == "join":
                         sitter = replace(await tables.sitter(account), player=_device(msg.get("player")))
+                        if sitter.program and account is not None:
+                            await refuse_bot(account, msg.get("ranked") is True)
                         rating = None
                         if msg.get("ranked") is True and account is not None:
                             await refuse_leaver(account)

@@ -50,6 +50,7 @@ class AccountStore:
                 "stats": {**EMPTY_STATS, **json.loads(r.stats)},
                 "kind": r.kind,
                 "owner": r.owner,
+                "quick": bool(r.quick),
             }
 
     async def set_password(self, key: str, password_hash: str) -> None:
@@ -142,6 +143,18 @@ class AccountStore:
                 update(accounts)
                 .where(accounts.c.key == key, accounts.c.owner == owner, accounts.c.kind == "bot")
                 .values(token=token_hash)
+            )
+            return bool(done.rowcount)
+
+    async def set_bot_quick(self, owner: str, key: str, allowed: bool) -> bool:
+        """Whether ``owner``'s bot ``key`` may join quick matches (casual ones only);
+        False when ``owner`` has no such bot."""
+        accounts = schema.accounts
+        async with self.db.write() as conn:
+            done = await conn.execute(
+                update(accounts)
+                .where(accounts.c.key == key, accounts.c.owner == owner, accounts.c.kind == "bot")
+                .values(quick=allowed)
             )
             return bool(done.rowcount)
 

@@ -7,7 +7,7 @@ them the database is exactly this (Alembic's autogenerate finds nothing).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, true
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, false, true
 
 metadata = MetaData()
 
@@ -97,6 +97,7 @@ accounts = Table(
     Column("kind", String(8), nullable=False, server_default="person"),
     Column("owner", String(32), index=True),
     Column("token", String(64), unique=True, index=True),
+    Column("quick", Boolean, nullable=False, server_default=false()),
 )
 """People and bots share one namespace of nicknames, one rating and the same
 statistics. ``kind``: ``person`` (signs in with a password) or ``bot`` (a

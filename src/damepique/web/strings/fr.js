@@ -326,6 +326,8 @@ export default {
   refusal_not_challenged: "Ce défi ne vous concerne pas.",
   refusal_challenge_over: "Vous avez déjà répondu à ce défi.",
   refusal_too_many_challenges: "Trop de vos défis attendent encore une réponse.",
+  refusal_bot_not_allowed: "Le propriétaire de ce robot ne l'a pas autorisé dans les parties rapides.",
+  refusal_bots_casual_only: "Les robots ne jouent les parties rapides qu'en parties amicales.",
   refusal_bad_code: "Un code de table a 8 lettres et chiffres.",
   refusal_bad_deal: "Cette donne n'existe pas ou n'est pas terminée.",
   refusal_bad_json: "Message illisible (JSON invalide).",
