@@ -22,7 +22,11 @@ WORDS = {
         **TEXT["en"],
         "training": "Training mode",
         "labels": ["expected points", "takes Q♠", "hearts taken", "your moon", "another's moon"],
-        "sentence": re.compile(r"^With .+ (you|another player) .+; with .+, .+\.$"),
+        # Two options compared, or (their numbers the same as shown) said to be about equal.
+        "sentence": re.compile(
+            r"^With .+ (you|another player) .+; with .+, .+\.$"
+            r"|^With .+ or .+ (you|another player) .+: the two are about equal\.$"
+        ),
         "review": "Review of the deal",
         "review_item": re.compile(
             r"^(Trick \d+|The pass) · your hand: .+ you (played|passed) .+, the expert would (play|pass) .+"
@@ -46,7 +50,10 @@ WORDS = {
             "grand chelem d'un autre",
         ],
         # French typography: a narrow no-break space before ";", a decimal comma, "23 %".
-        "sentence": re.compile(r"^Avec .+, (vous|un autre joueur) .+\u202f; avec .+, .+\.$"),
+        "sentence": re.compile(
+            r"^Avec .+, (vous|un autre joueur) .+\u202f; avec .+, .+\.$"
+            r"|^Avec .+ ou .+, (vous|un autre joueur) .+\u00a0: les deux se valent à peu près\.$"
+        ),
         "review": "Revue de la donne",
         "review_item": re.compile(
             r"^(Pli \d+|L'échange) · votre main\u00a0: .+ vous avez (joué|passé) .+,"
