@@ -99,3 +99,25 @@ async def test_a_moon_typed_out_points_to_the_moon_buttons_and_messages_are_sent
     await expect(alert).not_to_be_empty()
     assert plain(await alert.inner_text()) == words["short"]
     await context.close()
+
+
+# The header's brand and look, read from the page.
+HEADER = """() => { const bar = document.querySelector('header'); const brand = bar.querySelector('a');
+  const cs = getComputedStyle(bar); return { brand: brand.textContent.trim(),
+  background: cs.backgroundColor, size: getComputedStyle(brand).fontSize,
+  weight: getComputedStyle(brand).fontWeight }; }"""
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "phone"), ("fr", "desktop")])
+async def test_the_score_keeper_wears_the_apps_header(new_context, lang: str, size: str) -> None:  # type: ignore[no-untyped-def]
+    context = await new_context(locale=LOCALES[lang], **SIZES[size])
+    page = await context.new_page()
+    await page.goto("/")
+    await expect(page.locator("header nav, header .menu").first).to_be_attached()
+    app = await page.evaluate(HEADER)
+    await page.goto("/scorer/")
+    await expect(page.locator("header a").first).to_be_visible()
+    scorer = await page.evaluate(HEADER)
+    assert scorer == app
+    assert app["brand"] == "♠ Dame de pique"
+    await context.close()

@@ -114,3 +114,22 @@ async def test_flying_cards_live_in_the_table_and_go_with_it(new_context) -> Non
     await page.evaluate("location.hash = '#/history'")
     await expect(page.locator(".ghost")).to_have_count(0)
     await context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+async def test_a_profile_without_rated_games_shows_no_empty_box(new_context, lang, size, artifacts) -> None:  # type: ignore[no-untyped-def]
+    stats = {"games": 2, "ranked": 0, "wins": 1, "average_points": 6.5, "moons": 0, "queens": 1}
+    profile = {"nickname": "Zed", "rating": 1500, "stats": stats, "history": []}
+
+    async def answer(route) -> None:  # type: ignore[no-untyped-def]
+        await route.fulfill(json=profile)
+
+    context = await new_context(locale=LOCALES[lang], **SIZES[size])
+    page = await context.new_page()
+    await page.route("**/api/players/Zed", answer)
+    await page.goto("/#/player/Zed")
+    await expect(page.get_by_role("heading", name="Zed")).to_be_visible()
+    await expect(page.locator(".stats")).to_be_visible()
+    await expect(page.locator(".rating-box")).to_have_count(0)
+    await page.screenshot(path=str(artifacts / f"mends-profile-{lang}-{size}.png"))
+    await context.close()

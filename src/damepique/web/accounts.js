@@ -84,8 +84,9 @@ export async function renderProfile(root, nickname) {
       <div><dt>${t("pf_moons")}</dt><dd>${s.moons}</dd></div>
       <div><dt>${t("pf_queens")}</dt><dd>${s.queens}</dd></div>
     </dl><p><a href="#/stats/${encodeURIComponent(p.nickname)}">${t("st_all")}</a></p></section>`;
-  if (p.history.length) {
-    const box = root.querySelector("#rating-box");
+  const box = root.querySelector("#rating-box");
+  if (!p.history.length) box.remove(); // no rated game yet: no empty box
+  else {
     // Drawn at the width of its box, so the labels stay readable on a phone.
     box.innerHTML = lineChart({
       series: [{ name: t("lb_rating"), values: [1500, ...p.history.map((x) => x.rating)], colour: "#2471a3" }],

@@ -160,10 +160,11 @@ async function setLang(lang) {
 }
 
 function renderHeader() {
-  document.title = `${t("sc_title")} · damepique`;
+  document.title = `${t("sc_title")} · Dame de pique`;
   const header = document.getElementById("bar");
   header.replaceChildren(
-    h("a", { class: "home", href: "/" }, h("span", { "aria-hidden": "true" }, "♠ "), "damepique"),
+    // One product, one look: the app's own brand, colours and size (web/style.css header.top).
+    h("a", { class: "home brand", href: "/" }, h("span", { "aria-hidden": "true" }, "♠ "), "Dame de pique"),
     h("a", { class: "title", href: "/scorer/" }, t("sc_title")),
     h(
       "div",
