@@ -25,7 +25,7 @@ from damepique.server.settings import Settings
 from damepique.server.storage import schema
 
 from ..clocks import wait
-from .mp_helpers import Player, cards_in, check_frames, hello, recv_type
+from .mp_helpers import Player, cards_in, check_frames, hello
 
 BOUND_S = 20.0
 """The longest any message is waited for (it comes in milliseconds)."""
@@ -80,9 +80,17 @@ def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
     client.portal.call(clock.advance, seconds)  # type: ignore[union-attr]
 
 
+def receive_type(ws: Any, kind: str) -> dict[str, Any]:
+    msg = receive(ws)
+    while msg["type"] != kind:
+        msg = receive(ws)
+    return msg
+
+
 def seats_of(client: TestClient, matched: dict[str, Any]) -> list[dict[str, Any]]:
     with client.websocket_connect("/ws") as ws:
-        return list(hello(ws, matched["code"], matched["token"])["table"]["seats"])
+        ws.send_text(json.dumps({"type": "hello", "table": matched["code"], "token": matched["token"]}))
+        return list(receive_type(ws, "table")["table"]["seats"])
 
 
 def test_four_people_queued_at_once_are_seated_together(client: TestClient) -> None:
@@ -118,8 +126,8 @@ def test_two_people_get_two_bots_once_their_wait_is_over(client: TestClient, clo
     seats = seats_of(client, ma)
     assert [s["kind"] for s in seats] == ["human", "human", "bot", "bot"]
     with client.websocket_connect("/ws") as ws:
-        hello(ws, ma["code"], ma["token"])
-        state = recv_type(ws, "state")
+        ws.send_text(json.dumps({"type": "hello", "table": ma["code"], "token": ma["token"]}))
+        state = receive_type(ws, "state")
     assert state["rules"]["target"] == 50 and state["rules"]["players"] == 4
 
 
