@@ -29,3 +29,15 @@ test("the button and the countdown in both languages", () => {
   assert.equal(t("quick_queued", { waiting: 3 }).replace(/[\u00a0\u202f]/g, " "), "En attente de joueurs : 3 ici pour cette partie…");
   setLang("en", false);
 });
+
+test("the reason a player is barred from quick ranked matches, with how long", () => {
+  setLang("en", false);
+  assert.equal(
+    t("quick_barred", { minutes: 59, leaves: 3 }),
+    "You left 3 ranked games in the last 24 hours: quick ranked matches are closed to you for 59 more minutes. Casual games and tables with friends are open.",
+  );
+  assert.match(t("quick_barred", { minutes: 1, leaves: 3 }), /for 1 more minute\. /);
+  setLang("fr", false);
+  assert.match(t("quick_barred", { minutes: 1, leaves: 3 }).replace(/[\u00a0\u202f]/g, " "), /^Vous avez quitté 3 parties classées ces dernières 24 heures : .* encore 1 minute\. /);
+  setLang("en", false);
+});
