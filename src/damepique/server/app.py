@@ -131,10 +131,14 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         # FastAPI's own answer echoes the input, which may not be JSON (NaN, Infinity): say where instead.
-        errors = [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", ""))} for err in e.errors()]
-        return JSONResponse(
-            {"detail": errors, "code": "bad_request", "reason": "the body is not as expected"}, 422
+        fields = [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", ""))} for err in e.errors()]
+        where = " ".join(str(p) for p in fields[0]["loc"] if p != "body") if fields else ""
+        reason = (
+            f"the body is not as expected: {where}: {fields[0]['msg']}"
+            if fields
+            else "the body is not as expected"
         )
+        return refused(Refusal("bad_body", reason, params={"fields": fields}))
 
     @app.exception_handler(DatabaseGone)
     @app.exception_handler(SQLAlchemyError)

@@ -25,6 +25,7 @@ STATUS: dict[str, int] = {
     "bad_login": 401,
     "bad_bot_token": 401,
     "person_needed": 403,
+    "bad_origin": 403,
     "not_your_seat": 403,
     "not_found": 404,
     "no_challenge": 404,
@@ -47,8 +48,10 @@ STATUS: dict[str, int] = {
     "day_over": 409,
     "too_large": 413,
     "unsupported_media_type": 415,
+    "bad_body": 422,
     "bad_sheet": 422,
     "bad_entry": 422,
+    "ambiguous": 422,
     "too_slow": 422,
     "rate_limited": 429,
     "too_many_attempts": 429,
@@ -60,7 +63,9 @@ STATUS: dict[str, int] = {
     "unavailable": 503,
     "storage_failed": 503,
 }
-"""HTTP status by code; every other refusal is 400 (the request was wrong)."""
+"""HTTP status by code (or, for a code not listed, by its ``kind``); every other
+refusal is 400 (the request was wrong). ``docs/protocol.md`` (Refusals over
+HTTP) shows this table; a test keeps the two the same."""
 
 
 class Refusal(Exception):
@@ -75,6 +80,8 @@ class Refusal(Exception):
         seat: int | None = None,
         card: str | None = None,
         retry_after: int | None = None,
+        kind: str | None = None,
+        player: int | None = None,
     ) -> None:
         super().__init__(reason)
         self.code = code
@@ -84,10 +91,15 @@ class Refusal(Exception):
         self.card = card
         self.retry_after = retry_after
         """Seconds before asking again is worth it (``Retry-After``), where that is known."""
+        self.kind = kind
+        """The family of a finer code, where there is one (the score keeper's
+        ``bad_entry`` for ``sum_short``): the status of a code not in ``STATUS``."""
+        self.player = player
+        """The score keeper's player (a column of the sheet) it concerns."""
 
     @property
     def status(self) -> int:
-        return STATUS.get(self.code, 400)
+        return STATUS.get(self.code, STATUS.get(self.kind or "", 400))
 
     @classmethod
     def from_engine(cls, error: HeartsError) -> Refusal:
@@ -112,6 +124,10 @@ class Refusal(Exception):
             out["seat"] = self.seat
         if self.card is not None:
             out["card"] = self.card
+        if self.kind is not None:
+            out["kind"] = self.kind
+        if self.player is not None:
+            out["player"] = self.player
         return out
 
     def __repr__(self) -> str:

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .errors import Refusal
+
 DEFAULT_BODY = 65_536
 """Bytes of a request body (a game's options, a score sheet's deal fit in a few hundred)."""
 BODY_LIMITS = {"/api/replay": 2_100_000, "/api/analysis": 2_100_000}
@@ -70,8 +72,10 @@ def foreign_origin(scope: Scope) -> bool:
     return origin == "null" or host is None or urlsplit(origin).netloc.lower() != host.lower()
 
 
-async def _answer(send: Send, status: int, code: str, reason: str) -> None:
-    body = json.dumps({"error": code, "code": code, "reason": reason}).encode()
+async def _answer(send: Send, code: str, reason: str) -> None:
+    # The one shape and status of a refusal over HTTP (http.refusal_body), written here below the app.
+    status = Refusal(code, reason).status
+    body = json.dumps({"error": code, "code": code, "reason": reason, "params": {}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers + SECURITY_HEADERS})
     await send({"type": "http.response.body", "body": body})
@@ -97,12 +101,12 @@ class Shield:
             return
         method = scope.get("method", "GET")
         if method in UNSAFE and foreign_origin(scope):
-            await _answer(send, 403, "bad_origin", "a request from a page of another site")
+            await _answer(send, "bad_origin", "a request from a page of another site")
             return
         limit = BODY_LIMITS.get(scope.get("path", ""), DEFAULT_BODY)
         length = _header(scope, b"content-length")
         if length is not None and length.isdigit() and int(length) > limit:
-            await _answer(send, 413, "too_large", f"a request body larger than {limit} bytes")
+            await _answer(send, "too_large", f"a request body larger than {limit} bytes")
             return
         body = bytearray()
         more = True
@@ -112,15 +116,13 @@ class Shield:
                 return
             body += message.get("body", b"")
             if len(body) > limit:
-                await _answer(send, 413, "too_large", f"a request body larger than {limit} bytes")
+                await _answer(send, "too_large", f"a request body larger than {limit} bytes")
                 return
             more = message.get("more_body", False)
         if method in UNSAFE and body:
             ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
             if ctype != "application/json":
-                await _answer(
-                    send, 415, "unsupported_media_type", "send the request's body as application/json"
-                )
+                await _answer(send, "unsupported_media_type", "send the request's body as application/json")
                 return
         delivered = False
 

@@ -54,7 +54,7 @@ export async function renderHistory(root, { playerId }) {
     const out = await res.json().catch(() => ({})); // a proxy's refusal may not be JSON
     const err = document.getElementById("upload-error");
     if (!res.ok) {
-      showRefusal(err, t("upload_bad", { reason: out.reason || res.statusText }));
+      showRefusal(err, t("upload_bad", { reason: out.code ? refusalText(out.code, out.reason) : res.statusText }));
       return;
     }
     err.textContent = "";

@@ -24,13 +24,6 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from damepique.scorer import (
-    AMBIGUOUS,
-    BAD_ENTRY,
-    BAD_SHEET,
-    GAME_OVER,
-    NO_SUCH_DEAL,
-    NO_SUCH_SHEET,
-    NOTHING_TO_UNDO,
     Entry,
     ScoreError,
     Sheet,
@@ -40,6 +33,8 @@ from damepique.scorer import (
     to_export_json,
 )
 
+from ..errors import Refusal
+from ..http import refused
 from ..protocol import Json
 from ..storage.sheets import SheetStore, StoredSheet
 from .live import Watchers
@@ -47,16 +42,6 @@ from .live import Watchers
 PAGES = Path(__file__).resolve().parent.parent.parent / "web" / "scorer"
 PREFIX = "/api/sheets"
 PAGE_PREFIX = "/scorer"
-
-_STATUS = {
-    BAD_SHEET: 422,
-    BAD_ENTRY: 422,
-    AMBIGUOUS: 422,
-    NO_SUCH_DEAL: 404,
-    NO_SUCH_SHEET: 404,
-    GAME_OVER: 409,
-    NOTHING_TO_UNDO: 409,
-}
 
 
 def view(stored: StoredSheet, editor: bool) -> Json:
@@ -188,31 +173,30 @@ class SheetOut(BaseModel):
     links: dict[str, str]
 
 
-class ErrorBody(BaseModel):
-    kind: str
-    code: str
-    player: int | None
-    reason: str
-    params: Json
-    messages: dict[str, str]
+class RefusalOut(BaseModel):
+    """A refusal, in the one shape of every refusal over HTTP (``docs/protocol.md``)."""
 
-
-class ErrorOut(BaseModel):
-    detail: str
-    error: ErrorBody
+    error: str = Field(description="The code again (the field programs read first)")
+    code: str = Field(description="What was refused, e.g. sum_short: the page has words for it")
+    reason: str = Field(description="The same in English, for programs and logs")
+    params: Json = Field(description="What the page's words need (numbers, names); maybe empty")
+    kind: str | None = Field(None, description="The code's family: bad_sheet, bad_entry, ambiguous, ...")
+    player: int | None = Field(None, description="The player (0 is the first column) it concerns")
 
 
 _ERRORS: dict[int | str, Json] = {
-    404: {"model": ErrorOut, "description": "No such sheet or deal"},
-    409: {"model": ErrorOut, "description": "The game is over, or nothing to undo"},
-    422: {"description": "A refused sheet or entry (ErrorOut), or a body of the wrong shape"},
+    404: {"model": RefusalOut, "description": "No such sheet or deal"},
+    409: {"model": RefusalOut, "description": "The game is over, or nothing to undo"},
+    422: {
+        "model": RefusalOut,
+        "description": "A refused sheet or entry, or a body of the wrong shape (bad_body, params.fields)",
+    },
 }
 
 
 def _refusal(err: ScoreError) -> JSONResponse:
-    return JSONResponse(
-        {"detail": err.reason, "error": err.to_json()}, status_code=_STATUS.get(err.kind, 400)
-    )
+    """The score keeper's error as a refusal (its words are the page's: no sentence here)."""
+    return refused(Refusal(err.code, err.reason, params=dict(err.params), kind=err.kind, player=err.player))
 
 
 def _entry(sheet: Sheet, body: EntryIn) -> Entry:

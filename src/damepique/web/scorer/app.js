@@ -58,15 +58,17 @@ function words({ code, params, messages, reason }) {
   return (messages && (messages[currentLang()] || messages.en)) || reason || code;
 }
 
+// A refusal, in the one shape of every refusal over HTTP (docs/protocol.md):
+// its code and params in the page's words.
 function message(body) {
-  if (body && body.error && body.error.code) return words(body.error);
-  if (body && Array.isArray(body.detail)) {
-    const d = body.detail[0] || {};
+  if (!body || typeof body.code !== "string") return t("sc_network");
+  const fields = body.params && body.params.fields;
+  if (body.code === "bad_body" && Array.isArray(fields)) {
+    const d = fields[0] || {};
     const where = (d.loc || []).filter((p) => p !== "body").join(" ");
     return t("sc_badInput", { detail: `${where}: ${d.msg}` });
   }
-  if (body && typeof body.detail === "string") return body.detail;
-  return t("sc_network");
+  return words(body);
 }
 
 async function call(method, path, body) {
@@ -574,8 +576,8 @@ async function change(method, path, body) {
     return true;
   }
   // Points that read two ways (a moon with the J♦, or not): ask which.
-  const error = r.data && r.data.error;
-  state.ambiguous = error && error.kind === "ambiguous" ? { readings: error.params.readings, method, path } : null;
+  const refusal = r.data;
+  state.ambiguous = refusal && refusal.kind === "ambiguous" ? { readings: refusal.params.readings, method, path } : null;
   state.error = message(r.data);
   render();
   const box = document.getElementById("entry-error");

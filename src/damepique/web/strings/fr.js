@@ -338,6 +338,7 @@ export default {
   refusal_bad_option: "Option de table inconnue ou invalide.",
   refusal_bad_password: "Un mot de passe a de 8 à 200 caractères.",
   refusal_bad_request: "Requête invalide.",
+  refusal_bad_body: "Requête invalide : un champ n’est pas comme attendu.",
   refusal_bad_rules: "Ces règles ne vont pas ensemble ; changez une option et réessayez.",
   refusal_bad_seat: "Cette place n'existe pas.",
   refusal_bad_speed: "La vitesse est normale ou rapide.",
