@@ -130,10 +130,16 @@ class Entry:
         return cls(**fields)
 
 
+UNRATED = 1500.0
+"""The rating of a ranked entry that came without one (a new account's)."""
+
+
+def _rating(e: Entry) -> float:
+    return UNRATED if e.rating is None else e.rating
+
+
 def _close_enough(a: Entry, b: Entry, now: float) -> bool:
-    if a.rating is None or b.rating is None:
-        return True
-    return abs(a.rating - b.rating) <= min(a.window(now), b.window(now))
+    return abs(_rating(a) - _rating(b)) <= min(a.window(now), b.window(now))
 
 
 class Queue:
@@ -168,32 +174,71 @@ class Queue:
 
     def groups(self, now: float) -> list[list[Entry]]:
         """The groups to seat now, taken out of the queue: each full one, and
-        each whose anchor waited its chosen time (then bots fill)."""
+        each whose anchor waited its chosen time (then bots fill). Each choice
+        on its own; about linear in the people waiting (a ranked anchor looks
+        only at the ratings inside its window: ``benchmarks/README.md``)."""
+        by_choice: dict[Choice, list[Entry]] = {}
+        for e in sorted(self.entries.values(), key=lambda e: e.since):  # stable: who came first
+            by_choice.setdefault(e.choice, []).append(e)
         out: list[list[Entry]] = []
-        for anchor in sorted(self.entries.values(), key=lambda e: e.since):  # stable: who came first
-            if anchor.ticket not in self.entries:
+        for choice, waiting in by_choice.items():
+            out += self._groups_of(choice, waiting, now)
+        for group in out:
+            for e in group:
+                del self.entries[e.ticket]
+        return out
+
+    def _groups_of(self, choice: Choice, waiting: list[Entry], now: float) -> list[list[Entry]]:
+        most = choice.seats[1]
+        taken: set[str] = set()
+        by_rating = sorted(waiting, key=_rating) if choice.ranked else []
+        place = {e.ticket: i for i, e in enumerate(by_rating)}
+        out = []
+        for anchor in waiting:
+            if anchor.ticket in taken:
                 continue
-            group = self._around(anchor, now)
-            most = anchor.choice.seats[1]
+            if choice.ranked:
+                group = self._nearest(anchor, by_rating, place[anchor.ticket], taken, now, most)
+            else:
+                group = [anchor]
+                for e in waiting:
+                    if len(group) >= most:
+                        break
+                    if e is not anchor and e.ticket not in taken:
+                        group.append(e)
             if len(group) >= most or now >= anchor.due:
-                for e in group:
-                    del self.entries[e.ticket]
+                taken.update(e.ticket for e in group)
                 out.append(group)
         return out
 
-    def _around(self, anchor: Entry, now: float) -> list[Entry]:
-        others = [e for e in self.entries.values() if e.choice == anchor.choice and e is not anchor]
-        if anchor.choice.ranked and anchor.rating is not None:
-            rating = anchor.rating
-            others.sort(key=lambda e: (abs((e.rating or rating) - rating), e.since))
-        else:
-            others.sort(key=lambda e: e.since)  # stable: who came first
+    @staticmethod
+    def _nearest(
+        anchor: Entry, by_rating: list[Entry], at: int, taken: set[str], now: float, most: int
+    ) -> list[Entry]:
+        """The anchor and the nearest ratings to it (outward from ``at``, its place
+        in rating order), each within every member's window, up to ``most``."""
         group = [anchor]
-        most = anchor.choice.seats[1]
-        for e in others:
-            if len(group) >= most:
+        rating, reach = _rating(anchor), anchor.window(now)
+        left, right = at - 1, at + 1
+        while len(group) < most:
+            while left >= 0 and by_rating[left].ticket in taken:
+                left -= 1
+            while right < len(by_rating) and by_rating[right].ticket in taken:
+                right += 1
+            below = rating - _rating(by_rating[left]) if left >= 0 else None
+            above = _rating(by_rating[right]) - rating if right < len(by_rating) else None
+            if below is None and above is None:
                 break
-            if not anchor.choice.ranked or all(_close_enough(e, g, now) for g in group):
+            if above is None or (
+                below is not None and (below, by_rating[left].since) <= (above, by_rating[right].since)
+            ):
+                e, left, gap = by_rating[left], left - 1, below
+            else:
+                e, right, gap = by_rating[right], right + 1, above
+            assert gap is not None
+            if gap > reach:
+                break  # everyone further is outside the anchor's window
+            if all(_close_enough(e, g, now) for g in group):
                 group.append(e)
         return group
 
@@ -204,6 +249,7 @@ __all__ = [
     "MAX_WAIT",
     "PLAYER_CHOICES",
     "TARGETS",
+    "UNRATED",
     "WIDEN_PER_S",
     "Choice",
     "Entry",
