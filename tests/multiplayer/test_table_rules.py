@@ -39,6 +39,9 @@ async def test_the_turn_timer_plays_for_the_people_who_ran_out_of_time(tmp_path:
         assert sorted(notices(guest, "timeout")) == [0, 1]  # and everybody heard of it
         played = [m for m in host.messages if m["type"] == "state" and m["view"]["phase"] == "play"]
         assert played and played[0]["view"]["passed"] and len(played[0]["view"]["hand"]) == 13
+        events = [m["event"] for m in host.messages if m["type"] == "state" and m.get("event")]
+        assert {0, 1} <= {e["seat"] for e in events if e["type"] == "pass"}  # theirs, by a bot
+        assert all(m["timer"]["seconds"] == 30 for m in host.messages if m["type"] == "state")
 
 
 async def test_after_the_grace_period_a_bot_stands_in_and_the_seat_comes_back(tmp_path: Path) -> None:
@@ -53,6 +56,8 @@ async def test_after_the_grace_period_a_bot_stands_in_and_the_seat_comes_back(tm
         await h.clock.advance(0.1)
         assert (await host.next("notice", is_notice("stand_in")))["seat"] == 1
         assert table.seats[1].away and table.seats[1].kind == "human"
+        await host.next("state", lambda m: m["event"] == {"type": "pass", "seat": 1, "complete": False})
+        assert not table.runner.game.waiting_on() or 1 not in table.runner.game.waiting_on()  # a bot passed
         back = await h.join(table.code, token)  # the person comes back to the seat
         assert (await host.next("notice", is_notice("back")))["seat"] == 1
         assert not table.seats[1].away

@@ -21,7 +21,6 @@ from damepique.server.settings import Settings
 
 from ..clocks import WITHIN, move, wait
 from .mp_helpers import (
-    Log,
     Patched,
     Player,
     check_frames,
@@ -241,79 +240,6 @@ def test_seat_token_brings_a_player_back_to_the_same_seat(client: TestClient) ->
             # The token alone is enough (no code), and it never opens another table.
             b2.send_text(json.dumps({"type": "hello", "token": bob["token"]}))
             assert recv_type(b2, "state")["seat"] == 1
-
-
-def test_a_turn_timer_plays_for_a_slow_player_and_the_table_sees_it(tmp_path: Path) -> None:
-    clock = ManualClock()
-    client = TestClient(make_app(tmp_path / "timer.sqlite3", clock))
-    with client, ws_connect(client) as a, ws_connect(client) as b:
-        t = create_table(client, preset="short", timer=1, rules={"passing": False})
-        log: list[dict[str, Any]] = []
-        hello(a, t["code"], t["token"])
-        hello(b, t["code"])
-        sit(b, "Slow")
-        quick = Player(a, seed=1, log=log)
-        quick.start()
-        a.send_text(json.dumps({"type": "start"}))
-        timeouts, timed = [], set()
-        while len(timeouts) < 2:
-            m = recv(b)
-            if m["type"] == "notice" and m["kind"] == "timeout":
-                timeouts.append(m)
-            if m["type"] == "state" and m["view"]["to_act"] == 1 and m["timer"]["deadline"]:
-                position = (len(m["view"]["tricks"]), len(m["view"]["trick"]))
-                if position not in timed:  # Slow's turn, timed: a second passes and he has not played
-                    assert m["timer"]["seats"] == [1] and m["timer"]["remaining"] == 1.0
-                    timed.add(position)
-                    move(client, clock, 0.9)
-                    move(client, clock, 0.1)
-        assert [n["seat"] for n in timeouts] == [1, 1]
-        b.send_text(json.dumps({"type": "leave"}))
-        quick.join(10)
-        assert quick.final is not None
-    assert all(m["timer"]["seconds"] == 1 for m in log if m["type"] == "state")
-    plays = [
-        m["event"] for m in log if m["type"] == "state" and (m.get("event") or {}).get("auto") == "timeout"
-    ]
-    assert plays and all(e["seat"] == 1 for e in plays)
-
-
-def test_after_the_grace_period_a_bot_plays_and_the_player_takes_the_seat_back(tmp_path: Path) -> None:
-    clock = ManualClock()
-    with TestClient(make_app(tmp_path / "g.sqlite3", clock)) as client:
-        t = create_table(client, preset="short")
-        with ws_connect(client) as a:
-            log = Log()
-            hello(a, t["code"], t["token"], log)
-            with ws_connect(client) as b:
-                hello(b, t["code"])
-                bob = sit(b, "Bob")
-                a.send_text(json.dumps({"type": "start"}))
-                recv_type(b, "state")
-            away(client, clock, a, 1, log)
-            notice = recv_type(a, "notice", log)
-            while notice["kind"] != "stand_in":
-                notice = recv_type(a, "notice", log)
-            assert notice["seat"] == 1
-            host = Player(a, seed=3, log=log)
-            host.start()
-            log.wait_for(lambda m: m["type"] == "state" and (m.get("event") or {}).get("auto") == "stand_in")
-            with ws_connect(client) as b2:
-                back_log: list[dict[str, Any]] = []
-                hello(b2, t["code"], bob["token"], back_log)
-                bob_player = Player(b2, seed=4, log=back_log)
-                bob_player.start()
-                host.join(30)
-                bob_player.join(30)
-                assert host.final is not None and host.final["over"]
-                assert bob_player.failure is None and bob_player.errors == []
-        stand_ins = [
-            m for m in log if m["type"] == "state" and (m.get("event") or {}).get("auto") == "stand_in"
-        ]
-        assert stand_ins and all(m["event"]["seat"] == 1 for m in stand_ins)
-        assert any(m["type"] == "notice" and m["kind"] == "back" and m["seat"] == 1 for m in log)
-        # Back at the table, Bob played his own cards again.
-        assert bob_player.done_key is not None
 
 
 def test_leaving_for_good_hands_the_seat_to_a_bot(client: TestClient) -> None:
