@@ -16,6 +16,7 @@ stored events) are tested in milliseconds.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -162,3 +163,25 @@ class Harness:
         and game is loaded again from the store (the runner from its events)."""
         await self.tables.close()
         self.tables = self._registry()
+
+
+async def play(page: Page, seed: int, stop: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Play random legal cards (and passes) for the page's seat, reading its
+    states, until ``stop(state)`` holds; returns that state."""
+    rng = random.Random(seed)
+    done: tuple[Any, ...] | None = None
+    while True:
+        state = await page.next("state")
+        if stop(state):
+            return dict(state)
+        view = state["view"]
+        if state["over"] or view is None or view["to_act"] != state["seat"]:
+            continue
+        key = (view["deal"], view["phase"], len(view.get("tricks", [])), len(view.get("trick", [])))
+        if key == done:
+            continue
+        done = key
+        if view["phase"] == "pass":
+            await page.send(type="pass", cards=rng.sample(view["hand"], state["rules"].get("pass_count", 3)))
+        elif view["phase"] == "play":
+            await page.send(type="play", card=rng.choice(view["legal"]))

@@ -1,6 +1,7 @@
 """The summary of a finished deal at a table with others (issue 16): the next
 deal is dealt at once but waits, no bot acting and no turn timer running,
-until every person at the table has pressed "Continue", or 15 seconds."""
+until every person at the table has pressed "Continue", or 15 seconds (that on the
+app's clock: ``test_table_rules.py``, below the app)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damepique.server.app import create_app
-from damepique.server.play import summary as summary_module
 
 from .mp_helpers import Player, create_table, hello, recv, sit
 
@@ -75,18 +75,6 @@ def waits_for_everybody(ca: Any, cb: Any, sa: dict[str, Any], sb: dict[str, Any]
     cb.send_text(json.dumps({"type": "continue", "deal": 0}))
     done = state_where(ca, lambda m: m["summary"] is None and m["view"]["passed_seats"][2:] == [True, True])
     assert done["view"]["deal"] == 1
-
-
-def test_the_summary_closes_by_itself_after_its_time(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(summary_module, "SECONDS", 0.3)
-    with contextlib.ExitStack() as stack:
-        ca, _, _, _ = first_summary(client, stack)
-        done = state_where(
-            ca, lambda m: m["summary"] is None and m["view"]["passed_seats"][2:] == [True, True]
-        )
-        assert done["view"]["deal"] == 1
 
 
 def test_a_solo_game_does_not_wait(tmp_path: Path) -> None:

@@ -6,12 +6,14 @@ time left are checked to the tenth of a second, in milliseconds of real time."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+from damepique.server.play.summary import SECONDS
 from damepique.server.play.timer import RESUME_FLOOR_S
 
-from ..harness import Harness, Page
+from ..harness import Harness, Page, play
 
 
 def is_notice(kind: str) -> Any:
@@ -115,3 +117,31 @@ async def test_a_turn_that_ran_out_while_the_server_was_down_gets_a_few_seconds(
         again = await h.join(code, host_token)
         after = await again.next("state")
         assert after["timer"]["remaining"] == RESUME_FLOOR_S
+
+
+async def first_summary(h: Harness) -> tuple[Page, Page, dict[str, Any]]:
+    """Two people and two bots play deal 0 to its end; each stops at its summary."""
+    table, host, _ = await h.table()
+    guest, _ = await h.sit(table, "Bob")
+    await host.send(type="start")
+    summary = lambda m: bool(m["summary"])  # noqa: E731
+    at_host, _ = await asyncio.gather(play(host, 1, summary), play(guest, 2, summary))
+    return host, guest, at_host
+
+
+async def test_the_summary_holds_the_next_deal_for_its_time_then_closes(tmp_path: Path) -> None:
+    async with Harness.open(tmp_path) as h:
+        host, _, state = await first_summary(h)
+        summary = state["summary"]
+        assert summary["deal"] == 0 and summary["waiting"] == [0, 1]
+        assert summary["deadline"] == round((h.clock.time() + SECONDS) * 1000)
+        assert state["view"]["deal"] == 1 and state["view"]["passed_seats"] == [False] * 4
+        await h.clock.advance(SECONDS - 0.1)
+        (table,) = h.tables.tables.values()
+        runner = table.runner
+        assert runner is not None and runner.summary.holding  # nobody pressed Continue: the bots wait
+        await h.clock.advance(0.1)
+        done = await host.next("state", lambda m: m["summary"] is None)
+        assert not runner.summary.holding and done["view"]["deal"] == 1
+        after = await host.next("state", lambda m: m["view"]["passed_seats"][2:] == [True, True])
+        assert after["view"]["deal"] == 1  # the bots passed once it closed
