@@ -13,6 +13,7 @@ import { gameOverHtml, summaryHtml, summaryOpen } from "./summary.js";
 import { contentWidth } from "./chart.js";
 import { sealVerdict } from "./fairness.js";
 import { hintHtml } from "./advice.js";
+import { drawHand } from "./hand.js";
 
 const POSITIONS = {
   3: ["bottom", "left", "right"],
@@ -463,7 +464,8 @@ export function openTable(root, cfg) {
     put(page.querySelector("#status"), ctrl.reconnectLine() || esc(statusLine()));
     put(page.querySelector("#hint-line"), hintLine());
     put(page.querySelector("#t-sheet"), call("sheet") || "");
-    put(page.querySelector("#t-hand"), handHtml());
+    const parts = handParts();
+    drawHand(page.querySelector("#t-hand"), parts?.hand, parts?.after ?? "");
     tabStop(page.querySelector("#hand"), focusedCard);
     put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
     renderOver();
@@ -630,10 +632,12 @@ export function openTable(root, cfg) {
     cards.forEach((b) => b.setAttribute("tabindex", b === stop ? "0" : "-1"));
   }
 
-  function handHtml() {
+  // The hand as keyed parts (hand.js draws them in place): the box's attributes,
+  // each card's button by its card, and the Pass and Claim buttons after it.
+  function handParts() {
     const s = ctrl.shown;
     const v = s.view;
-    if (!v) return "";
+    if (!v) return null;
     const received = new Set(v.phase === "play" && v.received && !v.tricks.length ? v.received : []);
     const hand = sortHand(v.hand);
     const passing = v.phase === "pass" && v.to_act === ctrl.me();
@@ -661,8 +665,10 @@ export function openTable(root, cfg) {
     // Where one row would leave a card less than TAP px of its own, the hand takes two.
     const rows = handRows(hand.length, root.querySelector("#t-hand")?.clientWidth ?? 0, cardWidth());
     const perRow = Math.ceil(hand.length / rows);
-    const cells = rows === 2 ? [...buttons.slice(0, perRow), `<span class="row-break" aria-hidden="true"></span>`, ...buttons.slice(perRow)] : buttons;
-    return `<div id="hand" class="hand ${rows === 2 ? "rows-2" : ""}" role="group" aria-label="${t("your_hand")}" style="--n:${Math.max(perRow, 1)}">${cells.join("")}</div>${passBtn}${claimBtn}`;
+    const items = hand.map((c, i) => ({ key: c, html: buttons[i] }));
+    if (rows === 2) items.splice(perRow, 0, { key: "row-break", html: `<span class="row-break" aria-hidden="true"></span>` });
+    const attrs = { id: "hand", class: `hand ${rows === 2 ? "rows-2" : ""}`, role: "group", "aria-label": t("your_hand"), style: `--n:${Math.max(perRow, 1)}` };
+    return { hand: { attrs, items }, after: `${passBtn}${claimBtn}` };
   }
 
   function scoreSheet() {
