@@ -16,6 +16,7 @@ from sqlalchemy import update
 from tests.multiplayer.mp_helpers import Player, hello, recv_type
 
 from damepique.server.accounts.nicknames import nickname_key
+from damepique.server.accounts.summaries import summary_of
 from damepique.server.app import create_app
 from damepique.server.settings import Settings
 from damepique.server.storage import schema
@@ -62,6 +63,10 @@ def store_game(
         await tables.stats.played(game_id, players, finished=at)
 
     client.portal.call(store)  # type: ignore[union-attr]
+
+
+def tables_stats(client: TestClient) -> Any:
+    return client.app.state.tables.stats  # type: ignore[attr-defined]
 
 
 def register(client: TestClient, nickname: str) -> str:
@@ -118,6 +123,10 @@ def test_a_guest_and_an_account_and_the_guest_games_moving_to_the_account(client
     assert zoe["last"][0]["analysis"] == "#/analysis/g3"
     assert zoe["last"][0]["replay"] == "#/replay/g3" and zoe["last"][0]["totals"] == [0, 2, 3, 0, 21]
     assert zoe["guest"] and zoe["ratings"] == []
+    # Summed up from their records once (they came without), and kept for the next visit.
+    kept = client.portal.call(tables_stats(client).played_by, None, [DEVICE])  # type: ignore[union-attr]
+    assert [(p.game, p.summary is not None) for p in kept] == [("g3", True), ("g2", True), ("g1", True)]
+    assert client.get("/api/stats", headers={"X-Player": DEVICE}).json() == zoe
 
     mine = client.get("/api/stats", cookies={COOKIE: lea}).json()
     client.cookies.clear()
@@ -189,6 +198,13 @@ def test_guests_at_a_table_with_friends_find_the_game_in_their_statistics(tmp_pa
                 assert not p.is_alive() and p.failure is None, p.failure
         final = players[0].final
         assert final is not None and final["over"]
+        # Each person's part was summed up as the game ended, as its record says.
+        played = client.portal.call(tables_stats(client).played_by, None, [host_id, guest_id])  # type: ignore[union-attr]
+        row = client.portal.call(tables_stats(client).rows, [final["game"]])[final["game"]]  # type: ignore[union-attr]
+        for p in played:
+            assert p.summary is not None
+            again = summary_of(row, p.seat)
+            assert again is not None and {**p.summary, "finished": None} == {**again, "finished": None}
         for device, seat in ((host_id, 0), (guest_id, 1)):
             mine = client.get("/api/stats", headers={"X-Player": device}).json()
             assert mine["games"] == 1 and mine["last"][0]["seat"] == seat, mine

@@ -1,9 +1,11 @@
 """A player's figures, computed from the records of the games they finished.
 
-One source of truth: each stored game's record (``damepique-game/1``) is
-replayed and the player's seat read off it; nothing is counted on the way,
-so nothing on the path of a card costs more. ``figures`` is pure: the
-routes hand it the games (``storage.stats.StatsStore.games_of``).
+One source of truth, the games: when a game ends each person's part of it
+is summed up from the game (``seat_summary``: points, queens, moons, place)
+and kept beside who played it; a player's figures add those up. A game
+without one (from before they were kept) is summed up once from its stored
+record (``summary_of``, a replay) and kept. Nothing is counted on the path of
+a card. ``figures`` is pure.
 
 >>> figures([])["games"], figures([])["average_points"]
 (0, None)
@@ -11,92 +13,46 @@ routes hand it the games (``storage.stats.StatsStore.games_of``).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
-from damepique.engine import PRESETS, QS, Rules
-from damepique.engine.errors import HeartsError
-from damepique.engine.record import replay
-
+from ..accounts.summaries import mode_for, mode_of, preset_of, seat_summary, summary_of
 from ..protocol import Json
 from ..storage.daily import Entry
-from ..storage.games import GameRow
-
-log = logging.getLogger("damepique.server")
 
 LAST = 10
 """Games listed under "last games"."""
 MODES = ("solo", "daily", "casual", "ranked")
 
 
-def mode_of(row: GameRow) -> str:
-    """``solo`` (one person and bots), ``daily`` (the daily deal), ``ranked`` or
-    ``casual`` (a table with others)."""
-    if row.options.get("kind") in ("solo", "daily"):
-        return str(row.options["kind"])
-    return "ranked" if row.options.get("ranked") else "casual"
-
-
-def preset_of(rules: Rules) -> str:
-    """The preset these rules are (``custom`` when none is)."""
-    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
-
-
 def _rate(part: int, whole: int, digits: int = 3) -> float | None:
     return round(part / whole, digits) if whole else None
 
 
-def figures(games: Sequence[tuple[GameRow, int]]) -> Json:
-    """The figures of one player over ``games`` (each with the seat they played),
-    newest first (``docs/multiplayer.md``, "Statistics")."""
+def figures(summaries: Sequence[Json]) -> Json:
+    """The figures of one player, adding up their summaries of the games they
+    finished (``seat_summary``), newest first (``docs/multiplayer.md``, "Statistics")."""
     n = wins = firsts = deals = points = queens = made = conceded = 0
     by_mode: dict[str, dict[str, int]] = {}
     by_preset: dict[str, dict[str, int]] = {}
     last: list[Json] = []
-    for row, seat in games:
-        if row.record is None:
-            continue
-        try:
-            match = replay(row.record)
-        except HeartsError:
-            log.warning("stats: game %s does not replay; left out", row.id)
-            continue
-        totals = match.totals
-        if not 0 <= seat < len(totals):
-            continue
-        won = match.over and seat in match.winners
-        place = 1 + sum(1 for t in totals if t < totals[seat])
+    for g in summaries:
         n += 1
-        wins += won
-        firsts += place == 1
-        for deal in match.completed:
-            result = deal.result()
-            deals += 1
-            points += result.points[seat]
-            queens += any(w == seat and QS in cards for (_, cards, w, _) in deal.tricks)
-            if result.moon is not None:
-                made += result.moon == seat
-                conceded += result.moon != seat
-        mode, preset = mode_of(row), preset_of(match.rules)
-        for table, key in ((by_mode, mode), (by_preset, preset)):
+        wins += bool(g["won"])
+        firsts += g["place"] == 1
+        deals += g["deals"]
+        points += g["points"]
+        queens += g["queens"]
+        made += g["moons_made"]
+        conceded += g["moons_conceded"]
+        for table, key in ((by_mode, g["mode"]), (by_preset, g["preset"])):
             entry = table.setdefault(key, {"games": 0, "wins": 0})
             entry["games"] += 1
-            entry["wins"] += won
+            entry["wins"] += bool(g["won"])
         if len(last) < LAST:
+            shown = ("game", "finished", "mode", "preset", "players", "seat", "totals", "place", "won")
             last.append(
-                {
-                    "game": row.id,
-                    "finished": row.finished,
-                    "mode": mode,
-                    "preset": preset,
-                    "players": [s.get("name", "") for s in row.seats],
-                    "seat": seat,
-                    "totals": totals,
-                    "place": place,
-                    "won": won,
-                    "replay": f"#/replay/{row.id}",
-                    "analysis": f"#/analysis/{row.id}",
-                }
+                {k: g[k] for k in shown}
+                | {"replay": f"#/replay/{g['game']}", "analysis": f"#/analysis/{g['game']}"}
             )
     return {
         "games": n,
@@ -129,4 +85,14 @@ def daily_figures(entries: Sequence[Entry]) -> Json:
     }
 
 
-__all__ = ["LAST", "MODES", "daily_figures", "figures", "mode_of", "preset_of"]
+__all__ = [
+    "LAST",
+    "MODES",
+    "daily_figures",
+    "figures",
+    "mode_for",
+    "mode_of",
+    "preset_of",
+    "seat_summary",
+    "summary_of",
+]

@@ -5,19 +5,25 @@ count for the account signed in on it) and ``GET /api/players/{nickname}/stats``
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import Accounts
 from ..accounts.leavers import WINDOW_S, barred_until, recent
 from ..accounts.nicknames import nickname_key
+from ..accounts.summaries import summary_of
 from ..clock import Clock
 from ..errors import Refusal
 from ..http import json_body, refused
 from ..protocol import Json
 from ..storage.daily import DailyStore
-from ..storage.stats import StatsStore
+from ..storage.stats import Played, StatsStore
 from .figures import daily_figures, figures
+
+BACKFILL = 25
+"""Games without a summary summed up from their records at one visit (the rest at the next)."""
 
 
 def _device(value: object) -> str | None:
@@ -31,6 +37,24 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
     store = accounts.store
     daily = DailyStore(stats.db)
 
+    async def summaries(account: str | None, devices: list[str]) -> list[Json]:
+        """A player's game summaries, newest first. Games from before they were kept
+        are summed up from their records, ``BACKFILL`` a visit, in a thread (a
+        replay is some 20 ms), and kept: the loop is never held long."""
+        played = await stats.played_by(account, devices)
+        missing = [p for p in played if p.summary is None][:BACKFILL]
+        if missing:
+            rows = await stats.rows([p.game for p in missing])
+
+            def work() -> list[tuple[Played, Json | None]]:
+                return [(p, summary_of(rows[p.game], p.seat)) for p in missing if p.game in rows]
+
+            for p, summary in await asyncio.to_thread(work):
+                if summary is not None:
+                    p.summary = summary
+                    await stats.keep_summary(p, summary)
+        return [p.summary for p in played if p.summary is not None]
+
     async def daily_of(players: list[str]) -> Json:
         entries = [e for p in players for e in await daily.entries_of(p)]
         return daily_figures(entries)
@@ -39,7 +63,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
         acc = await store.get_account(key)
         assert acc is not None
         devices = await stats.devices_of(key)
-        out = figures(await stats.games_of(key, devices))
+        out = figures(await summaries(key, devices))
         now = clock.time()
         leaves = await stats.leaves_of(key, now - WINDOW_S)
         return out | {
@@ -66,7 +90,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
                 )
         except Refusal as e:
             return refused(e)
-        out = figures(await stats.games_of(None, [device]))
+        out = figures(await summaries(None, [device]))
         guest: Json = {"nickname": None, "guest": True, "rating": None, "ratings": [], "leaves": None}
         return JSONResponse(out | guest | {"daily": await daily_of([device])})
 

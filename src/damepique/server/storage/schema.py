@@ -151,10 +151,12 @@ player_games = Table(
     Column("game_id", String(32), primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("finished", Float, nullable=False, index=True),
+    Column("summary", Text),
 )
 """Who played each finished game: ``player`` is ``a:<account key>`` (signed in)
-or ``g:<browser id>`` (a guest), written when the game ends; the figures
-themselves are computed from the games' records (``server/stats``)."""
+or ``g:<browser id>`` (a guest), written when the game ends, with ``summary``,
+that seat's part of it worked out from the game then (``stats.figures.seat_summary``;
+missing, it is worked out from the game's record once, and kept)."""
 
 player_links = Table(
     "player_links",

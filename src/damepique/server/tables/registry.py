@@ -19,6 +19,7 @@ from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
 
 from ..accounts.results import record_result
+from ..accounts.summaries import mode_for, seat_summary
 from ..asgi import Connection
 from ..clock import Clock
 from ..cluster.events import tell
@@ -245,11 +246,18 @@ class Tables:
             for account, gone in players.values():
                 if gone:
                     await self.stats.left(account, game_id, self.settings.clock.time())
-        # Who played it, guests too (by their browser's id): their statistics (``server/stats``).
-        who = {i: f"a:{s.account}" if s.account else f"g:{s.player}" for i, s in enumerate(table.seats)}
-        await self.stats.played(
-            game_id, {i: k for i, k in who.items() if table.seats[i].kind == "human" and k != "g:None"}
-        )
+        # Who played it, guests too (by their browser's id), and their part of it: their statistics.
+        who = {
+            i: f"a:{s.account}" if s.account else f"g:{s.player}"
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and (s.account or s.player)
+        }
+        at, names = self.settings.clock.time(), [s.name for s in table.seats]
+        mode = mode_for(table.kind, table.options.ranked)
+        parts = {
+            i: seat_summary(game.match, i, game=game_id, finished=at, mode=mode, players=names) for i in who
+        }
+        await self.stats.played(game_id, who, at, parts)
         kind = self.kinds.get(table.kind)
         if kind is not None:
             await kind.finished(table, game_id, game)
