@@ -85,7 +85,8 @@ def test_enter_deals_moon_totals_and_end(client):
     assert body["over"] is True
     assert body["winner"] == 3
     assert body["status"]["code"] == "winner"
-    assert body["status"]["messages"] == {"en": "Dee wins with 0 points", "fr": "Dee gagne avec 0 point"}
+    # The page says it from code and params (scm_winner): the server sends no sentence.
+    assert body["status"] == {"code": "winner", "params": {"player": "Dee", "total": 0}}
     # Once over, no next deal (nor pass) is announced.
     assert body["next_deal"] is None and body["winners"] == [3]
     r = add(client, sheet, points=[0, 20, 6, 0])
@@ -99,7 +100,7 @@ def test_tie_is_reported(client):
     body = add(client, sheet, points=[25, 1, 0, 0]).json()
     assert body["over"] is False
     assert body["tied"] == [2, 3]
-    assert body["status"]["messages"]["en"] == "Cy and Dee are tied with 0 points: play another deal"
+    assert body["status"] == {"code": "tie", "params": {"players": ["Cy", "Dee"], "total": 0}}
 
 
 def test_tie_share_ends_the_game_with_both_winners(client):
@@ -108,10 +109,7 @@ def test_tie_share_ends_the_game_with_both_winners(client):
     body = add(client, sheet, points=[25, 1, 0, 0]).json()
     assert (body["over"], body["winner"], body["winners"], body["tied"]) == (True, None, [2, 3], [])
     assert body["next_deal"] is None and body["status"]["code"] == "shared"
-    assert body["status"]["messages"] == {
-        "en": "Cy and Dee share the win with 0 points",
-        "fr": "Cy et Dee se partagent la victoire avec 0 point",
-    }
+    assert body["status"]["params"] == {"players": ["Cy", "Dee"], "total": 0}
     r = add(client, sheet, points=[25, 1, 0, 0])
     assert r.status_code == 409
     assert r.json()["reason"] == ("the game is over: Cy and Dee won. Edit or delete a deal to go on")

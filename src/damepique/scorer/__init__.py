@@ -3,7 +3,7 @@
 Standard library and ``damepique.engine`` only. ``Sheet`` holds the players,
 the rules (``SheetRules``) and the deals; an entry (``PointsEntry`` or
 ``MoonEntry``) is checked before it is saved and refused with a
-``ScoreError`` that says what is wrong, in English and French.
+``ScoreError`` that says what is wrong (a code and its params: the pages have the words).
 
 >>> sheet = Sheet(["Ann", "Bob", "Cy", "Dee"])
 >>> sheet.add(PointsEntry((10, 10, 6, 0))).points
@@ -33,7 +33,7 @@ from .errors import (
     ScoreError,
 )
 from .export import FORMAT, to_csv, to_export_json
-from .messages import LANGUAGES, render, render_all
+from .messages import render
 from .passing import MAX_PLAYERS, MIN_PLAYERS, pass_cycle, pass_direction
 from .rules import SheetRules
 from .sheet import Change, Outcome, Sheet, check_names
@@ -45,7 +45,6 @@ __all__ = [
     "FORMAT",
     "GAME_OVER",
     "KINDS",
-    "LANGUAGES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NOTHING_TO_UNDO",
@@ -67,7 +66,6 @@ __all__ = [
     "pass_cycle",
     "pass_direction",
     "render",
-    "render_all",
     "score_entry",
     "seat_of",
     "to_csv",

@@ -7,8 +7,6 @@ wrong), the ``player`` it concerns (a seat index, or None), a ``code`` and
 >>> err = ScoreError("bad_entry", "sum_short", {"total": 24, "expected": 26, "difference": 2})
 >>> err.kind, err.player, err.reason
 ('bad_entry', None, 'the points add up to 24, a deal gives 26: 2 points are missing')
->>> err.message("fr")
-'les points font 24 au total, une donne en distribue 26 : il manque 2 points'
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .messages import render, render_all
+from .messages import render
 
 # The kinds of refusal.
 BAD_SHEET = "bad_sheet"  # names or rules of a new sheet
@@ -39,22 +37,17 @@ class ScoreError(ValueError):
         self.code = code
         self.params = dict(params or {})
         self.player = player
-        self.reason = render(code, self.params, "en")
+        self.reason = render(code, self.params)
         super().__init__(self.reason)
 
-    def message(self, lang: str = "en") -> str:
-        """The reason in ``lang`` ("en" or "fr")."""
-        return render(self.code, self.params, lang)
-
     def to_json(self) -> dict[str, Any]:
-        """What the API sends back: the fields and the sentence in both languages."""
+        """The fields (the page has the words for ``code`` and ``params``) and the English ``reason``."""
         return {
             "kind": self.kind,
             "code": self.code,
             "player": self.player,
             "reason": self.reason,
             "params": self.params,
-            "messages": render_all(self.code, self.params),
         }
 
     def __repr__(self) -> str:

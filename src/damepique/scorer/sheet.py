@@ -28,7 +28,6 @@ from damepique.engine import winners_of
 
 from .deal import Entry, PointsEntry, ScoredDeal, entry_from_json, entry_to_json, score_entry
 from .errors import AMBIGUOUS, BAD_SHEET, GAME_OVER, NO_SUCH_DEAL, NOTHING_TO_UNDO, ScoreError
-from .messages import render_all
 from .passing import MAX_PLAYERS, MIN_PLAYERS, pass_direction
 from .rules import SheetRules
 
@@ -274,10 +273,7 @@ class Sheet:
             "winner": outcome.winner,
             "winners": list(outcome.winners),
             "tied": list(outcome.tied),
-            "status": {
-                "code": outcome.code,
-                "params": outcome.params,
-                "messages": render_all(outcome.code, outcome.params),
-            },
+            # The page says it from code and params (scm_CODE): no sentence here.
+            "status": {"code": outcome.code, "params": outcome.params},
             "can_undo": bool(self.history),
         }

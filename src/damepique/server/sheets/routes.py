@@ -141,9 +141,10 @@ class NextDealOut(BaseModel):
 
 
 class StatusOut(BaseModel):
+    """Where the game stands: the page says it from ``code`` and ``params`` (``scm_CODE``)."""
+
     code: Literal["playing", "winner", "shared", "tie"]
     params: Json
-    messages: dict[str, str]
 
 
 class SheetOut(BaseModel):
