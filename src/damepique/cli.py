@@ -338,6 +338,8 @@ def run_bot_cli(args: Any) -> int:
     from damepique.botapi.links import LinkError, Target
     from damepique.bots.registry import get_bot
 
+    if args.challenges:
+        return _serve_challenges(args)
     try:
         bot = get_bot(args.bot)
         target = Target.parse(args.url, args.table)
@@ -376,6 +378,39 @@ def run_bot_cli(args: Any) -> int:
     finally:
         if transcript is not None:
             transcript.close()
+    return 0
+
+
+def _serve_challenges(args: Any) -> int:
+    """``damepique bot --challenges``: the account's event stream, every challenge
+    accepted, each game it starts played, until ``--games`` were played."""
+    from damepique.botapi.client import Refused
+    from damepique.botapi.events import serve
+    from damepique.botapi.links import LinkError
+    from damepique.bots.registry import get_bot
+
+    token = args.token or os.environ.get("DAMEPIQUE_BOT_TOKEN")
+    try:
+        bot = get_bot(args.bot)
+        if not token:
+            raise ValueError("--challenges needs the bot account's token: --token or DAMEPIQUE_BOT_TOKEN")
+        serve(
+            bot,
+            url=args.url,
+            token=token,
+            games=args.games,
+            seed=args.seed,
+            log=None if not args.quiet else (lambda line: None),
+            on_result=_print_json,
+        )
+    except (KeyError, ValueError, LinkError) as e:
+        print(f"damepique bot: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    except Refused as e:
+        print(f"damepique bot: {e.code}: {e.reason}", file=sys.stderr)
+        return 1 if e.code in ("unreachable", "closed") else 2
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 
@@ -666,6 +701,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot", default="intermediate", help="a registered bot: expert, expert:budget_ms=500, ..."
     )
     p.add_argument("--games", type=int, default=1, help="games to play: a rematch after each but the last")
+    p.add_argument(
+        "--challenges",
+        action="store_true",
+        help="keep the account's event stream open, accept every challenge and play the games "
+        "they start (--url: the server's address; --games: how many before stopping)",
+    )
     p.add_argument("--seed", type=int, default=None, help="the bot's random generator's seed")
     p.add_argument("--transcript", metavar="FILE", help="append every message received to FILE, one a line")
     p.add_argument("--quiet", action="store_true", help="say nothing on standard error but failures")

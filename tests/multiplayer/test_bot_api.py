@@ -26,7 +26,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from damepique.botapi import RemoteBot, play
+from damepique.botapi import Refused, RemoteBot, play
 from damepique.engine import Rules, View, cards_of
 from damepique.engine.cards import rank_of
 
@@ -503,3 +503,72 @@ def test_damepique_bot_comes_back_after_the_server_restarts_and_finishes_the_gam
     plays = [e for m in states for e in m.get("events") or [] if e["type"] == "play" and e["seat"] == 1]
     assert len({e["card"] for e in plays}) > played_before  # it went on playing after the restart
     assert all("auto" not in e for e in plays)  # itself, not the timer for it
+
+
+def test_programs_get_their_own_games_by_challenges(server: str) -> None:
+    """Issue 29: ``botapi.events.serve`` and ``damepique bot --challenges`` keep
+    the account's event stream open, answer challenges, and play the games
+    they start: a person's 5-seat challenge is declined with the bot's reason,
+    then one program challenges the other and both play the game to its end."""
+    from damepique.botapi.events import events, serve
+
+    gil = person(server, "gil_botapi")
+    r_token, s_token = make_bot(gil, "gil_r"), make_bot(gil, "gil_s")
+    # The person's own stream (her session's cookie), read in a thread.
+    told: list[dict[str, Any]] = []
+    subscribed = threading.Event()
+
+    def person_stream() -> None:
+        with httpx.stream("GET", f"{server}/api/stream/event", cookies=gil.cookies, timeout=None) as r:
+            for line in r.iter_lines():
+                subscribed.set()  # the stream's first line (empty): no event missed from here
+                if line.strip():
+                    told.append(json.loads(line))
+                    if told[-1]["type"] == "challengeDeclined":
+                        return
+
+    listener = threading.Thread(target=person_stream, daemon=True)
+    listener.start()
+    assert subscribed.wait(30)
+    s_results: list[dict[str, Any]] = []
+    s_bot = threading.Thread(
+        target=lambda: s_results.extend(
+            serve(
+                RemoteLowest(),
+                url=server,
+                token=s_token,
+                answer=lambda c: "later" if c["rules"]["players"] == 5 else True,
+                games=1,
+                log=lambda line: None,
+            )
+        )
+    )
+    s_bot.start()
+    r_bot = bot_cli("--url", server, "--token", r_token, "--bot", "random", "--challenges", "--games", "1")
+    try:
+        r = gil.post("/api/challenges", json={"to": ["gil_s"], "rules": {"players": 5}, "fill": True})
+        assert r.status_code == 201, r.text
+        listener.join(60)
+        declined = [e for e in told if e["type"] == "challengeDeclined"]
+        assert declined and declined[0]["challenge"]["to"][0]["reason"] == "later", told
+
+        made = httpx.post(
+            f"{server}/api/challenges",
+            json={"to": ["gil_s"], "rules": {"players": 3, "target": 1}, "fill": True, "speed": "fast"},
+            headers=bearer(r_token),
+        )
+        assert made.status_code == 201, made.text
+        out, err = r_bot.communicate(timeout=180)
+        s_bot.join(180)
+    finally:
+        if r_bot.poll() is None:
+            r_bot.kill()
+    assert r_bot.returncode == 0, err
+    r_result = json.loads(out.strip().splitlines()[-1])
+    assert not s_bot.is_alive() and len(s_results) == 1
+    assert r_result["totals"] == s_results[0]["totals"] and len(r_result["totals"]) == 3
+    assert r_result["seat"] != s_results[0]["seat"]
+    # A bad token gets the server's word, not a stream.
+    with pytest.raises(Refused) as refused:
+        next(events(server, "dpb_nobody"))
+    assert refused.value.code == "bad_bot_token"

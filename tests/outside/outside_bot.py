@@ -140,8 +140,8 @@ class EventStream:
         try:
             with self._client.stream("GET", "/api/stream/event") as r:
                 assert r.status_code == 200, r.read()
-                self.opened.set()
                 for line in r.iter_lines():
+                    self.opened.set()  # the first line (empty): subscribed, no event missed from here
                     if line.strip():  # an empty line keeps the stream open
                         self.events.put(json.loads(line))
         except (httpx.HTTPError, RuntimeError):

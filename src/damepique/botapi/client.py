@@ -87,7 +87,10 @@ class Client:
         transcript: IO[str] | None = None,
         log: Callable[[str], None] | None = None,
         on_result: Callable[[Message], None] | None = None,
+        seat_token: str | None = None,
     ) -> None:
+        """``seat_token``: the seat is taken already (a challenge's ``gameStart``
+        gave it): say ``hello`` with it instead of sitting down."""
         self.bot = bot
         self.target = target
         self.token = token
@@ -98,7 +101,7 @@ class Client:
         self.log = log or (lambda line: print(f"damepique bot: {line}", file=sys.stderr, flush=True))
         self.on_result = on_result
         self.code = target.code
-        self.seat_token: str | None = None
+        self.seat_token: str | None = seat_token
         self.seat: int | None = None
         self.results: list[Message] = []
         self.finished: set[Any] = set()
@@ -160,7 +163,7 @@ class Client:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
         from websockets.sync.client import connect
 
-        if not self.arena:
+        if not self.arena and self.seat_token is None:
             self.sit()
         attempt = 0
         while True:

@@ -5,6 +5,10 @@ long as the client keeps it open: first every challenge the account received
 and has not answered, then each event as it happens (``challenge``,
 ``challengeDeclined``, ``challengeCanceled``, ``gameStart``, ``gameFinish``),
 and an empty line every ``KEEPALIVE_S`` seconds so that proxies keep it open.
+It begins with an empty line once the account is subscribed: a client that
+has read it misses no event after it. Then the challenges waiting for the
+account's answer, and the games challenges started for it that are still
+being played (``gameStart`` again: a bot whose stream dropped finds them).
 """
 
 from __future__ import annotations
@@ -102,8 +106,12 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
         clock = challenges.clock
         async with challenges.broker.subscribe(channel(account)) as messages:
             # Subscribed first, then what is pending: nothing falls in between.
+            # The first line (empty) says so: from then on no event is missed.
+            yield "\n"
             for c in challenges.received(account):
                 yield line({"type": "challenge", "challenge": c.to_json()})
+            for game in await challenges.playing(account):
+                yield line({"type": "gameStart", "game": game})
             # A task reads the subscription: a read cancelled by the keep-alive's
             # timeout would close it, a queue's get is cancelled harmlessly.
             queue: asyncio.Queue[str] = asyncio.Queue()

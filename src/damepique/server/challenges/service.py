@@ -90,6 +90,8 @@ class Challenges:
         self.broker = broker
         self.clock = clock
         self.open: dict[str, Challenge] = {}
+        self.started: dict[str, list[Json]] = {}
+        """Each account's ``gameStart`` of the challenges' games, until they are over."""
         self.lock = asyncio.Lock()
 
     # -- reading ---------------------------------------------------------------------------
@@ -108,6 +110,20 @@ class Challenges:
     def received(self, account: str) -> list[Challenge]:
         """The pending challenges ``account`` has not answered yet."""
         return [c for c in self.of(account) if any(a.account == account and a.answer is None for a in c.to)]
+
+    async def playing(self, account: str) -> list[Json]:
+        """The ``gameStart`` of each game a challenge started for ``account`` that
+        is still being played (told again when its event stream opens)."""
+        still = []
+        for game in self.started.get(account, []):
+            data = await self.tables.store.load(game["table"])
+            if data is not None and data.get("status") == "playing" and data.get("game") == game["game"]:
+                still.append(game)
+        if still:
+            self.started[account] = still
+        else:
+            self.started.pop(account, None)
+        return still
 
     def _get(self, cid: str) -> Challenge:
         self._expire()
@@ -180,6 +196,7 @@ class Challenges:
             raise
         challenge.table = table.code
         for key in challenge.accounts():
+            self.started.setdefault(key, []).append(challenge.seats[key])
             await tell(self.broker, key, {"type": "gameStart", "game": challenge.seats[key]})
         return challenge
 
@@ -238,6 +255,8 @@ class Challenges:
                 "challenge": challenge.id,
             }
         await table.start(None, now=True)
+        for given in challenge.seats.values():
+            given["game"] = table.game_id
         return table
 
 
