@@ -7,14 +7,13 @@ the ``damepique.bots`` entry points (``pyproject.toml``): a factory called
 with what follows the colon, loaded on first use, so this layer never
 imports them (ours: ``ismcts-py:SIMS`` in ``damepique.openspiel``).
 
-``BOT_INFO`` holds what a page shows of each bot: its kind (a ``level`` of the
-ladder, or a ``personality``) and its display name and a one-line
-description in English and French.
+``BOT_INFO`` holds each bot's kind (a ``level`` of the ladder, or a
+``personality``); the pages have the words for its name and what it does.
 
 >>> get_bot("intermediate").name
 'intermediate'
->>> BOT_INFO["shooter"]["name"]["fr"]
-'Audacieux'
+>>> BOT_INFO["shooter"]["kind"]
+'personality'
 """
 
 from __future__ import annotations
@@ -42,42 +41,15 @@ PERSONALITIES = ("shooter",)
 """Bots with a style rather than a rung on the ladder."""
 
 BOT_INFO: dict[str, dict[str, object]] = {
-    "random": {
-        "kind": "level",
-        "name": {"en": "Random", "fr": "Au hasard"},
-        "description": {"en": "plays any legal card", "fr": "joue n'importe quelle carte permise"},
-    },
-    "beginner": {
-        "kind": "level",
-        "name": {"en": "Beginner", "fr": "Débutant"},
-        "description": {
-            "en": "simple rules and human mistakes",
-            "fr": "des règles simples et des erreurs humaines",
-        },
-    },
-    "intermediate": {
-        "kind": "level",
-        "name": {"en": "Intermediate", "fr": "Intermédiaire"},
-        "description": {"en": "sound rule-based play", "fr": "un jeu solide, à base de règles"},
-    },
-    "expert": {
-        "kind": "level",
-        "name": {"en": "Expert", "fr": "Expert"},
-        "description": {
-            "en": "searches the hands it cannot see",
-            "fr": "explore les mains qu'il ne voit pas",
-        },
-    },
-    "shooter": {
-        "kind": "personality",
-        "name": {"en": "Bold", "fr": "Audacieux"},
-        "description": {
-            "en": "an expert who goes for the moon whenever it has a fair chance",
-            "fr": "un expert qui tente le grand chelem dès qu'il a une vraie chance",
-        },
-    },
+    "random": {"kind": "level"},
+    "beginner": {"kind": "level"},
+    "intermediate": {"kind": "level"},
+    "expert": {"kind": "level"},
+    "shooter": {"kind": "personality"},
 }
-"""Display names and descriptions, by bot name, for the pages."""
+"""Each bot's kind, by name (``/api/options``, ``bots``). Its name and what it
+does in people's words are the page's alone (``level_NAME`` and
+``level_NAME_about`` in ``web/strings/en.js`` and ``fr.js``): no copy here."""
 
 
 def register(name: str, factory: Callable[[], Bot]) -> None:

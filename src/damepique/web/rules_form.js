@@ -4,7 +4,7 @@
 // strings files). The form only offers combinations the rules allow: a
 // fixed pass direction needs passing, "across" four players, and the
 // leftover cards are named for the players and deck chosen.
-import { cardShort, currentLang, has, t } from "./i18n.js";
+import { cardShort, has, t } from "./i18n.js";
 import { esc } from "./dom.js";
 
 let cached = null;
@@ -14,18 +14,14 @@ export async function getOptions() {
   return cached;
 }
 
-/** A computer player's name: the page's words (level_NAME), else the server's (`bots`), else the code. */
-export function levelName(level, opts = cached) {
-  if (has("level_" + level)) return t("level_" + level);
-  const server = opts?.bots?.[level]?.name;
-  return (server && (server[currentLang()] || server.en)) || level.replaceAll("_", " ");
+/** A computer player's name: the page's words (level_NAME), else its code (the server sends no words). */
+export function levelName(level) {
+  return has("level_" + level) ? t("level_" + level) : level.replaceAll("_", " ");
 }
 
-/** What a bot does, in a few words: the page's own, or the server's for a bot the page does not know yet. */
-export function levelAbout(level, opts = cached) {
-  if (has(`level_${level}_about`)) return t(`level_${level}_about`);
-  const server = opts?.bots?.[level]?.description;
-  return server ? server[currentLang()] || server.en : "";
+/** What a bot does, in a few words: the page's own (none for a bot the page does not know yet). */
+export function levelAbout(level) {
+  return has(`level_${level}_about`) ? t(`level_${level}_about`) : "";
 }
 
 /**
@@ -34,9 +30,9 @@ export function levelAbout(level, opts = cached) {
  */
 export function levelOptions(levels, personalities, selected, opts = cached) {
   const option = (l) => {
-    const about = levelAbout(l, opts);
+    const about = levelAbout(l);
     const title = about ? ` title="${esc(about)}"` : "";
-    return `<option value="${esc(l)}"${title} ${l === selected ? "selected" : ""}>${esc(levelName(l, opts))}</option>`;
+    return `<option value="${esc(l)}"${title} ${l === selected ? "selected" : ""}>${esc(levelName(l))}</option>`;
   };
   if (!personalities || !personalities.length) return levels.map(option).join("");
   return `<optgroup label="${esc(t("levels_group"))}">${levels.map(option).join("")}</optgroup>
