@@ -155,7 +155,7 @@ SERVER_RANKS = {
     "play": 2,
     "accounts": 3, "cluster": 3,
     "tables": 4, "sheets": 4, "stats": 4,
-    "solo": 5, "testing": 5, "quick": 5, "daily": 5, "challenges": 5,
+    "solo": 5, "testing": 5, "quick": 5, "daily": 5, "tourney": 5, "challenges": 5,
     "app": 6,
     "run": 7,
 }  # fmt: skip

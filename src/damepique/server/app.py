@@ -66,8 +66,11 @@ from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
 from .storage.sheets import SheetStore
 from .storage.tables import TableStore
+from .storage.tourneys import TourneyStore
 from .tables import routes as table_routes
 from .tables.registry import Tables
+from .tourney import routes as tourney_routes
+from .tourney.service import Tourneys
 
 log = logging.getLogger("damepique.server")
 
@@ -104,6 +107,7 @@ def create_app(
     watchers = Watchers(node)
     quick = QuickMatch(node, settings.clock, table_seater(tables))
     daily = Daily(DailyStore(db), tables, accounts.store)
+    tourneys = Tourneys(TourneyStore(db), tables, games)
     uploads = Uploads(clock=settings.clock)
     analyses = Analyses(AnalysisStore(db), tables)
 
@@ -111,6 +115,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await db.open()
         await accounts.start()
+        await tourneys.start()  # before the tables are taken over: which tournaments are over
         await node.start()  # its first round takes over the tables nobody runs (all of them, alone)
         quick.start()
         try:
@@ -160,6 +165,7 @@ def create_app(
     app.state.quick = quick
     app.state.analyses = analyses
     app.state.daily = daily
+    app.state.tourneys = tourneys
 
     web = WebFiles()
 
@@ -224,6 +230,7 @@ def create_app(
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)
     daily_routes.install(app, daily, accounts)
+    tourney_routes.install(app, tourneys)
     return app
 
 

@@ -93,6 +93,36 @@ def average_difference(points: Sequence[int]) -> list[float]:
     return [round((total - p) / (n - 1) - p, 2) for p in points]
 
 
+def score_board(points: Sequence[int | None]) -> list[tuple[float, float]]:
+    """A tournament's board (one deal, one seat position: everyone who held
+    those cards): each result's matchpoints and average difference.
+
+    ``None`` is a deal its table did not finish (the director ended the round):
+    it scores the board's average, ``(n - 1) / 2`` matchpoints and 0. The
+    finished results are compared among themselves, their matchpoints scaled
+    to the full board's top ``n - 1``; a finished result alone scores the
+    average too (two decimals).
+
+    >>> score_board([3, 0, 3, 13])
+    [(1.5, 2.33), (3.0, 6.33), (1.5, 2.33), (0.0, -11.0)]
+    >>> score_board([3, None, 13])
+    [(2.0, 10.0), (1.0, 0.0), (0.0, -10.0)]
+    """
+    n = len(points)
+    done = [i for i, p in enumerate(points) if p is not None]
+    average = (n - 1) / 2
+    out = [(round(average, 2), 0.0)] * n
+    if len(done) < 2:
+        return out
+    finished = [points[i] for i in done]
+    mps = matchpoints([p for p in finished if p is not None])
+    diffs = average_difference([p for p in finished if p is not None])
+    scale = (n - 1) / (len(done) - 1)
+    for i, mp, diff in zip(done, mps, diffs, strict=True):
+        out[i] = (round(mp * scale, 2), diff)
+    return out
+
+
 __all__ = [
     "average_difference",
     "competition_ranks",
@@ -100,5 +130,6 @@ __all__ = [
     "field_averages",
     "matchpoints",
     "rank_among",
+    "score_board",
     "versus",
 ]

@@ -52,6 +52,7 @@ const PAGES = {
   account: () => renderAccount(box()),
   leaderboard: () => renderLeaderboard(box()),
   player: (name) => renderProfile(box(), decodeURIComponent(name || "")),
+  tournament: async (code) => (await import("./tourney.js")).renderTourney(box(), code),
   daily: async (arg) => {
     const daily = await import("./daily.js"); // the daily deal's page: loaded when it opens
     return arg === "play" ? showTable(daily.dailyKey(), daily.dailyTable) : daily.renderDaily(box(), arg);
@@ -96,7 +97,7 @@ function renderChrome() {
   const nav = document.querySelector("header nav");
   nav.setAttribute("aria-label", t("nav_label"));
   nav.innerHTML = [
-    ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/rules", "nav_rules"],
+    ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/tournament", "nav_tourney"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/rules", "nav_rules"],
     ["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"], ["#/leaderboard", "nav_leaderboard"], ["#/account", "nav_account"],
   ].map(([href, key]) => `<a href="${href}">${t(key)}</a>`).join("");
   document.querySelector("header .menu").textContent = t("menu");

@@ -4,7 +4,7 @@ A day is a UTC calendar day, written ``YYYY-MM-DD``; it starts at 00:00 UTC
 and is over at the next midnight, read on the app's clock
 (``Settings.clock``), so a test crosses midnight by moving the clock.
 
-A ``DailyGame`` is a solo game dealt from the day's secret: a fixed number
+``daily_game`` makes a solo game dealt from the day's secret: a fixed number
 of deals (``FixedMatch``), and a secret that stays hidden when the player's
 game ends (everybody else is still playing the same cards) and is revealed
 only once the day is over. At midnight a game still in progress stops: no
@@ -25,14 +25,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from damepique.bots.par import FixedMatch
 from damepique.engine import Rules
-from damepique.engine.fairness import fairness_json
 
 from ..clock import Clock
 from ..errors import Refusal
-from ..play.game import Game, Seat
-from ..protocol import Json
+from ..play.fixed import FixedGame
+from ..play.game import Seat
 
 DAY = 86_400.0
 
@@ -62,65 +60,17 @@ def previous(date: str) -> str:
     return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
 
 
-class DailyGame(Game):
+def daily_game(
+    rules: Rules, seats: Sequence[Seat], secret: bytes, *, deals: int, ends: float, clock: Clock
+) -> FixedGame:
     """A solo game of the daily deal: ``deals`` deals, the secret hidden until
     ``ends`` on ``clock``, and no card played from then on."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        seats: Sequence[Seat],
-        secret: bytes,
-        *,
-        deals: int,
-        ends: float,
-        clock: Clock,
-    ) -> None:
-        super().__init__(rules, seats, secret)
-        self.match = FixedMatch(rules, deals)
-        self.ends = ends
-        self.clock = clock
-        self._replaying = False
+    def over() -> bool:
+        return clock.time() >= ends
 
-    @property
-    def closed(self) -> bool:
-        """The day is over: nothing more is played."""
-        return not self._replaying and self.clock.time() >= self.ends
-
-    def fairness(self) -> dict[str, str] | None:
-        return fairness_json(self.secret, revealed=self.clock.time() >= self.ends)
-
-    def waiting_on(self) -> list[int]:
-        return [] if self.closed else super().waiting_on()
-
-    def needs_deal(self) -> bool:
-        return not self.closed and super().needs_deal()
-
-    def _refuse_after_midnight(self) -> None:
-        if self.closed:
-            raise Refusal("day_over", "the day is over: its game can no longer be played")
-
-    def pass_cards(self, seat: int, cards: Sequence[int]) -> Json:
-        self._refuse_after_midnight()
-        return super().pass_cards(seat, cards)
-
-    def play(self, seat: int, card: int) -> Json:
-        self._refuse_after_midnight()
-        return super().play(seat, card)
-
-    def claim(self, seat: int) -> list[Json]:
-        self._refuse_after_midnight()
-        return super().claim(seat)
-
-    def replayed(self, events: Sequence[Json]) -> DailyGame:
-        """This new game with its stored ``events`` applied (even after midnight)."""
-        self._replaying = True
-        try:
-            for e in events:
-                self.apply_stored(e)
-        finally:
-            self._replaying = False
-        return self
+    refusal = Refusal("day_over", "the day is over: its game can no longer be played")
+    return FixedGame(rules, seats, secret, deals=deals, closed=over, revealed=over, refusal=refusal)
 
 
-__all__ = ["DAY", "DailyGame", "bounds", "day_of", "parse_date", "previous"]
+__all__ = ["DAY", "bounds", "daily_game", "day_of", "parse_date", "previous"]

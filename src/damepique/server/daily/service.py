@@ -31,7 +31,7 @@ from ..storage.daily import DailyStore, Day, Entry
 from ..tables.registry import Tables
 from ..tables.seats import TableOptions, TableSeat, clean_name
 from ..tables.table import Table
-from .days import DailyGame, bounds, day_of, parse_date, previous
+from .days import bounds, daily_game, day_of, parse_date, previous
 
 log = logging.getLogger("damepique.server")
 
@@ -217,7 +217,7 @@ class Daily:
     ) -> Game:
         ends = bounds(options["daily"])[1]
         deals = int(options.get("deals", self.deals))
-        made = DailyGame(rules, seats, secret, deals=deals, ends=ends, clock=self.tables.settings.clock)
+        made = daily_game(rules, seats, secret, deals=deals, ends=ends, clock=self.tables.settings.clock)
         return made.replayed(events)
 
     async def finished(self, table: Table, game_id: str, game: Game) -> None:

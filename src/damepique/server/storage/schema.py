@@ -247,6 +247,20 @@ daily_entries = Table(
 else the browser's id (``device``); a browser's tries move to the account
 when its owner signs in. ``points``: the player's points by deal (JSON), once finished."""
 
+# -- duplicate tournaments for clubs (docs/tournaments.md) ------------------------------------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
+"""A tournament's whole state as one JSON document (its rules, deals, players,
+seating, tables, deal secret and the director's token's hash); ``status`` is
+``open``, ``playing`` or ``over``."""
+
 
 __all__ = [
     "account_sessions",
@@ -268,4 +282,5 @@ __all__ = [
     "seat_tokens",
     "sheets",
     "tables",
+    "tournaments",
 ]

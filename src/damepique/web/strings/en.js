@@ -201,6 +201,25 @@ export default {
   daily_par_record: "The experts' game (the par), to check with damepique verify",
   daily_see_results: "See how everyone did",
 
+  // -- duplicate tournaments
+  nav_tourney: "Tournaments",
+  tn_heading: "A duplicate tournament for your club",
+  tn_intro: "Every table plays the same deals in the same seats, and each player is scored against the others who held the same cards. Make the tournament, give its code to your players, then start it when they have joined.",
+  tn_name: "Tournament's name", tn_rules: "Rules", tn_deals: "Deals", tn_tables: "Tables",
+  tn_bots: "Computer players fill the empty seats", tn_create: "Create the tournament",
+  tn_code: "Code:", tn_shape: "{deals} deals at {tables} tables",
+  tn_status_open: "open: players are joining", tn_status_playing: "being played", tn_status_over: "over",
+  tn_players: { one: "{n} player:", other: "{n} players:" },
+  tn_join: "Join", tn_joined: "You have joined as {name}; the director seats everyone at the start.",
+  tn_go: "Go to my table", tn_start: "Start (the server seats everyone at random)", tn_end: "End the round",
+  tn_standings: "Standings", tn_running: "Running standings (the deals every table has finished)", tn_final: "Final standings",
+  tn_none_yet: "No deal is finished at every table yet.", tn_boards: "Deal by deal",
+  tn_hidden: "Shown once every table has finished this deal.", tn_who_held: "Who held what",
+  tn_player: "Player", tn_table: "Table", tn_seat: "Seat", tn_seat_n: "Seat {n}", tn_bot: "computer",
+  tn_mp: "Matchpoints", tn_diff: "Difference", tn_stand_in: "a computer player stood in during this deal",
+  tn_commitment: "The tournament's commitment (its deals, sealed):", tn_secret: "Its secret, revealed at the end:",
+  tn_csv: "Results as CSV", tn_json: "as JSON", tn_print: "Print",
+
   // -- history and replays
   history_heading: "Your finished games", history_empty: "No finished game yet on this browser.",
   replay: "Replay", upload: "Replay a record file (damepique-game/1)", upload_bad: "This record cannot be replayed: {reason}",

@@ -1,0 +1,32 @@
+"""Duplicate tournaments for clubs (issue 27): one JSON document a tournament.
+
+Revision ID: 0012
+Revises: 0011
+Create Date: 2026-12-06
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0012"
+down_revision = "0011"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "tournaments",
+        sa.Column("code", sa.String(16), primary_key=True),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("data", sa.Text, nullable=False),
+    )
+    op.create_index("ix_tournaments_status", "tournaments", ["status"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_tournaments_status", table_name="tournaments")
+    op.drop_table("tournaments")

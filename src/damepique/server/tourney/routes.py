@@ -1,0 +1,118 @@
+"""A duplicate tournament's routes (``docs/tournaments.md``).
+
+``POST /api/tournaments`` creates one (the director's token comes back once);
+``GET /api/tournaments/{code}`` what anyone may know of it; ``POST
+.../players`` joins it; ``POST .../me`` a player's table and seat token;
+``POST .../start`` and ``POST .../end`` the director's; ``GET .../results``
+(JSON) and ``GET .../results.csv`` the published boards and the standings.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+
+from ..errors import Refusal
+from ..http import client_host, json_body, refused
+from ..protocol import Json
+from ..tables.codes import display_code
+from .results import results, results_csv
+from .service import Tourneys
+
+MAX_BODY = 16_384
+
+
+def public(doc: Json) -> Json:
+    """What anyone with the code may know: no token, no secret before the end."""
+    from damepique.engine.fairness import fairness_json
+
+    return {
+        "code": doc["code"],
+        "display": display_code(doc["code"]),
+        "name": doc["name"],
+        "status": doc["status"],
+        "rules": doc["rules"],
+        "deals": doc["deals"],
+        "tables": doc["tables"],
+        "bots": doc["bots"],
+        "level": doc["level"],
+        "speed": doc["speed"],
+        "start": doc["start"],
+        "players": [{"id": p["id"], "name": p["name"]} for p in doc["players"]],
+        "seating": doc["seating"],
+        "fairness": fairness_json(bytes.fromhex(doc["secret"]), revealed=doc["status"] == "over"),
+    }
+
+
+def install(app: FastAPI, tourneys: Tourneys) -> None:
+    @app.post("/api/tournaments")
+    async def create(request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            tourneys.tables.refuse_creation(client_host(request))
+            return JSONResponse(await tourneys.create(body))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/tournaments/{code}")
+    async def show(code: str) -> JSONResponse:
+        try:
+            return JSONResponse(public(await tourneys.get(code)))
+        except Refusal as e:
+            return refused(e)
+
+    @app.post("/api/tournaments/{code}/players")
+    async def join(code: str, request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            return JSONResponse(await tourneys.join(code, body.get("name")))
+        except Refusal as e:
+            return refused(e)
+
+    @app.post("/api/tournaments/{code}/me")
+    async def me(code: str, request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            return JSONResponse(await tourneys.me(code, body.get("player")))
+        except Refusal as e:
+            return refused(e)
+
+    @app.post("/api/tournaments/{code}/start")
+    async def start(code: str, request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            await tourneys.begin(code, body.get("director"), body.get("seating"))
+            return JSONResponse(public(await tourneys.get(code)))
+        except Refusal as e:
+            return refused(e)
+
+    @app.post("/api/tournaments/{code}/end")
+    async def end(code: str, request: Request) -> JSONResponse:
+        try:
+            body = await json_body(request, MAX_BODY)
+            await tourneys.end(code, body.get("director"))
+            return JSONResponse(public(await tourneys.get(code)))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/tournaments/{code}/results")
+    async def show_results(code: str) -> JSONResponse:
+        try:
+            return JSONResponse(await results(await tourneys.get(code), tourneys.games))
+        except Refusal as e:
+            return refused(e)
+
+    @app.get("/api/tournaments/{code}/results.csv")
+    async def csv_results(code: str) -> Response:
+        try:
+            data = await results(await tourneys.get(code), tourneys.games)
+        except Refusal as e:
+            return refused(e)
+        return Response(
+            results_csv(data),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="tournament-{data["code"]}.csv"'},
+        )
+
+
+__all__ = ["install", "public"]

@@ -1,0 +1,135 @@
+// Duplicate tournaments for clubs (docs/tournaments.md): #/tournament makes
+// one (its director keeps the token on this browser), #/tournament/CODE joins
+// it, starts or ends it (the director), leads a player to their table, and
+// shows the results: the standings and a table per deal, printable, as CSV or JSON.
+import { num, refusalText, t } from "./i18n.js";
+import { esc, showRefusal } from "./dom.js";
+import { load, save } from "./prefs.js";
+import { getOptions } from "./rules_form.js";
+import { saveToken } from "./tables.js";
+
+const DIRECTOR_KEY = "damepique.tourney.director";
+const PLAYER_KEY = "damepique.tourney.player";
+const keep = (key, code, value) => save(key, { ...load(key, {}), [code]: value });
+const kept = (key, code) => load(key, {})[code] || null;
+
+async function post(url, body) {
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) throw new Error(refusalText(data.code, data.reason));
+  return data;
+}
+
+export async function renderTourney(root, code) {
+  if (code) return renderOne(root, code);
+  const opts = await getOptions();
+  const presets = Object.keys(opts.presets);
+  root.innerHTML = `<section class="tourney narrow">
+    <h1>${t("tn_heading")}</h1><p class="intro">${t("tn_intro")}</p>
+    <form id="tn-form" class="panel stack">
+      <div class="field"><label for="tn-name">${t("tn_name")}</label><input id="tn-name" maxlength="24" required></div>
+      <div class="row">
+        <div class="field"><label for="tn-preset">${t("tn_rules")}</label><select id="tn-preset">${presets.map((p) => `<option value="${p}">${esc(t("preset_" + p))}</option>`).join("")}</select></div>
+        <div class="field"><label for="tn-deals">${t("tn_deals")}</label><input id="tn-deals" type="number" min="1" max="26" value="8"></div>
+        <div class="field"><label for="tn-tables">${t("tn_tables")}</label><input id="tn-tables" type="number" min="1" max="20" value="2"></div>
+      </div>
+      <div class="field check"><input type="checkbox" id="tn-bots" checked><label for="tn-bots">${t("tn_bots")}</label></div>
+      <p><button type="submit" class="button primary">${t("tn_create")}</button></p>
+      <p class="error" id="tn-error" role="alert"></p>
+    </form></section>`;
+  root.querySelector("#tn-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = {
+      name: root.querySelector("#tn-name").value,
+      preset: root.querySelector("#tn-preset").value,
+      deals: Number(root.querySelector("#tn-deals").value),
+      tables: Number(root.querySelector("#tn-tables").value),
+      bots: root.querySelector("#tn-bots").checked,
+    };
+    try {
+      const made = await post("/api/tournaments", body);
+      keep(DIRECTOR_KEY, made.code, made.director);
+      location.hash = `#/tournament/${made.code}`;
+    } catch (err) {
+      showRefusal(root.querySelector("#tn-error"), t("error", { reason: err.message }));
+    }
+  });
+}
+
+function signed(x) {
+  const text = num(Math.abs(x), Number.isInteger(x) ? 0 : 2);
+  return x > 0 ? `+${text}` : x < 0 ? `−${text}` : text;
+}
+
+const who = (r) => `${esc(r.name)}${r.kind === "bot" ? ` <span class="muted">(${t("tn_bot")})</span>` : ""}`;
+
+function standings(res) {
+  if (!res.standings.length) return `<p class="muted">${t("tn_none_yet")}</p>`;
+  return `<div class="tn-scroll"><table class="data-table" id="tn-standings"><caption>${res.final ? t("tn_final") : t("tn_running")}</caption>
+    <thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("tn_player")}</th><th scope="col" class="num">${t("tn_table")}</th>
+    <th scope="col" class="num">${t("tn_mp")}</th><th scope="col" class="num">%</th><th scope="col" class="num">${t("tn_diff")}</th></tr></thead>
+    <tbody>${res.standings.map((r) => `<tr><td>${r.rank}</td><td class="name">${who(r)}</td><td class="num">${r.table}</td><td class="num">${num(r.matchpoints, 1)}</td><td class="num">${num(r.percent, 1)}</td><td class="num">${signed(r.diff)}</td></tr>`).join("")}</tbody>
+  </table></div>`;
+}
+
+function board(b) {
+  if (!b.published) return `<h3>${t("daily_deal")} ${b.deal + 1}</h3><p class="muted">${t("tn_hidden")}</p>`;
+  const rows = b.results.map((r) => `<tr><td>${r.table}</td><td>${t("tn_seat_n", { n: r.seat + 1 })}</td><td class="name">${who(r)}${r.stand_in ? ` <span class="stand-in" title="${t("tn_stand_in")}">*</span>` : ""}</td>
+    <td class="num">${r.points ?? "—"}</td><td class="num">${num(r.matchpoints, 1)}</td><td class="num">${signed(r.diff)}</td></tr>`).join("");
+  const hands = b.hands.map((h, s) => `<li><strong>${t("tn_seat_n", { n: s + 1 })}</strong>: <span class="cards-text">${h.join(" ")}</span></li>`).join("");
+  return `<h3>${t("daily_deal")} ${b.deal + 1}</h3>
+    <details class="tn-hands"><summary>${t("tn_who_held")}</summary><ul>${hands}</ul></details>
+    <div class="tn-scroll"><table class="data-table tn-board"><thead><tr><th scope="col">${t("tn_table")}</th><th scope="col">${t("tn_seat")}</th><th scope="col">${t("tn_player")}</th>
+    <th scope="col" class="num">${t("daily_total")}</th><th scope="col" class="num">${t("tn_mp")}</th><th scope="col" class="num">${t("tn_diff")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+async function renderOne(root, code) {
+  const r = await fetch(`/api/tournaments/${encodeURIComponent(code)}`);
+  const info = await r.json();
+  if (!r.ok) {
+    root.innerHTML = `<section class="narrow"><p role="alert">${esc(refusalText(info.code, info.reason))}</p></section>`;
+    return;
+  }
+  const res = await (await fetch(`/api/tournaments/${info.code}/results`)).json();
+  const director = kept(DIRECTOR_KEY, info.code);
+  const player = kept(PLAYER_KEY, info.code);
+  let mine = null;
+  if (player) {
+    const m = await fetch(`/api/tournaments/${info.code}/me`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ player }) });
+    if (m.ok) mine = await m.json();
+  }
+  root.innerHTML = `<section class="tourney">
+    <h1>${esc(info.name)}</h1>
+    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { deals: info.deals, tables: info.tables })}</p>
+    ${info.players.length ? `<p class="no-print">${t("tn_players", { n: info.players.length })} ${info.players.map((p) => esc(p.name)).join(", ")}</p>` : ""}
+    ${info.status === "open" && !player ? `<form id="tn-join" class="row no-print"><div class="field"><label for="tn-you">${t("your_name")}</label><input id="tn-you" maxlength="24" required></div>
+      <p><button type="submit" class="button primary">${t("tn_join")}</button></p></form>` : ""}
+    ${mine && mine.seat && info.status === "playing" ? `<p class="no-print"><a class="button primary" id="tn-go" href="#/t/${mine.seat.table}">${t("tn_go")}</a></p>` : ""}
+    ${mine && !mine.seat ? `<p class="no-print">${t("tn_joined", { name: esc(mine.name) })}</p>` : ""}
+    ${director && info.status === "open" ? `<p class="no-print"><button type="button" class="button primary" id="tn-start">${t("tn_start")}</button></p>` : ""}
+    ${director && info.status === "playing" ? `<p class="no-print"><button type="button" class="button" id="tn-end">${t("tn_end")}</button></p>` : ""}
+    <p class="error" id="tn-error" role="alert"></p>
+    <h2>${t("tn_standings")}</h2>${standings(res)}
+    <h2>${t("tn_boards")}</h2>${res.boards.map((b) => board(b)).join("")}
+    <p class="no-print tn-export"><a href="/api/tournaments/${info.code}/results.csv" download>${t("tn_csv")}</a> · <a href="/api/tournaments/${info.code}/results" target="_blank" rel="noopener">${t("tn_json")}</a> ·
+      <button type="button" class="button secondary" id="tn-print">${t("tn_print")}</button></p>
+    <p class="muted">${t("tn_commitment")} <code class="hash">${esc(info.fairness.commitment)}</code>${info.fairness.secret ? `<br>${t("tn_secret")} <code class="hash">${esc(info.fairness.secret)}</code>` : ""}</p>
+  </section>`;
+  const fail = (err) => showRefusal(root.querySelector("#tn-error"), t("error", { reason: err.message }));
+  root.querySelector("#tn-join")?.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const joined = await post(`/api/tournaments/${info.code}/players`, { name: root.querySelector("#tn-you").value });
+      keep(PLAYER_KEY, info.code, joined.player);
+      renderOne(root, code);
+    } catch (err) { fail(err); }
+  });
+  root.querySelector("#tn-go")?.addEventListener("click", () => saveToken(mine.seat.table, mine.seat.token));
+  root.querySelector("#tn-start")?.addEventListener("click", async () => {
+    try { await post(`/api/tournaments/${info.code}/start`, { director }); renderOne(root, code); } catch (err) { fail(err); }
+  });
+  root.querySelector("#tn-end")?.addEventListener("click", async () => {
+    try { await post(`/api/tournaments/${info.code}/end`, { director }); renderOne(root, code); } catch (err) { fail(err); }
+  });
+  root.querySelector("#tn-print").addEventListener("click", () => window.print());
+}

@@ -1,0 +1,94 @@
+"""A duplicate tournament's results page (issue 27) in a real Chromium, in
+both languages, on a phone and at a desk: the standings, a table per deal
+with who held what, the exports and the print button; nothing scrolls
+sideways. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.async_api import expect
+
+from ..conftest import free_port, start_server, stop_server
+from .test_table import DESKTOP, PHONE
+
+pytestmark = [pytest.mark.browser]
+
+WORDS = {
+    "en": {"standings": "Standings", "final": "Final standings", "print": "Print", "held": "Who held what"},
+    "fr": {
+        "standings": "Classement",
+        "final": "Classement final",
+        "print": "Imprimer",
+        "held": "Qui avait quoi",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server of its own, and a tournament of two tables of computer players, played out."""
+    folder = tmp_path_factory.mktemp("tourney")
+    port = free_port()
+    env = os.environ | {"DAMEPIQUE_CREATIONS": "0"}
+    proc = start_server(folder / "t.sqlite3", port, folder / "server.log", env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=url, timeout=30) as http:
+            made = http.post(
+                "/api/tournaments",
+                json={"name": "Club du jeudi", "deals": 2, "tables": 2, "speed": "fast", "level": "beginner"},
+            ).json()
+            code = made["code"]
+            assert (
+                http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
+                == 200
+            )
+            # Computer players at fast speed: over in a moment; asked again, never waited on by time.
+            for _ in range(10_000):
+                if http.get(f"/api/tournaments/{code}").json()["status"] == "over":
+                    break
+            else:
+                raise AssertionError("the tournament did not finish")
+            # Over because every table finished (not when the first did, the second still being made).
+            assert http.get(f"/api/tournaments/{code}/results").json()["progress"] == [2, 2]
+        yield url, code
+    finally:
+        stop_server(proc)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+async def test_the_results_page(
+    new_context, finished: tuple[str, str], lang: str, size: str, artifacts: Path
+) -> None:  # type: ignore[no-untyped-def]
+    url, code = finished
+    words = WORDS[lang]
+    context = await new_context(
+        locale="fr-FR" if lang == "fr" else "en-GB", **(PHONE if size == "phone" else DESKTOP)
+    )
+    await context.add_init_script(f"localStorage.setItem('damepique.lang', '{lang}')")
+    page = await context.new_page()
+    await page.goto(f"{url}/#/tournament/{code}")
+    await expect(page.get_by_role("heading", name="Club du jeudi")).to_be_visible()
+    await expect(page.get_by_role("heading", name=words["standings"])).to_be_visible()
+    standings = page.get_by_role("table", name=words["final"])
+    await expect(standings.locator("tbody tr")).to_have_count(8)
+    await expect(page.locator("table.tn-board")).to_have_count(2)
+    await expect(page.locator("table.tn-board").first.locator("tbody tr")).to_have_count(8)
+    await expect(page.get_by_text(words["held"]).first).to_be_visible()
+    await expect(page.get_by_role("button", name=words["print"])).to_be_visible()
+    csv = page.locator(f'a[href="/api/tournaments/{code}/results.csv"]')
+    await expect(csv).to_be_visible()
+    assert await page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    await page.screenshot(path=str(artifacts / f"tourney-results-{lang}-{size}.png"), full_page=True)
+    # Printed: the header and the buttons are left out.
+    await page.emulate_media(media="print")
+    assert not await page.get_by_role("button", name=words["print"]).is_visible()
+    await context.close()

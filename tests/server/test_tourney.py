@@ -1,0 +1,259 @@
+"""Duplicate tournaments for clubs (issue 27): tables that play the same deals
+in the same seat positions, scored against the others who held the same
+cards (checked against a computation by hand), no table told anything of a
+deal it is still playing, a restart in the middle, and a round the director
+ends with deals unfinished."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damepique.engine import Rules
+from damepique.server.app import create_app
+from damepique.server.clock import ManualClock
+from damepique.server.duplicate import score_board
+from damepique.server.play.runner import Pace
+from damepique.server.settings import Settings
+
+from ..clocks import WITHIN
+from ..multiplayer.mp_helpers import Player, cards_in, hello, knowable
+
+RULES = {"players": 4, "target": 100}
+
+
+def make_app(path: Path) -> Any:
+    return create_app(
+        f"sqlite+aiosqlite:///{path}", settings=Settings(clock=ManualClock()), pace=Pace(0, 0, 0)
+    )
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(tmp_path / "t.sqlite3")) as c:
+        yield c
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tournaments", json={"name": "Club night", "rules": RULES} | body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def join(client: TestClient, code: str, names: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for name in names:
+        r = client.post(f"/api/tournaments/{code}/players", json={"name": name})
+        assert r.status_code == 200, r.text
+        out.append(r.json() | {"name": name})
+    return out
+
+
+def seat_of(client: TestClient, code: str, player: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(f"/api/tournaments/{code}/me", json={"player": player["player"]})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["seat"])
+
+
+def stored(client: TestClient, game_id: str) -> list[dict[str, Any]]:
+    app: Any = client.app
+    loaded = client.portal.call(app.state.tourneys.games.load_game, game_id)  # type: ignore[union-attr]
+    assert loaded is not None
+    return list(loaded[1])
+
+
+def run(players: list[Player]) -> None:
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(WITHIN)
+        assert not p.is_alive(), "the game did not finish in time"
+        assert p.failure is None, p.failure
+        assert p.errors == [], p.errors
+
+
+def frames_hold_only_what_the_seat_knows(
+    events: list[dict[str, Any]], seat: int, log: list[dict[str, Any]]
+) -> int:
+    """The hidden-card check, on a table of a tournament: every card a frame
+    carries is one this seat may know at that point of its own table's game
+    (the other tables' plays of the same deals included in what it may not)."""
+    record: dict[str, Any] = {"deals": []}
+    for e in events:
+        if e["type"] == "deal":
+            record["deals"].append(
+                {"hands": e["hands"], "kitty": e.get("kitty") or [], "plays": [], "passes": []}
+            )
+        elif e["type"] == "play":
+            record["deals"][-1]["plays"].append(e["card"])
+        elif e["type"] == "pass":
+            record["deals"][-1]["passes"].append((e["seat"], e["cards"]))
+    for d in record["deals"]:
+        passes = [None] * 4
+        for s, cards in d["passes"]:
+            passes[s] = cards
+        d["passes"] = passes
+    checked = 0
+    rules = Rules.from_json(RULES)
+    for msg in log:
+        if msg["type"] != "state" or msg.get("view") is None:
+            assert list(cards_in(msg)) == [], msg
+            continue
+        v = msg["view"]
+        plays = sum(len(t["cards"]) for t in v["tricks"]) + len(v["trick"])
+        exchanged = v["phase"] != "pass" and rules.pass_offset(v["deal"]) % 4 != 0
+        known = knowable(record, rules, seat, v["deal"], plays, exchanged)
+        for card in cards_in(msg):
+            assert card in known, (seat, card)
+            checked += 1
+    return checked
+
+
+def test_two_tables_of_people_and_one_of_bots_play_the_same_deals_scored_as_duplicate(
+    client: TestClient,
+) -> None:
+    t = create(client, deals=2, tables=3, bots=True)
+    code = t["code"]
+    people = join(client, code, [f"P{i}" for i in range(8)])
+    ids = [p["id"] for p in people]
+    refused = client.post(f"/api/tournaments/{code}/start", json={"director": "not the token"})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_director")
+    r = client.post(
+        f"/api/tournaments/{code}/start",
+        json={"director": t["director"], "seating": [ids[:4], ids[4:], []]},
+    )
+    assert r.status_code == 200, r.text
+    assert (
+        client.post(f"/api/tournaments/{code}/players", json={"name": "Late"}).json()["code"]
+        == "tourney_started"
+    )
+    seats = [seat_of(client, code, p) for p in people]
+    assert [s["seat"] for s in seats] == [0, 1, 2, 3] * 2
+    logs: list[list[dict[str, Any]]] = [[] for _ in people]
+    with contextlib.ExitStack() as stack:
+        conns = [stack.enter_context(client.websocket_connect("/ws")) for _ in people]
+        for conn, seat, log in zip(conns, seats, logs, strict=True):
+            hello(conn, seat["table"], seat["token"], log)
+        run([Player(c, seed=i, log=logs[i]) for i, c in enumerate(conns)])
+    data = client.get(f"/api/tournaments/{code}/results").json()
+    # Every table over: the tournament is over, its secret revealed.
+    assert data["status"] == "over" and data["progress"] == [2, 2, 2] and "secret" in data["fairness"]
+    shown = client.get(f"/api/tournaments/{code}").json()
+    games = [seats[0]["table"], seats[4]["table"]]
+    assert len(set(games)) == 2 and shown["status"] == "over"
+    # The same deals in the same seats at every table.
+    doc = client.portal.call(client.app.state.tourneys.get, code)  # type: ignore[attr-defined,union-attr]
+    dealt = [[e["hands"] for e in stored(client, g) if e["type"] == "deal"] for g in doc["game_ids"]]
+    assert dealt[0] == dealt[1] == dealt[2] and len(dealt[0]) == 2
+    # The scores by hand: on each board, one point for each other table that took more, a half for a tie.
+    for board in data["boards"]:
+        assert board["published"] and [sorted(h) for h in board["hands"]] == [
+            sorted(h) for h in dealt[0][board["deal"]]
+        ]
+        for s in range(4):
+            rows = [r for r in board["results"] if r["seat"] == s]
+            assert [r["table"] for r in rows] == [1, 2, 3]
+            for r in rows:
+                others = [o["points"] for o in rows if o is not r]
+                by_hand = sum(1 if o > r["points"] else 0.5 if o == r["points"] else 0 for o in others)
+                assert r["matchpoints"] == by_hand
+                assert r["diff"] == round(sum(others) / 2 - r["points"], 2)
+    # The standings add every board's matchpoints up.
+    for row in data["standings"]:
+        mine = [r["matchpoints"] for b in data["boards"] for r in b["results"]
+                if (r["table"], r["seat"]) == (row["table"], row["seat"])]  # fmt: skip
+        assert row["matchpoints"] == sum(mine) and row["percent"] == round(100 * sum(mine) / (2 * 2), 1)
+    assert data["standings"][0]["rank"] == 1
+    names = {(r["table"], r["seat"]): r["name"] for r in data["standings"]}
+    assert names[(1, 0)] == "P0" and names[(2, 3)] == "P7" and names[(3, 0)].startswith("Bot")
+    csv = client.get(f"/api/tournaments/{code}/results.csv")
+    assert csv.status_code == 200 and csv.text.count("\n") == 1 + 2 * 4 * 3
+    # No frame to a table carried a card it could not know then (its own hidden ones, another table's).
+    for i, log in enumerate(logs):
+        game = doc["game_ids"][i // 4]
+        assert frames_hold_only_what_the_seat_knows(stored(client, game), i % 4, log) > 50
+        assert all(doc["secret"] not in json.dumps(m) for m in log)
+    # A tournament's records stay with it: the generic record route withholds them.
+    assert client.get(f"/api/games/{doc['game_ids'][0]}/record").json()["code"] == "withheld"
+
+
+def test_a_restart_then_the_director_ends_the_round_with_a_deal_unfinished(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    with TestClient(make_app(path)) as client:
+        t = create(client, deals=2, tables=2, bots=True)
+        code = t["code"]
+        ann, bob = join(client, code, ["Ann", "Bob"])
+        r = client.post(
+            f"/api/tournaments/{code}/start",
+            json={"director": t["director"], "seating": [[ann["id"]], [bob["id"]]]},
+        )
+        assert r.status_code == 200, r.text
+        a, b = seat_of(client, code, ann), seat_of(client, code, bob)
+        log: list[dict[str, Any]] = []
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, a["table"], a["token"], log)
+            run([Player(ws, seed=1, log=log)])  # Ann's table plays both deals; Bob has not come
+        data = client.get(f"/api/tournaments/{code}/results").json()
+        # Bob's table has not finished deal 1: nothing of it is published, to anyone.
+        assert data["progress"] == [2, 0] and data["status"] == "playing"
+        assert [b["published"] for b in data["boards"]] == [False, False]
+        assert "hands" not in json.dumps(data["boards"]) and data["standings"] == []
+    with TestClient(make_app(path)) as client:  # the server restarts
+        assert client.get(f"/api/tournaments/{code}").json()["status"] == "playing"
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, b["table"], b["token"])
+            end = client.post(f"/api/tournaments/{code}/end", json={"director": t["director"]})
+            assert end.status_code == 200 and end.json()["status"] == "over"
+            ws.send_text(json.dumps({"type": "pass", "cards": ["2C", "3C", "4C"]}))
+            msg = json.loads(ws.receive_text())
+            while msg["type"] != "error":
+                msg = json.loads(ws.receive_text())
+            assert msg["code"] == "round_over"
+        data = client.get(f"/api/tournaments/{code}/results").json()
+        assert data["final"] and all(b["published"] for b in data["boards"])
+        # A deal a table did not finish scores the board's average for everyone on it: (2 - 1) / 2.
+        for board in data["boards"]:
+            for r in board["results"]:
+                assert r["matchpoints"] == 0.5 and r["diff"] == 0.0
+                assert (r["points"] is None) == (r["table"] == 2)
+
+
+def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
+    for body, code in (
+        ({"deals": 0}, "bad_deals"),
+        ({"tables": 21}, "bad_tables"),
+        ({"name": ""}, "bad_name"),
+        ({"rules": {"players": 6}}, "bad_rules"),
+        ({"level": "godlike"}, "bad_level"),
+    ):
+        r = client.post("/api/tournaments", json={"name": "Club", "rules": RULES} | body)
+        assert r.status_code == 400 and r.json()["code"] == code, (body, r.text)
+    t = create(client, deals=1, tables=1, bots=False)
+    join(client, t["code"], ["Ann"])
+    r = client.post(f"/api/tournaments/{t['code']}/start", json={"director": t["director"]})
+    assert r.json()["code"] == "not_enough_players"
+    assert client.get(f"/api/tournaments/{t['code']}").json()["status"] == "open"
+    assert client.get("/api/tournaments/ZZZZ-ZZZZ").status_code == 404
+
+
+def test_score_board_by_hand() -> None:
+    # Four tables held these cards and took 3, 0, 3 and 13 points.
+    assert score_board([3, 0, 3, 13]) == [(1.5, 2.33), (3.0, 6.33), (1.5, 2.33), (0.0, -11.0)]
+    # One table did not finish: it scores the average (1); the others are compared
+    # between themselves, 1 and 0, scaled to the board's top of 2.
+    assert score_board([3, None, 13]) == [(2.0, 10.0), (1.0, 0.0), (0.0, -10.0)]
+    assert score_board([5]) == [(0.0, 0.0)]
+
+
+def test_the_worked_example_of_docs_tournaments_runs() -> None:
+    import doctest
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "tournaments.md"
+    result = doctest.testfile(str(doc), module_relative=False)
+    assert result.attempted >= 3 and result.failed == 0
