@@ -355,3 +355,56 @@ async def test_a_page_still_loading_does_not_overwrite_the_next(new_context) -> 
     await expect(rules).to_be_visible()
     await expect(page.get_by_label("Pseudo")).to_have_count(0)
     await context.close()
+
+
+LADDER = {
+    "bots": [
+        {
+            "rank": i + 1,
+            "nickname": f"robot_with_a_long_name_{i}",
+            "owner": None if i == 2 else f"owner_with_a_long_name_{i}",
+            "rating": 1560 - 20 * i,
+            "games": 9 - i,
+            "wins": 5 - i,
+        }
+        for i in range(4)
+    ]
+}
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
+async def test_the_bots_ladder_is_shown_under_the_leaderboard(  # type: ignore[no-untyped-def]
+    new_context, artifacts, lang: str, size: str
+) -> None:
+    """Issue 29: the bots' ladder (``GET /api/ladder``, answered here by the test)
+    under the people's leaderboard, each bot with its owner, in both languages."""
+    words = {
+        "en": ("Leaderboard", "Bots' ladder", "Owner", "Ranked games between bots only"),
+        "fr": ("Classement", "Classement des robots", "Propriétaire", "Parties classées entre robots"),
+    }[lang]
+    context = await new_context(
+        locale="en-GB" if lang == "en" else "fr-FR", **(PHONE if size == "phone" else DESKTOP)
+    )
+    page = await context.new_page()
+    await page.route("**/api/leaderboard", lambda r: r.fulfill(json=LEADERBOARD))
+    await page.route("**/api/ladder", lambda r: r.fulfill(json=LADDER))
+    await fits(page, "/#/leaderboard")
+    people = page.get_by_role("heading", name=words[0], exact=True)
+    ladder = page.get_by_role("heading", name=words[1])
+    await expect(ladder).to_be_visible()
+    assert (await ladder.bounding_box())["y"] > (await people.bounding_box())["y"]  # type: ignore[index]
+    table = page.locator("#ladder")
+    await expect(table.locator("th")).to_contain_text([words[2]])
+    await expect(table.locator("tbody tr")).to_have_count(4)
+    first = table.locator("tbody tr").first
+    await expect(first).to_contain_text("robot_with_a_long_name_0")
+    await expect(first).to_contain_text("owner_with_a_long_name_0")
+    await expect(first.get_by_role("link")).to_have_attribute("href", "#/player/robot_with_a_long_name_0")
+    await expect(page.get_by_text(words[3])).to_be_visible()
+    # Each cell keeps to its column: a long owner's name wraps, never runs over the rating.
+    cells = first.locator("td")
+    owner, rating = await cells.nth(2).bounding_box(), await cells.nth(3).bounding_box()
+    inner = await cells.nth(2).evaluate("td => td.scrollWidth <= td.clientWidth")
+    assert owner and rating and owner["x"] + owner["width"] <= rating["x"] + 1 and inner, (owner, rating)
+    await page.screenshot(path=str(artifacts / f"ladder-{lang}-{size}.png"), full_page=True)
+    await context.close()

@@ -17,8 +17,8 @@ test("the ladder lists each bot with its owner, in both languages", () => {
     { rank: 2, nickname: "tin", owner: null, rating: 1484, games: 2, wins: 0 },
   ]);
   assert.match(html, /<th scope="col">Bot<\/th><th scope="col">Owner<\/th>/);
-  assert.match(html, /href="#\/player\/robo%3C1%3E">robo&lt;1&gt;<\/a><\/td><td>ann<\/td><td class="num">1516<\/td><td class="num">2<\/td><td class="num">2<\/td>/);
-  assert.match(html, /<td class="name"><a href="#\/player\/tin">tin<\/a><\/td><td><\/td><td class="num">1484/);
+  assert.match(html, /href="#\/player\/robo%3C1%3E">robo&lt;1&gt;<\/a><\/td><td class="name">ann<\/td><td class="num">1516<\/td><td class="num">2<\/td><td class="num">2<\/td>/);
+  assert.match(html, /<td class="name"><a href="#\/player\/tin">tin<\/a><\/td><td class="name"><\/td><td class="num">1484/);
   setLang("fr", false);
   assert.match(ladderTable([]), /Aucun robot n'a encore joué de partie classée contre des robots\./);
   assert.match(ladderTable([{ rank: 1, nickname: "x", owner: "y", rating: 1500, games: 1, wins: 1 }]), /Propriétaire/);
