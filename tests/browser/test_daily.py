@@ -137,6 +137,9 @@ async def test_a_finished_player_sees_the_field_the_par_and_the_board(  # type: 
     rank_of = await page.locator("#daily-you dd").nth(3).inner_text()
     assert rank_of.endswith(" 3"), rank_of  # "N of 3" / "N sur 3"
     await expect(page.get_by_text(words["commitment"])).to_be_visible()
+    # Their own game may be analysed now (their seat's view); its replay, every hand shown, waits.
+    await expect(page.locator("#daily-analyse")).to_be_visible()
+    assert await page.locator("#daily-replay").count() == 0
     # The commitment alone: the secret waits for the end of the day.
     await expect(page.locator("code.hash")).to_have_count(1)
     assert await page.get_by_role("button", name=words["play"]).count() == 0

@@ -46,6 +46,9 @@ function yourResult(res) {
       <div><dt>${t("daily_vs_par")}</dt><dd>${signed(y.vs_par)}</dd></div>
       <div><dt>${t("daily_rank")}</dt><dd>${t("daily_rank_of", { rank: y.rank, n: res.played })}</dd></div>
     </dl>
+    <p class="actions"><a class="button secondary" id="daily-analyse" href="#/analysis/${encodeURIComponent(y.game)}">${t("daily_analyse")}</a>
+      ${res.over ? `<a class="button secondary" id="daily-replay" href="#/replay/${encodeURIComponent(y.game)}">${t("daily_replay")}</a>` : ""}</p>
+    ${res.over ? "" : `<p class="muted">${t("daily_replay_later")}</p>`}
     ${y.ranked ? "" : `<p class="muted">${t("daily_sign_in")} <a href="#/account">${t("nav_account")}</a></p>`}
   </div>`;
 }

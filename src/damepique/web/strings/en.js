@@ -199,6 +199,8 @@ export default {
   daily_sealed: "Sealed deals", daily_commitment: "The day's commitment:", daily_secret: "The day's secret:",
   daily_secret_later: "The secret is revealed when the day is over (midnight UTC); then anyone can check the deals and the par with damepique verify.",
   daily_par_record: "The experts' game (the par), to check with damepique verify",
+  daily_analyse: "Analyse your game", daily_replay: "Replay it, every hand shown",
+  daily_replay_later: "The replay with everyone's cards opens when the day is over: others are still playing them.",
   daily_see_results: "See how everyone did",
 
   // -- duplicate tournaments

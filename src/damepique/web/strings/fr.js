@@ -198,6 +198,8 @@ export default {
   daily_sealed: "Donnes scellées", daily_commitment: "L'engagement du jour :", daily_secret: "Le secret du jour :",
   daily_secret_later: "Le secret est révélé à la fin de la journée (minuit UTC) ; chacun peut alors vérifier les donnes et le par avec damepique verify.",
   daily_par_record: "La partie des experts (le par), à vérifier avec damepique verify",
+  daily_analyse: "Analyser votre partie", daily_replay: "La revoir, toutes les mains visibles",
+  daily_replay_later: "La partie revue avec les cartes de tous s'ouvre à la fin de la journée : d'autres les jouent encore.",
   daily_see_results: "Voir les résultats de tous",
 
   // -- les tournois en duplicate
