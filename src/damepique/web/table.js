@@ -2,7 +2,7 @@
 // differs between them (training, a table's extras and waiting room, the
 // buttons at the end, how long a deal's summary may stay open) is handed in
 // by solo.js and tables.js as `cfg`; nothing here asks which one it is.
-import { cardName, num, refusalText, seatName, suitName, t } from "./i18n.js";
+import { cardName, num, refusalText, seatName, t } from "./i18n.js";
 import { announce, esc, flashAlert } from "./dom.js";
 import { cardBack, cardChip, cardFace, faceSvg, SUIT_SYMBOL, sortHand } from "./cards.js";
 import { gameConnection } from "./net.js";
@@ -14,56 +14,15 @@ import { contentWidth } from "./chart.js";
 import { sealVerdict } from "./fairness.js";
 import { hintHtml } from "./advice.js";
 import { drawHand } from "./hand.js";
+import { eventsSince, flashFor, giverOf, handRows, hintKey, isMyTurn, placeOf, playedCount as played, statusText, trickTaken, whyNotPlay } from "./table_state.js";
 
-const POSITIONS = {
-  3: ["bottom", "left", "right"],
-  4: ["bottom", "left", "top", "right"],
-  5: ["bottom", "left", "top-left", "top-right", "right"],
-  6: ["bottom", "left", "top-left", "top", "top-right", "right"],
-};
+// The pure parts live in table_state.js; these names stay importable from here.
+export { FLASH, handRows, TAP, whyNotPlay } from "./table_state.js";
+
 const SUMMARY_DELAY = 700; // ms the last trick stays in view before the deal's summary
-// ms a trick just taken stays in view, by speed: about a second at least, whatever the speed.
-export const FLASH = { fast: 1100, normal: 1600 };
-
-export const TAP = 32; // CSS px of its own that each card of the hand offers, at least
-
-/**
- * How many rows a hand of `n` cards takes in `width` CSS px with cards
- * `card` px wide: one, unless its cards would overlap to less than TAP px
- * each (17 cards on a 390 px phone); then two.
- */
-export function handRows(n, width, card) {
-  if (n < 2 || !width || !card) return 1;
-  return (width - card) / (n - 1) >= TAP ? 1 : 2;
-}
 
 function cardWidth() {
   return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 0;
-}
-
-/**
- * Why `card` cannot be played now by seat `me` (null when it can), in the
- * page's words: "You must follow clubs", "Hearts are not broken yet"...
- * The server's `legal` list says whether; this says why, from the view.
- */
-export function whyNotPlay(state, card, me) {
-  const v = state.view;
-  if (!v || state.over || v.phase === "done") return t("why_done");
-  if (v.phase === "pass") return v.to_act === me ? null : t("why_wait_pass");
-  if (v.to_act !== me) return t("why_not_your_turn");
-  if (v.legal.includes(card)) return null;
-  const first = v.tricks.length === 0;
-  if (v.trick.length) {
-    const led = v.trick[0][1];
-    if (v.hand.some((c) => c[1] === led)) return t("why_follow", { suit: suitName(led) });
-    if (first && state.rules.first_trick_discard === "heart" && v.legal.every((c) => c[1] === "H")) return t("why_first_heart");
-    return t("why_first_points");
-  }
-  if (first && v.legal.length === 1 && v.legal[0][1] === "C" && state.rules.first_lead !== "any") {
-    return t("why_first_lead", { card: cardName(v.legal[0]).toLowerCase() });
-  }
-  if (first && state.rules.no_points_first_trick && (card[1] === "H" || card === "QS")) return t("why_first_points");
-  return t("why_hearts");
 }
 
 /**
@@ -113,8 +72,7 @@ export function openTable(root, cfg) {
     return seatName(s.name);
   };
   ctrl.send = (msg) => ctrl.conn.send(msg);
-  ctrl.isMyTurn = (state = ctrl.shown) =>
-    !!state && !state.over && state.view && state.view.to_act === state.seat && state.view.phase !== "done";
+  ctrl.isMyTurn = (state = ctrl.shown) => isMyTurn(state);
 
   // -- the connection
 
@@ -166,8 +124,6 @@ export function openTable(root, cfg) {
 
   // -- the hint: the best card now and why, once a trick (the server counts it)
 
-  // The server's count: one hint per seat, deal and trick (the pass shares the first trick's).
-  const hintKey = (v) => (v ? `${v.deal}:${v.tricks.length}` : null);
   function hintOffered() {
     const s = ctrl.shown;
     return !!s && !s.over && !s.spectator && s.seat !== null && s.seat !== undefined && !!call("hints");
@@ -273,20 +229,19 @@ export function openTable(root, cfg) {
     if (!prev || prev.view?.deal !== msg.view?.deal || prev.view?.phase !== msg.view?.phase) ctrl.selected = [];
     ctrl.shown = msg;
     const view = msg.view;
-    const events = prev ? (msg.events && msg.events.length ? msg.events : msg.event ? [msg.event] : []) : [];
-    let closed = null;
+    const events = eventsSince(prev, msg);
+    const closed = trickTaken(events);
     for (const ev of events) {
       if (ev.type === "play") {
         sound("card");
         announce(ev.seat === ctrl.me() ? t("you_play", { card: cardName(ev.card) }) : t("plays", { name: ctrl.nameOf(ev.seat), card: cardName(ev.card) }));
         if (ev.trick_winner !== undefined) {
-          closed = ev;
           sound("trick");
           announce(ev.trick_winner === ctrl.me() ? t("you_take_trick") : t("takes_trick", { name: ctrl.nameOf(ev.trick_winner) }));
         }
       }
       if (ev.type === "pass" && ev.complete && view.received && view.received.length) {
-        const from = (ctrl.me() - passOffset(view) + ctrl.n()) % ctrl.n();
+        const from = giverOf(view, ctrl.me(), ctrl.n());
         announce(t("received", { cards: view.received.map((c) => cardName(c)).join(", "), name: ctrl.nameOf(from) }));
       }
       if (ev.type === "deal") announce(t("deal_n", { n: view.deal + 1 }));
@@ -306,7 +261,7 @@ export function openTable(root, cfg) {
       ctrl.flashTimer = setTimeout(() => {
         ctrl.flash = null;
         render();
-      }, FLASH[msg.speed] ?? FLASH.normal);
+      }, flashFor(msg.speed));
     }
     if (ctrl.isMyTurn() && !(prev && ctrl.isMyTurn(prev))) {
       announce(t("your_turn"));
@@ -401,13 +356,7 @@ export function openTable(root, cfg) {
 
   // -- drawing
 
-  function passOffset(view) {
-    return { left: 1, right: ctrl.n() - 1, across: 2, none: 0 }[view.pass_direction] ?? 0;
-  }
-  function posOf(seat) {
-    const n = ctrl.n();
-    return POSITIONS[n][(seat - Math.max(0, ctrl.me()) + n) % n];
-  }
+  const posOf = (seat) => placeOf(seat, ctrl.me(), ctrl.n());
 
   function skeleton() {
     let page = root.querySelector(".table-page[data-table]");
@@ -504,7 +453,7 @@ export function openTable(root, cfg) {
       if (el.dataset.from !== undefined) return { rect: seatRect(Number(el.dataset.from)) };
       if (el.closest("#hand")) {
         if ((v.received || []).includes(el.dataset.flip) && v.phase === "play") {
-          const giver = (ctrl.me() - passOffset(v) + ctrl.n()) % ctrl.n();
+          const giver = giverOf(v, ctrl.me(), ctrl.n());
           return { rect: seatRect(giver) };
         }
         if (newDeal || v.tricks.length === 0) return { rect: deck, delay: 25 * k++ };
@@ -560,9 +509,7 @@ export function openTable(root, cfg) {
     </div>`;
   }
 
-  function playedCount(v) {
-    return v.tricks.length * ctrl.n() + v.trick.length;
-  }
+  const playedCount = (v) => played(v, ctrl.n());
 
   function centreHtml() {
     const v = ctrl.shown.view;
@@ -593,20 +540,7 @@ export function openTable(root, cfg) {
   }
 
   function statusLine() {
-    const s = ctrl.shown;
-    const v = s.view;
-    if (ctrl.status) return t(ctrl.status);
-    if (!v || s.over) return "";
-    if (v.phase === "pass") {
-      if (v.to_act === ctrl.me()) {
-        const count = s.rules.pass_count ?? 3;
-        return `${t("pass_to", { n: count, dir: t("dir_to_" + v.pass_direction), name: ctrl.nameOf(v.pass_to) })} ${t("pass_chosen", { k: ctrl.selected.length, n: count })}`;
-      }
-      return t("waiting_pass");
-    }
-    if (v.phase === "play" && v.to_act === ctrl.me()) return t("your_turn");
-    if (v.phase === "play" && v.tricks.length === 0 && v.trick.length === 0 && v.pass_direction === "none" && !v.passed) return t("no_pass");
-    return "";
+    return statusText(ctrl.shown, ctrl.me(), { status: ctrl.status, selected: ctrl.selected, nameOf: ctrl.nameOf });
   }
 
   function whyNot(card) {
