@@ -138,6 +138,19 @@ class Refusal(Exception):
             out["player"] = self.player
         return out
 
+    def body(self) -> dict[str, object]:
+        """The one shape of every refusal over HTTP (``docs/protocol.md``, Refusals
+        over HTTP): ``error`` and ``code`` (the same code), ``reason`` (English, for
+        programs and logs: a page says it in its own words from ``code`` and
+        ``params``), ``params`` (always, maybe empty), then ``seat``, ``card``,
+        ``kind``, ``player`` where they apply.
+
+        >>> Refusal("no_table", "no table with this code").body()
+        {'error': 'no_table', 'code': 'no_table', 'reason': 'no table with this code', 'params': {}}
+        """
+        out: dict[str, object] = {"error": self.code, "code": self.code, "reason": self.reason}
+        return out | {"params": self.params} | self.to_json()
+
     def __repr__(self) -> str:
         return f"Refusal({self.code!r}, {self.reason!r})"
 

@@ -35,28 +35,9 @@ def rules_from_body(body: Json) -> Rules:
         raise Refusal("bad_rules", str(e)) from None
 
 
-def refusal_body(refusal: Refusal) -> Json:
-    """The one shape of every refusal over HTTP (``docs/protocol.md``, Refusals
-    over HTTP): ``error`` and ``code`` (the same code), ``reason`` (English, for
-    programs and logs: a page says it in its own words from ``code`` and
-    ``params``), ``params`` (always, maybe empty), then ``seat``, ``card``,
-    ``kind``, ``player`` where they apply.
-
-    >>> refusal_body(Refusal("no_table", "no table with this code"))
-    {'error': 'no_table', 'code': 'no_table', 'reason': 'no table with this code', 'params': {}}
-    """
-    out: Json = {
-        "error": refusal.code,
-        "code": refusal.code,
-        "reason": refusal.reason,
-        "params": refusal.params,
-    }
-    return out | refusal.to_json()
-
-
 def refused(refusal: Refusal) -> JSONResponse:
-    """A refusal as an HTTP answer: its status (``errors.STATUS``), ``refusal_body``."""
-    resp = JSONResponse(refusal_body(refusal), status_code=refusal.status)
+    """A refusal as an HTTP answer: its status (``errors.STATUS``), ``Refusal.body``."""
+    resp = JSONResponse(refusal.body(), status_code=refusal.status)
     if refusal.retry_after is not None:
         resp.headers["Retry-After"] = str(refusal.retry_after)
     return resp

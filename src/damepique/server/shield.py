@@ -73,9 +73,10 @@ def foreign_origin(scope: Scope) -> bool:
 
 
 async def _answer(send: Send, code: str, reason: str) -> None:
-    # The one shape and status of a refusal over HTTP (http.refusal_body), written here below the app.
-    status = Refusal(code, reason).status
-    body = json.dumps({"error": code, "code": code, "reason": reason, "params": {}}).encode()
+    # The one shape and status of a refusal over HTTP, written here below the app.
+    refusal = Refusal(code, reason)
+    status = refusal.status
+    body = json.dumps(refusal.body()).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers + SECURITY_HEADERS})
     await send({"type": "http.response.body", "body": body})

@@ -34,7 +34,6 @@ from damepique.engine.record import replay as replay_record
 from ..clock import Clock
 from ..errors import Refusal
 from ..fair import FairQueue
-from ..http import refusal_body
 from ..play.thinking import spawning
 from .replays import replay_data
 
@@ -65,14 +64,14 @@ def replay_upload(raw: bytes) -> tuple[int, bytes]:
                 f"a record of {work} cards passed and played: at most {WORK} are checked",
                 params={"cards": WORK},
             )
-            return refusal.status, json.dumps(refusal_body(refusal)).encode()
+            return refusal.status, json.dumps(refusal.body()).encode()
         match = replay_record(data)
     except RecordError as e:
         # The referee's error in the one shape: where it is (deal, play) in params.
         where = {k: v for k, v in e.to_json().items() if k in ("deal", "play")}
         card = e.to_json().get("card")
         refusal = Refusal(e.kind, e.reason, params=where, seat=e.seat, card=card)
-        return refusal.status, json.dumps(refusal_body(refusal)).encode()
+        return refusal.status, json.dumps(refusal.body()).encode()
     players = data.get("players") if isinstance(data.get("players"), list) else None
     return 200, json.dumps(replay_data(match, players), separators=(",", ":")).encode()
 
