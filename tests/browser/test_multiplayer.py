@@ -4,8 +4,10 @@ a page closed mid-deal comes back to its seat; a player who stays away is
 replaced by a bot after the grace period; a turn timer runs out and the server
 plays. The deals between the first and the last are played by the server's
 test hook (``forward``): these tests are about the tables, not the game.
-Nothing waits on time but the grace period and the turn timer themselves
-(real seconds on this server), each waited for on what the page shows."""
+A deal's summary that closes by itself is timed on a server whose clock the
+test moves (``manual_server``), the pages' clocks set to the server's time;
+the grace period (3 s) and the turn timer (2 s) run in real seconds on the
+other server, each waited for on what the page shows, never asserted."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import re
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.async_api import Page, expect
 
@@ -23,8 +26,6 @@ from .test_play import MOVES, TEXT, WAIT, enabled_now, forward, wait_actionable
 
 pytestmark = [pytest.mark.browser]
 
-SUMMARY_MS = 15_000
-"""A deal's summary at a table closes by itself after 15 s (server/play/summary.py)."""
 
 CARD_NAME = re.compile(
     r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (clubs|diamonds|hearts|spades)$"
@@ -256,12 +257,12 @@ async def test_the_lobby_updates_live_and_account_pages_work_in_both_languages(
     await watcher.get_by_role("button", name="Create an account").click()
     await expect(watcher.get_by_text("Signed in as lea_browser")).to_be_visible()
     await watcher.goto("/#/leaderboard")
-    await expect(watcher.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    await expect(watcher.get_by_role("heading", name="Leaderboard", exact=True)).to_be_visible()
     await watcher.goto("/#/player/lea_browser")
     await expect(watcher.get_by_text("Average points per deal")).to_be_visible()
     await watcher.locator("#lang").select_option("fr")
     await watcher.goto("/#/leaderboard")
-    await expect(watcher.get_by_role("heading", name="Classement")).to_be_visible()
+    await expect(watcher.get_by_role("heading", name="Classement", exact=True)).to_be_visible()
     await watcher.goto("/#/friends")
     await expect(watcher.get_by_role("heading", name="Tables publiques")).to_be_visible()
     # A refusal in French: the server's English reason is not what a French page says.
@@ -276,9 +277,7 @@ async def test_the_lobby_updates_live_and_account_pages_work_in_both_languages(
     await ctx_b.close()  # type: ignore[attr-defined]
 
 
-async def test_waiting_room_lobby_leave_and_a_summary_that_closes_by_itself(
-    browser, mp_server: str, artifacts
-) -> None:  # type: ignore[no-untyped-def]
+async def test_waiting_room_lobby_and_leave(browser, mp_server: str, artifacts) -> None:  # type: ignore[no-untyped-def]
     ctx_a = await browser.new_context(
         base_url=mp_server, locale="en-GB", permissions=["clipboard-read", "clipboard-write"]
     )
@@ -342,9 +341,52 @@ async def test_waiting_room_lobby_leave_and_a_summary_that_closes_by_itself(
     await expect(confirm).to_have_count(0)
     await expect(hand_b).to_be_visible()
 
+    assert not errors
+    await ctx_a.close()
+    await ctx_b.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def manual_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server whose clock stands still until the test moves it (``/api/test/clock``)."""
+    folder = tmp_path_factory.mktemp("manual-server")
+    port = free_port()
+    env = {**os.environ, "DAMEPIQUE_CLOCK": "manual", "DAMEPIQUE_TEST_HOOKS": "1"}
+    proc = start_server(folder / "manual.sqlite3", port, folder / "server.log", env)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(proc)
+
+
+def move_clock(url: str, seconds: float) -> float:
+    """Move the server's clock ``seconds`` on (0: read it); its time, in s since 1970."""
+    r = httpx.post(f"{url}/api/test/clock", json={"advance": seconds}, timeout=WAIT / 1000)
+    assert r.status_code == 200, r.text
+    return float(r.json()["time"])
+
+
+async def test_a_summary_left_alone_closes_by_itself_on_the_servers_clock(
+    browser, manual_server: str
+) -> None:  # type: ignore[no-untyped-def]
+    """At a table, the next deal waits while a person reads the last one's summary,
+    for 15 s at most. Time here is the test's: the server's clock moves only when
+    told, and both pages' clocks read the server's time (Playwright's clock)."""
+    now = move_clock(manual_server, 0)
+    ctx_a, ann = await new_page(browser, manual_server)
+    ctx_b, bob = await new_page(browser, manual_server)
+    errors: list[str] = []
+    for ctx, p in ((ctx_a, ann), (ctx_b, bob)):
+        await ctx.clock.set_fixed_time(now)  # type: ignore[attr-defined]  # (a float: seconds)
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    code = await create_table(ann)
+    await join_by_code(bob, code, "Bob")
+    await ann.get_by_role("button", name="Start the game").click()
+    await expect(bob.get_by_role("group", name="Your hand")).to_be_visible()
+
     # Both play the first deal (the server plays its cards up to the last trick: its test
-    # hook), but Bob leaves its summary alone: it closes by itself, on the server's clock.
-    await forward(ann, "last_trick", shown)
+    # hook), but Bob leaves its summary alone.
+    await forward(ann, "last_trick", code)
     summary_b = bob.get_by_role("dialog", name="Deal 1 is over")
     summary_a = ann.get_by_role("dialog", name="Deal 1 is over")
     bob_task = asyncio.create_task(play_until(bob, stop=lambda: _count(summary_b)))
@@ -355,17 +397,21 @@ async def test_waiting_room_lobby_leave_and_a_summary_that_closes_by_itself(
     # The table holds the next deal for Bob: Ann's summary says so, and stays until his closes.
     await expect(summary_a).to_contain_text("Waiting for Bob…")
     await expect(go_on).to_be_disabled()
-    # Bob's is still open, after Ann pressed hers: its Continue has the focus, and it says
-    # that it closes by itself.
+    # Bob's is still open: its Continue has the focus, and it closes by itself in 15 s.
     await expect(summary_b).to_be_visible()
     await expect(bob.get_by_role("button", name="Continue")).to_be_focused()
-    await expect(summary_b.locator(".sum-clock")).to_have_text(re.compile(r"^Closes in \d+ s$"))
-    # It does (the server's 15 s, real time on this server), and the table goes on for both.
-    await expect(summary_b).to_have_count(0, timeout=SUMMARY_MS + WAIT)
-    await expect(summary_a).to_have_count(0, timeout=WAIT)
-    await expect(ann.get_by_role("group", name="Your hand").locator("[data-card]")).not_to_have_count(0)
+    await expect(summary_b.locator(".sum-clock")).to_have_text("Closes in 15 s")
+    # 14 s on, both still wait; at 15 s the table goes on for both.
+    move_clock(manual_server, 14)
+    await expect(summary_a).to_contain_text("Waiting for Bob…")
+    await expect(summary_b).to_be_visible()
+    move_clock(manual_server, 1)
+    await expect(summary_b).to_have_count(0)
+    await expect(summary_a).to_have_count(0)
+    for p in (ann, bob):
+        await expect(p.get_by_role("group", name="Your hand").locator("[data-card]")).not_to_have_count(0)
     assert not errors
-    await ctx_a.close()
+    await ctx_a.close()  # type: ignore[attr-defined]
     await ctx_b.close()  # type: ignore[attr-defined]
 
 
