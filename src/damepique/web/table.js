@@ -14,6 +14,7 @@ import { contentWidth } from "./chart.js";
 import { sealVerdict } from "./fairness.js";
 import { hintHtml } from "./advice.js";
 import { drawHand } from "./hand.js";
+import { listen } from "./table_input.js";
 import { eventsSince, flashFor, giverOf, handRows, hintKey, isMyTurn, placeOf, playedCount as played, statusText, trickTaken, whyNotPlay } from "./table_state.js";
 
 // The pure parts live in table_state.js; these names stay importable from here.
@@ -718,80 +719,37 @@ export function openTable(root, cfg) {
     render();
   }
 
-  const onClick = (e) => {
-    const card = e.target.closest("#hand [data-card]");
-    if (card) return onCard(card);
-    if (e.target.closest("#pass-btn")) return onPass();
-    if (e.target.closest("#continue-btn")) return pressContinue();
-    if (e.target.closest("#hint-btn")) return askHint();
-    if (e.target.closest("#claim-btn")) return onClaim();
-    if (e.target.closest("#retry-btn")) return ctrl.conn.retry();
-    if (e.target.closest("#last-trick-btn")) {
-      const v = ctrl.shown.view;
-      ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v) : null;
-      render();
-      document.getElementById("last-trick-btn")?.focus();
-      return;
-    }
-    call("onClick", e);
-  };
-  const onChange = (e) => {
-    if (e.target.id === "sound") return setSound(e.target.checked);
-    call("onChange", e);
-  };
-  const onInput = (e) => call("onInput", e);
-  // A card of the hand or an option of the advice, pointed at or focused.
-  const onHover = (e) => {
-    const el = e.target.closest?.("#hand [data-card], .advice [data-cards]");
-    if (el && el !== ctrl.hovered) {
+  function toggleLastTrick() {
+    const v = ctrl.shown.view;
+    ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v) : null;
+    render();
+    document.getElementById("last-trick-btn")?.focus();
+  }
+
+  // What the person does, said by table_input.js as the table's actions.
+  const unlisten = listen(root, {
+    card: onCard,
+    pass: onPass,
+    continueDeal: pressContinue,
+    hint: askHint,
+    claim: onClaim,
+    retry: () => ctrl.conn.retry(),
+    lastTrick: toggleLastTrick,
+    sound: setSound,
+    hover: (el) => {
+      if (el === ctrl.hovered) return;
       ctrl.hovered = el;
       call("onHover", el);
-    }
-  };
-  const onKey = (e) => {
-    const btn = e.target.closest?.("#hand [data-card]");
-    if (btn) {
-      const all = [...root.querySelectorAll("#hand [data-card]")];
-      const i = all.indexOf(btn);
-      let j = null;
-      if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(all.length - 1, i + 1);
-      if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
-      if (e.key === "Home") j = 0;
-      if (e.key === "End") j = all.length - 1;
-      if (j !== null) {
-        e.preventDefault();
-        all.forEach((b, k) => b.setAttribute("tabindex", k === j ? "0" : "-1"));
-        all[j].focus();
-      }
-    }
-    // Escape must not close a summary that waits for its button.
-    if (e.key === "Escape" && e.target.closest?.("#t-summary")) e.preventDefault();
-  };
-  // The card with the focus is the hand's one stop in the tab order.
-  const onFocus = (e) => {
-    const btn = e.target.closest?.("#hand [data-card]");
-    if (btn) root.querySelectorAll("#hand [data-card]").forEach((b) => b.setAttribute("tabindex", b === btn ? "0" : "-1"));
-    onHover(e);
-  };
-  const onCancel = (e) => {
-    if (e.target.id === "t-summary") e.preventDefault();
-  };
-  root.addEventListener("click", onClick);
-  root.addEventListener("change", onChange);
-  root.addEventListener("input", onInput);
-  root.addEventListener("keydown", onKey);
-  root.addEventListener("cancel", onCancel, true);
-  root.addEventListener("focusin", onFocus);
-  root.addEventListener("mouseover", onHover);
-  // The end's chart is drawn at the width of its box: drawn again when that changes.
-  let width = window.innerWidth;
-  const onResize = () => {
-    if (Math.abs(window.innerWidth - width) < 40) return;
-    width = window.innerWidth;
-    ctrl.overKey = null;
-    if (ctrl.shown) render(); // the hand's rows, the end's chart
-  };
-  window.addEventListener("resize", onResize);
+    },
+    // The end's chart is drawn at the width of its box, the hand's rows at the hand's.
+    resize: () => {
+      ctrl.overKey = null;
+      if (ctrl.shown) render();
+    },
+    click: (e) => call("onClick", e),
+    change: (e) => call("onChange", e),
+    input: (e) => call("onInput", e),
+  });
 
   ctrl.render = () => {
     ctrl.overKey = null;
@@ -806,14 +764,7 @@ export function openTable(root, cfg) {
     closeDialog();
     root.querySelectorAll(".ghost").forEach((g) => g.remove()); // cards still flying go with the table
     ctrl.conn.close();
-    root.removeEventListener("click", onClick);
-    root.removeEventListener("change", onChange);
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("keydown", onKey);
-    root.removeEventListener("cancel", onCancel, true);
-    root.removeEventListener("focusin", onFocus);
-    root.removeEventListener("mouseover", onHover);
-    window.removeEventListener("resize", onResize);
+    unlisten();
   };
   render();
   return ctrl;
