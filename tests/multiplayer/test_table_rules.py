@@ -10,8 +10,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from damepique.engine import PRESETS
 from damepique.server.play.summary import SECONDS
 from damepique.server.play.timer import RESUME_FLOOR_S
+from damepique.server.tables.registry import EXPIRY_CHECK_S
+from damepique.server.tables.seats import TableSeat
 
 from ..harness import Harness, Page, play
 
@@ -145,3 +148,25 @@ async def test_the_summary_holds_the_next_deal_for_its_time_then_closes(tmp_path
         assert not runner.summary.holding and done["view"]["deal"] == 1
         after = await host.next("state", lambda m: m["view"]["passed_seats"][2:] == [True, True])
         assert after["view"]["deal"] == 1  # the bots passed once it closed
+
+
+async def test_a_table_and_a_solo_game_nobody_joins_expire_after_their_time(tmp_path: Path) -> None:
+    """The registry's look for them (a tick of the node, every ``EXPIRY_CHECK_S``)
+    is called here: no node runs below the app."""
+    async with Harness.open(tmp_path, unjoined=900.0) as h:
+        table, host, _ = await h.table()
+        host.close()  # nobody is at the waiting table any more
+        seats = [TableSeat("human", "You")] + [TableSeat("bot", f"Bot {i}", "random") for i in (1, 2, 3)]
+        solo, _ = await h.tables.create_solo(PRESETS["standard"], "random", "fast", seats)  # never joined
+        await h.clock.advance(900)
+        await h.tables._expire()
+        assert table.status == "waiting" and table.code in h.tables.tables  # not past its time yet
+        assert await h.tables.store.load(solo.code) is not None
+        await h.clock.advance(EXPIRY_CHECK_S)
+        await h.tables._expire()
+        assert table.status == "closed" and table.code not in h.tables.tables
+        assert (
+            await h.tables.store.load(table.code) == table.to_data()
+        )  # kept, closed: its code leads nowhere
+        assert await h.tables.store.load(solo.code) is None and solo.code not in h.tables.tables
+        assert solo.game_id is not None and await h.tables.games.load_game(solo.game_id) is None

@@ -89,7 +89,8 @@ class ManualClock(Clock):
 
     Its two readings move together: ``monotonic()`` starts at 0 and ``time()``
     at ``start``. Sleeps and ``call_later`` wait on this clock; ``advance``
-    moves it through each due time in order and lets the event loop run what
+    moves it through each due time in order (the timers due at one instant
+    together, in the order they were set) and lets the event loop run what
     woke before going on, so a loop that sleeps one second ten times runs ten
     times in ``advance(10)``.
     """
@@ -151,9 +152,14 @@ class ManualClock(Clock):
         return sum(not t.cancelled for _, _, t in self._due)
 
     async def settle(self) -> None:
-        """Let the event loop run what is ready, without moving the clock."""
+        """Let the event loop run what is ready, without moving the clock: up to
+        ``TURNS`` turns, fewer once nothing else is ready to run (a clock moved
+        hours ahead fires thousands of ticks: each settles in a turn or two)."""
+        loop = asyncio.get_running_loop()
         for _ in range(self.TURNS):
             await asyncio.sleep(0)
+            if not getattr(loop, "_ready", True):  # (CPython's queue of what runs next)
+                return
 
     async def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward, firing every timer that falls due,
@@ -163,12 +169,16 @@ class ManualClock(Clock):
         target = self._elapsed + seconds
         await self.settle()
         while self._due and self._due[0][0] <= target:
-            at, _, timer = heapq.heappop(self._due)
-            if timer.cancelled:
-                continue
-            self._elapsed = max(self._elapsed, at)
-            timer.callback(*timer.args)
-            await self.settle()
+            at = self._due[0][0]
+            fired = False
+            while self._due and self._due[0][0] == at:  # all those due at this instant, in order
+                _, _, timer = heapq.heappop(self._due)
+                if not timer.cancelled:
+                    self._elapsed = max(self._elapsed, at)
+                    timer.callback(*timer.args)
+                    fired = True
+            if fired:
+                await self.settle()
         self._elapsed = target
         await self.settle()
 
