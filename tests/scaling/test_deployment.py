@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
 
 from ..browser.test_multiplayer import create_table, join_by_code, new_page, play_until
 from ..conftest import ROOT
@@ -39,6 +39,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.services]
 
 READY = re.compile(r"^damepique: two processes .* behind nginx at (http://\S+)/$")
 PROCESS = re.compile(r"^process (p\d): pid (\d+), port (\d+)$")
+
+
+async def play_through_the_takeover(page: Page, tries: int = 8) -> None:
+    """``play_until`` the game is over, looking again while the table comes back:
+    each of its waits is 30 s, and the owner's lease running out, the other
+    process taking the table over and the page's reconnection (at its next
+    back-off slot) may take longer than one of them together."""
+    for _ in range(tries):
+        try:
+            await play_until(page)
+            return
+        except AssertionError:
+            if await page.get_by_role("heading", name="Game over").count():
+                return
+    raise AssertionError(f"the game did not finish in {tries} tries after the owner's process was killed")
 
 
 @dataclass
@@ -136,7 +151,7 @@ async def test_the_shipped_deployment_plays_a_table_through_nginx_and_survives_i
     async def ann_mid_deal() -> bool:
         return await hand_a.get_by_role("button").count() <= 9
 
-    bob_plays = asyncio.create_task(play_until(bob, limit=400))
+    bob_plays = asyncio.create_task(play_through_the_takeover(bob))
     await play_until(ann, stop=ann_mid_deal)
     await ann.screenshot(path=str(artifacts / "deployment-before-kill.png"))
 
@@ -146,8 +161,12 @@ async def test_the_shipped_deployment_plays_a_table_through_nginx_and_survives_i
     health = httpx.get(f"http://127.0.0.1:{survivor}/healthz", timeout=10)
     assert health.status_code == 200
 
-    await play_until(ann, limit=400)
-    await bob_plays
+    try:
+        await play_through_the_takeover(ann)
+        await bob_plays
+    finally:
+        for name, p in (("ann", ann), ("bob", bob)):
+            await p.screenshot(path=str(artifacts / f"deployment-after-kill-{name}.png"))
     for p in (ann, bob):
         await expect(p.get_by_role("heading", name="Game over")).to_be_visible()
     names = await ann.locator(".score-sheet thead th").all_inner_texts()
