@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from damepique.server.clock import ManualClock
 from damepique.server.cluster.broker import Broker, broker_from_url
 from damepique.server.cluster.leases import MemoryLeases
+from damepique.server.cluster.node import Node
+from damepique.server.storage.database import Database
 
 from .conftest import WITHIN
 
@@ -96,3 +99,20 @@ async def test_throwaway_postgres_cluster_answers(postgres_server) -> None:  # t
             assert (await conn.execute(text("select 40 + 2"))).scalar() == 42
     finally:
         await engine.dispose()
+
+
+async def test_a_process_alone_never_loses_its_tables_to_a_loop_held_up(tmp_path: Path) -> None:
+    """Alone (the memory broker), nobody can take a table over: a loop held up past the
+    leases' time to live (a busy machine) keeps its tables (they were dropped, and
+    their pages told to reconnect: a game ended in WebSocketDisconnect)."""
+    clock = ManualClock()
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'alone.sqlite3'}", clock)
+    await db.open()
+    try:
+        node = Node(db)
+        assert await node.claim("K7QM4XPA")
+        await clock.advance(3600)  # not one renewal in an hour
+        assert await node.renew(node.leases) == set()  # nothing lost
+        assert await node.leases.holder("K7QM4XPA") == node.pid
+    finally:
+        await db.close()

@@ -38,6 +38,8 @@ log = logging.getLogger("damepique.server")
 
 TTL_MS = 5000
 """A lease runs out this long after its last renewal (the takeover delay after a crash)."""
+LONE_TTL_MS = 10**15
+"""A process alone: its leases in memory last as good as for ever (some 30,000 years)."""
 TICK_S = 1.0
 """How often leases are renewed and the ``every_tick`` handlers run."""
 SEND_TIMEOUT_S = 5.0
@@ -180,10 +182,13 @@ class Node:
         predecessor held are not its own, so they run out and are taken over
         (by it or another) with the tables they name, never renewed blind."""
         self.ttl_ms = ttl_ms
-        # Alone, leases live in memory; with a broker, every process shares the database's.
+        # Alone, leases live in memory, and never run out: no other process can take
+        # a table over, so a loop held up for seconds (a busy machine) must not lose
+        # its own tables (their pages were told to reconnect). With a broker, every
+        # process shares the database's, which run out ``ttl_ms`` after their renewal.
         alone = isinstance(self.broker, MemoryBroker)
         self.leases: Leases = (
-            MemoryLeases(self.pid, ttl_ms, db, self.clock) if alone else SqlLeases(db, self.pid, ttl_ms)
+            MemoryLeases(self.pid, LONE_TTL_MS, db, self.clock) if alone else SqlLeases(db, self.pid, ttl_ms)
         )
         self.owned: set[str] = set()
         """Names of the leases this process holds."""
