@@ -22,7 +22,7 @@ from damepique.server.duplicate import score_board
 from damepique.server.play.runner import Pace
 from damepique.server.settings import Settings
 
-from ..clocks import WITHIN
+from ..clocks import WITHIN, move, wait
 from ..multiplayer.mp_helpers import Player, cards_in, hello, knowable
 
 RULES = {"players": 4, "target": 100}
@@ -222,6 +222,40 @@ def test_a_restart_then_the_director_ends_the_round_with_a_deal_unfinished(tmp_p
             for r in board["results"]:
                 assert r["matchpoints"] == 0.5 and r["diff"] == 0.0
                 assert (r["points"] is None) == (r["table"] == 2)
+
+
+def test_a_player_who_drops_keeps_the_seat_a_bot_plays_meanwhile_and_the_result_is_marked(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    app = create_app(
+        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}",
+        settings=Settings(clock=clock, grace=30),
+        pace=Pace(0, 0, 0),
+    )
+    with TestClient(app) as client:
+        t = create(client, deals=1, tables=1, bots=True)
+        code = t["code"]
+        (ann,) = join(client, code, ["Ann"])
+        client.post(
+            f"/api/tournaments/{code}/start", json={"director": t["director"], "seating": [[ann["id"]]]}
+        )
+        seat = seat_of(client, code, ann)
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, seat["table"], seat["token"])
+        # Ann dropped: her seat waits the grace period, then a computer player plays it.
+        move(client, clock, 31)
+
+        async def over() -> bool:
+            return (await app.state.tourneys.get(code))["status"] == "over"
+
+        wait(client, over)
+        data = client.get(f"/api/tournaments/{code}/results").json()
+        mine = [r for b in data["boards"] for r in b["results"] if r["name"] == "Ann"]
+        assert len(mine) == 1 and mine[0]["stand_in"] and mine[0]["kind"] == "human"
+        others = [r for b in data["boards"] for r in b["results"] if r["name"] != "Ann"]
+        assert not any(r["stand_in"] for r in others)
+        assert client.get(f"/api/tournaments/{code}/results.csv").text.count(",yes") == 1
 
 
 def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
