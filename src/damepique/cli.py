@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from damepique import __version__
-from damepique.engine import Match, Rules, RulesError, dump_match
+from damepique.engine import PRESETS, Match, Rules, RulesError, dump_match
 from damepique.engine.fairness import (
     Unverified,
     deal_cards,
@@ -616,6 +616,84 @@ def _add_analyze(sub: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
 
 
+# -- puzzles (damepique puzzles build | check) ----------------------------------------------------
+
+
+def _puzzles(args: Any) -> int:
+    from damepique.bots import puzzles
+
+    if args.action == "build":
+        presets = None
+        if args.presets:
+            try:
+                presets = {k: int(v) for k, v in (x.split("=") for x in args.presets.split(","))}
+            except ValueError:
+                print("damepique puzzles build: --presets is NAME=WEIGHT,NAME=WEIGHT", file=sys.stderr)
+                return 2
+            unknown = sorted(set(presets) - set(PRESETS))
+            if unknown:
+                print(f"damepique puzzles build: no preset {unknown[0]!r}", file=sys.stderr)
+                return 2
+
+        def progress(done: int, total: int) -> None:
+            if not args.quiet:
+                print(f"{done}/{total} puzzles", file=sys.stderr, flush=True)
+
+        data = puzzles.build(args.count, args.seed, args.playouts, args.jobs, presets, progress)
+        puzzles.dump(data, args.out)
+        found = data["puzzles"]
+        _print_json(
+            {
+                "out": args.out,
+                "puzzles": len(found),
+                "themes": puzzles.counts(found, "theme"),
+                "presets": puzzles.counts(found, "preset"),
+            }
+        )
+        return 0
+    try:
+        data = puzzles.load(args.file)
+    except (OSError, ValueError) as e:
+        _print_json({"error": "bad_file", "reason": f"cannot read {args.file}: {e}"})
+        return 2
+    problems = puzzles.check(data, args.seed, args.jobs, args.sample)
+    found = data.get("puzzles", [])
+    checked = len(found) if args.sample is None else min(args.sample, len(found))
+    _print_json(
+        {
+            "puzzles": len(found),
+            "checked": checked,
+            "ok": not problems,
+            "problems": problems,
+            "themes": puzzles.counts(found, "theme"),
+            "presets": puzzles.counts(found, "preset"),
+        }
+    )
+    return 0 if not problems else 1
+
+
+def _add_puzzles(sub: Any) -> None:
+    p = sub.add_parser(
+        "puzzles", help="build or check a file of puzzles (positions where one card is clearly right)"
+    )
+    actions = p.add_subparsers(dest="action", required=True)
+    b = actions.add_parser("build", help="mine puzzles from seeded bot games")
+    b.add_argument("--out", required=True, help="the file to write (.json, or .json.gz compressed)")
+    b.add_argument("--count", type=int, default=500, help="puzzles to find at least (default 500)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    b.add_argument(
+        "--playouts", type=int, default=3000, help="play-outs of the deciding search (default 3000)"
+    )
+    b.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    b.add_argument("--presets", default=None, help="NAME=WEIGHT,... (default: standard mostly)")
+    b.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    c = actions.add_parser("check", help="check every puzzle of a file on a fresh seed")
+    c.add_argument("file", help="a puzzle file (.json or .json.gz)")
+    c.add_argument("--seed", type=int, default=1, help="the fresh seed (default 1)")
+    c.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    c.add_argument("--sample", type=int, default=None, help="check the first N puzzles only")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Every command and its options (the docs' examples are checked against it)."""
     parser = argparse.ArgumentParser(
@@ -640,6 +718,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="record file, or - for standard input")
     _add_advise(sub)
     _add_analyze(sub)
+    _add_puzzles(sub)
 
     p = sub.add_parser(
         "daily",
@@ -762,6 +841,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _analyze(args)
     if args.command == "daily":
         return daily_cli(args.date, args.secret, args.level)
+    if args.command == "puzzles":
+        return _puzzles(args)
     if args.command == "random-game":
         _print_json(random_game(_parse_rules(args.rules), args.seed))
         return 0

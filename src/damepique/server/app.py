@@ -54,6 +54,7 @@ from .settings import database_url as make_url
 from .sheets import routes as sheet_routes
 from .sheets.live import Watchers
 from .solo import analyses as analysis_routes
+from .solo import puzzles as puzzle_routes
 from .solo import routes as solo_routes
 from .solo.analyses import Analyses
 from .solo.uploads import Uploads
@@ -222,6 +223,7 @@ def create_app(
 
     solo_routes.install(app, tables, games, uploads)
     analysis_routes.install(app, tables, games, analyses)
+    puzzle_routes.install(app)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
     challenge_routes.install(app, Challenges(tables, accounts.store, node.broker, settings.clock), accounts)

@@ -40,6 +40,10 @@ const PAGES = {
   t: (code) => showTable(`table:${normalizeCode(code)}`, (root) => tableView(root, normalizeCode(code))),
   history: () => renderHistory(box(), { playerId }),
   replay: (id) => renderReplay(box(), id),
+  puzzles: () => {
+    const el = box();
+    return import("./puzzles.js").then((m) => m.renderPuzzles(el));
+  },
   analysis: (id) => {
     const el = box();
     return import("./analysis.js").then((m) => m.renderAnalysis(el, id));
@@ -97,7 +101,7 @@ function renderChrome() {
   const nav = document.querySelector("header nav");
   nav.setAttribute("aria-label", t("nav_label"));
   nav.innerHTML = [
-    ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/tournament", "nav_tourney"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/rules", "nav_rules"],
+    ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/tournament", "nav_tourney"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/puzzles", "nav_puzzles"], ["#/rules", "nav_rules"],
     ["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"], ["#/leaderboard", "nav_leaderboard"], ["#/account", "nav_account"],
   ].map(([href, key]) => `<a href="${href}">${t(key)}</a>`).join("");
   document.querySelector("header .menu").textContent = t("menu");

@@ -1,0 +1,335 @@
+"""Puzzles: positions where one card is clearly right, mined from games.
+
+A position of the play phase is a puzzle when the expert's best card (with
+the cards equivalent to it: the answer) beats every other legal card by at
+least ``MARGIN`` points of expected payoff (the others' points minus the
+seat's own, as ``advice`` measures it) at ``PLAYOUTS`` play-outs, and still
+does, with the same best card, on a second seed. A quick search at
+``SCREEN_PLAYOUTS`` screens the positions first.
+
+A puzzle keeps the seat's view only (``View.to_json``: its hand, the cards
+played, the passes it made and received; never another hand), the answer,
+the margin, every option's numbers, a theme (``THEMES``) and a rating (a
+harder puzzle has more options and a thinner margin: ``rating_of``).
+
+``build`` mines puzzles from bot games (seeded: the same arguments give the
+same file); ``check`` replays each puzzle's view, checks that the answer is
+legal and that the margin holds on a fresh seed. The package ships a starter
+set (``STARTER``), built by ``damepique puzzles build``.
+
+>>> THEMES[:3]
+('stop_moon', 'dump_queen', 'duck')
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, PRESETS, Deal, Rules, View, view_of
+
+from .advice import advise
+from .base import Advice
+from .reasons import reason_for_play
+from .registry import get_bot
+from .tactics import moon_threat
+
+FORMAT = "damepique-puzzles/1"
+MARGIN = 1.5
+"""Expected payoff, in points, the best card must win by over every other."""
+PLAYOUTS = 3000
+"""Play-outs of the search that decides (a high count: the margin is measured, not guessed)."""
+SCREEN_PLAYOUTS = 300
+"""Play-outs of the quick search that picks the positions worth measuring."""
+SCREEN_MARGIN = 1.0
+"""The margin the quick search must see for a position to be measured."""
+THEMES = ("stop_moon", "dump_queen", "duck", "exit_card", "void_suit", "smoke_queen", "pass")
+"""Stop the moon, dump the queen, duck, keep an exit card, void a suit, smoke
+out the queen, pass. (The miner finds play positions only: ``pass`` is there
+for puzzles of the pass, which it does not make yet.)"""
+PRESET_WEIGHTS = {
+    "standard": 70,
+    "three_players": 8,
+    "five_players": 8,
+    "omnibus": 7,
+    "black_maria": 7,
+}
+"""The presets games are mined from, by share: the standard game mostly."""
+PER_DEAL = 2
+"""Puzzles taken from one deal at most (two positions of a deal are alike)."""
+STARTER = Path(__file__).resolve().parent.parent / "data" / "puzzles.json.gz"
+"""The starter set shipped with the package."""
+
+
+def theme_of(view: View, card: int) -> str:
+    """The theme of the best card ``card`` in ``view``, from what it does
+    (its reason code, ``reasons``) and the position: another seat on course
+    for the moon makes it ``stop_moon``; a heavy card dumped ``dump_queen``;
+    a follow below the winning card ``duck``; a lead that draws the queen
+    ``smoke_queen``; a last card of a suit ``void_suit``; otherwise getting
+    rid of a high card keeps the low ones to exit with: ``exit_card``."""
+    reason = reason_for_play(view, card)
+    threat = moon_threat(view)
+    if reason == "stops_moon" or (threat is not None and threat != view.seat):
+        return "stop_moon"
+    if reason == "dumps_queen":
+        return "dump_queen"
+    if reason in ("ducks", "follows_low", "follows_under"):
+        return "duck"
+    if reason == "smokes_queen":
+        return "smoke_queen"
+    if reason.startswith("voids_"):
+        return "void_suit"
+    return "exit_card"
+
+
+def rating_of(groups: int, margin: float) -> int:
+    """A puzzle's rating (Glicko-2 scale): 1500 for three kinds of card and a
+    margin of 2 points; 100 more for each other kind of card to choose from,
+    60 less for each point of margin more; from 800 to 2300.
+
+    >>> rating_of(3, 2.0), rating_of(2, 10.0), rating_of(6, 1.5)
+    (1500, 920, 1830)
+    """
+    return int(max(800, min(2300, round(1500 + 100 * (groups - 3) - 60 * (margin - 2.0)))))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """The best card's group (``answer``), its margin over the next best
+    option, and every option's numbers (best first)."""
+
+    answer: tuple[int, ...]
+    margin: float
+    options: list[Advice]
+
+
+def measure(view: View, rng: random.Random, playouts: int) -> Measure | None:
+    """The search's verdict on ``view``: None with a single kind of card."""
+    options = advise(view, rng, playouts)
+    best = [a for a in options if a.best]
+    rest = [a for a in options if not a.best]
+    if not best or not rest:
+        return None
+    margin = min(a.extra["utility"] for a in rest) - best[0].extra["utility"]
+    return Measure(tuple(sorted(c for a in best for c in a.cards)), margin, options)
+
+
+def puzzle_json(view: View, preset: str, m: Measure, playouts: int, ident: str) -> dict[str, Any]:
+    """One puzzle as the file keeps it."""
+    groups = len({round(a.extra["utility"], 6) for a in m.options})
+    card = m.answer[0]
+    return {
+        "id": ident,
+        "preset": preset,
+        "rules": view.rules.to_json(),
+        "view": view.to_json(),
+        "answer": [CARD_NAMES[c] for c in m.answer],
+        "margin": round(m.margin, 2),
+        "theme": theme_of(view, card),
+        "rating": rating_of(groups, m.margin),
+        "playouts": playouts,
+        "options": [
+            {
+                "cards": [CARD_NAMES[c] for c in a.cards],
+                "expected": round(float(a.score), 2),
+                "payoff": round(float(a.extra["payoff"]), 2),
+                "best": bool(a.best),
+            }
+            for a in m.options
+        ],
+    }
+
+
+def view_of_puzzle(p: Mapping[str, Any]) -> View:
+    """The seat's view a puzzle keeps."""
+    return View.from_json(p["view"], Rules.from_json(p["rules"]))
+
+
+# -- mining ------------------------------------------------------------------------------------
+
+
+def _positions(preset: str, seed: int) -> Iterator[View]:
+    """The play positions of one seeded deal between bots, as the seat to act saw them."""
+    rules = PRESETS[preset]
+    rng = random.Random(seed)
+    deal = Deal.shuffled(rules, rng)
+    # Bots of both kinds: positions after a weaker seat's play are as real as the others.
+    bots = [get_bot("intermediate" if rng.random() < 0.7 else "beginner") for _ in range(rules.players)]
+    if deal.phase == PASS:
+        for s in range(rules.players):
+            deal.pass_cards(s, bots[s].choose_pass(view_of(deal, s), rng))
+    while deal.phase == PLAY:
+        s = deal.to_act
+        view = view_of(deal, s)
+        yield view
+        deal.play(bots[s].choose_play(view, rng))
+    assert deal.phase == DONE
+
+
+def mine_deal(job: tuple[str, int, int]) -> list[dict[str, Any]]:
+    """The puzzles of one seeded deal (``(preset, seed, playouts)``): at most ``PER_DEAL``."""
+    preset, seed, playouts = job
+    found: list[dict[str, Any]] = []
+    for k, view in enumerate(_positions(preset, seed)):
+        legal = view.legal_mask()
+        if legal & (legal - 1) == 0 or view.hand.bit_count() <= 2:
+            continue
+        quick = measure(view, random.Random(f"screen:{seed}:{k}"), SCREEN_PLAYOUTS)
+        if quick is None or quick.margin < SCREEN_MARGIN:
+            continue
+        first = measure(view, random.Random(f"first:{seed}:{k}"), playouts)
+        if first is None or first.margin < MARGIN:
+            continue
+        second = measure(view, random.Random(f"second:{seed}:{k}"), playouts)
+        if second is None or second.margin < MARGIN or second.answer != first.answer:
+            continue
+        m = Measure(first.answer, min(first.margin, second.margin), first.options)
+        found.append(puzzle_json(view, preset, m, playouts, f"{preset}-{seed}-{k}"))
+        if len(found) >= PER_DEAL:
+            break
+    return found
+
+
+def _jobs(seed: int, playouts: int, presets: Mapping[str, int]) -> Iterator[tuple[str, int, int]]:
+    rng = random.Random(seed)
+    names = list(presets)
+    weights = [presets[n] for n in names]
+    while True:
+        yield rng.choices(names, weights)[0], rng.getrandbits(32), playouts
+
+
+def build(
+    count: int,
+    seed: int = 0,
+    playouts: int = PLAYOUTS,
+    jobs: int = 1,
+    presets: Mapping[str, int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """At least ``count`` puzzles (a deal's puzzles come together), mined
+    from seeded bot games over ``presets`` (default ``PRESET_WEIGHTS``), as
+    the file keeps them. The same arguments give the same file, whatever
+    ``jobs``."""
+    puzzles: list[dict[str, Any]] = []
+    source = _jobs(seed, playouts, presets or PRESET_WEIGHTS)
+    batch = max(1, jobs) * 4
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    try:
+        while len(puzzles) < count:
+            work = [next(source) for _ in range(batch)]
+            results = pool.map(mine_deal, work) if pool else map(mine_deal, work)
+            for found in results:
+                puzzles.extend(found)
+            if progress is not None:
+                progress(len(puzzles), count)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return {"format": FORMAT, "margin": MARGIN, "playouts": playouts, "puzzles": puzzles}
+
+
+# -- checking ----------------------------------------------------------------------------------
+
+
+def check_one(job: tuple[Mapping[str, Any], int]) -> list[str]:
+    """What is wrong with one puzzle (nothing: ``[]``): its view must load,
+    its answer be legal cards of it and hold the best card's group, and its
+    margin hold on the fresh seed ``job[1]``, with the same best card."""
+    p, seed = job
+    ident = p.get("id", "?")
+    try:
+        view = view_of_puzzle(p)
+        answer = {CARD_NAMES.index(c) for c in p["answer"]}
+    except (KeyError, ValueError, TypeError) as e:
+        return [f"{ident}: unreadable ({type(e).__name__}: {e})"]
+    if view.phase != PLAY or view.to_act != view.seat:
+        return [f"{ident}: not the seat's turn to play"]
+    legal = view.legal_mask()
+    bad = [CARD_NAMES[c] for c in sorted(answer) if not legal >> c & 1]
+    if bad:
+        return [f"{ident}: the answer {' '.join(bad)} is not legal"]
+    if p.get("theme") not in THEMES:
+        return [f"{ident}: unknown theme {p.get('theme')!r}"]
+    m = measure(view, random.Random(f"check:{seed}:{ident}"), int(p.get("playouts", PLAYOUTS)))
+    if m is None:
+        return [f"{ident}: a single kind of card"]
+    if set(m.answer) != answer:
+        names = " ".join(CARD_NAMES[c] for c in m.answer)
+        return [f"{ident}: on a fresh seed the best is {names}, not {' '.join(p['answer'])}"]
+    if m.margin < MARGIN:
+        return [f"{ident}: on a fresh seed the margin is {m.margin:.2f}, under {MARGIN}"]
+    return []
+
+
+def check(data: Mapping[str, Any], seed: int = 1, jobs: int = 1, sample: int | None = None) -> list[str]:
+    """Every puzzle of a file checked (``check_one``; ``sample``: the first
+    ``sample`` only): the problems found, none when it holds."""
+    if data.get("format") != FORMAT:
+        return [f"format must be {FORMAT!r}, not {data.get('format')!r}"]
+    puzzles = list(data.get("puzzles", []))[:sample]
+    ids = [p.get("id") for p in puzzles]
+    problems = [f"{i}: the id is used twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    work = [(p, seed) for p in puzzles]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for found in pool.map(check_one, work):
+                problems += found
+    else:
+        for job in work:
+            problems += check_one(job)
+    return problems
+
+
+def load(path: str | Path = STARTER) -> dict[str, Any]:
+    """A puzzle file (gzip-compressed when its name ends with ``.gz``)."""
+    path = Path(path)
+    raw = path.read_bytes()
+    if path.suffix == ".gz":
+        raw = gzip.decompress(raw)
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        raise ValueError("a puzzle file is a JSON object")
+    return data
+
+
+def dump(data: Mapping[str, Any], path: str | Path) -> None:
+    """Write a puzzle file (gzip-compressed when its name ends with ``.gz``, reproducibly)."""
+    path = Path(path)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    path.write_bytes(gzip.compress(text, mtime=0) if path.suffix == ".gz" else text)
+
+
+def counts(puzzles: Sequence[Mapping[str, Any]], key: str) -> dict[str, int]:
+    """How many puzzles have each value of ``key`` (``theme``, ``preset``)."""
+    out: dict[str, int] = {}
+    for p in puzzles:
+        out[str(p.get(key))] = out.get(str(p.get(key)), 0) + 1
+    return dict(sorted(out.items()))
+
+
+__all__ = [
+    "FORMAT",
+    "MARGIN",
+    "PLAYOUTS",
+    "PRESET_WEIGHTS",
+    "STARTER",
+    "THEMES",
+    "build",
+    "check",
+    "check_one",
+    "counts",
+    "dump",
+    "load",
+    "measure",
+    "mine_deal",
+    "rating_of",
+    "theme_of",
+    "view_of_puzzle",
+]

@@ -1,0 +1,84 @@
+"""Puzzles (issue 26): mined positions keep the seat's view only, their answer
+is legal and clearly best; the checker finds a wrong answer; the starter set
+shipped with the package holds at least 500 puzzles over the presets people
+play, every answer legal, and its margins hold on a fresh seed."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from damepique.bots import puzzles
+from damepique.engine import CARD_NAMES, PRESETS, cards_of
+
+
+def known_cards(view_json: dict) -> set[str]:
+    """Every card a seat's view may name: its hand, the cards played, its pass and what it received."""
+    out = set(view_json["hand"]) | set(view_json["trick"]) | set(view_json["kitty"] or [])
+    for t in view_json["tricks"]:
+        out |= set(t["cards"])
+    out |= set(view_json["passed"] or []) | set(view_json["received"] or [])
+    return out
+
+
+def test_a_mined_puzzle_keeps_the_seat_s_view_and_a_clear_answer() -> None:
+    found = puzzles.mine_deal(("standard", 7, 600))
+    assert found == puzzles.mine_deal(("standard", 7, 600))  # seeded
+    assert found and len(found) <= puzzles.PER_DEAL
+    for p in found:
+        view = puzzles.view_of_puzzle(p)
+        assert p["view"] == view.to_json()
+        # Nothing of another hand: every card named is one the seat knows.
+        text = str({k: v for k, v in p.items() if k not in ("options", "answer")})
+        named = {c for c in CARD_NAMES if f"'{c}'" in text}
+        assert named <= known_cards(p["view"]), named - known_cards(p["view"])
+        legal = {CARD_NAMES[c] for c in cards_of(view.legal_mask())}
+        assert set(p["answer"]) <= legal and p["margin"] >= puzzles.MARGIN
+        assert p["theme"] in puzzles.THEMES and 800 <= p["rating"] <= 2300
+        assert {c for o in p["options"] for c in o["cards"]} == legal
+        best = [o for o in p["options"] if o["best"]]
+        assert sorted(c for o in best for c in o["cards"]) == sorted(p["answer"])
+        assert all(
+            o["payoff"] <= best[0]["payoff"] - puzzles.MARGIN + 0.02 for o in p["options"] if not o["best"]
+        )
+
+
+def test_the_checker_finds_what_is_wrong() -> None:
+    p = puzzles.mine_deal(("standard", 7, 600))[0]
+    data = {"format": puzzles.FORMAT, "puzzles": [p]}
+    assert puzzles.check(data) == []
+    wrong = copy.deepcopy(p)
+    other = next(o for o in p["options"] if not o["best"])
+    wrong["answer"] = other["cards"]
+    assert "on a fresh seed the best is" in puzzles.check({"format": puzzles.FORMAT, "puzzles": [wrong]})[0]
+    illegal = copy.deepcopy(p)
+    illegal["answer"] = [next(c for c in CARD_NAMES if c not in p["view"]["legal"])]
+    assert "is not legal" in puzzles.check({"format": puzzles.FORMAT, "puzzles": [illegal]})[0]
+    twice = {"format": puzzles.FORMAT, "puzzles": [p, p]}
+    assert any("used twice" in x for x in puzzles.check(twice, sample=2))
+    assert puzzles.check({"format": "nope"}) == ["format must be 'damepique-puzzles/1', not 'nope'"]
+
+
+def test_the_starter_set_over_the_presets_people_play() -> None:
+    data = puzzles.load()
+    ps = data["puzzles"]
+    assert data["format"] == puzzles.FORMAT and len(ps) >= 500
+    by_preset = puzzles.counts(ps, "preset")
+    assert set(by_preset) <= set(PRESETS)
+    assert by_preset["standard"] > len(ps) / 2
+    for name in ("three_players", "five_players", "omnibus", "black_maria"):
+        assert by_preset.get(name, 0) >= 10, by_preset
+    assert len({p["id"] for p in ps}) == len(ps)
+    for p in ps:  # every answer legal (cheap); the search's check is below
+        view = puzzles.view_of_puzzle(p)
+        assert p["view"] == view.to_json()
+        assert set(p["answer"]) <= set(p["view"]["legal"]), p["id"]
+        assert p["theme"] in puzzles.THEMES
+    # The checker on a sample of the shipped file (the whole file: the slow test below).
+    assert puzzles.check(data, seed=1, sample=6) == []
+
+
+@pytest.mark.slow
+def test_every_shipped_margin_holds_on_a_fresh_seed() -> None:
+    assert puzzles.check(puzzles.load(), seed=12, jobs=2) == []
