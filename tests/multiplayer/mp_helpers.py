@@ -221,7 +221,7 @@ class Socket:
         self.ws = connect(url, max_size=None, additional_headers=headers)
 
     def receive_text(self) -> str:
-        return str(self.ws.recv(timeout=30))
+        return str(self.ws.recv(timeout=60))
 
     def send_text(self, text: str) -> None:
         self.ws.send(text)

@@ -165,7 +165,7 @@ class Seat:
         self._open(url)
 
     def _open(self, url: str) -> None:
-        self.ws = connect(url.replace("http", "ws") + "/ws", max_size=None, open_timeout=5)
+        self.ws = connect(url.replace("http", "ws") + "/ws", max_size=None, open_timeout=60)
         # As the page does: updates come as patches over the last state.
         self.ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.token, "patches": True}))
 

@@ -40,11 +40,11 @@ def seat_four(cluster: Cluster, a: str, b: str, **options: Any) -> tuple[str, li
     for name, base in (("Cy", pb.base), ("Di", pa.base)):
         from websockets.sync.client import connect
 
-        ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5)
+        ws = connect(base.replace("http", "ws") + "/ws", open_timeout=60)
         ws.send(json.dumps({"type": "hello", "table": code}))
         ws.send(json.dumps({"type": "sit", "name": name}))
         while True:
-            msg = json.loads(ws.recv(timeout=10))
+            msg = json.loads(ws.recv(timeout=60))
             assert msg["type"] != "error", msg
             if msg["type"] == "seated":
                 tokens.append(msg["token"])
@@ -175,11 +175,11 @@ def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(clust
     p1, p2 = cluster.processes["a"], cluster.processes["b"]
     sheet = httpx.post(p1.base + "/api/sheets", json={"players": ["A", "B", "C", "D"]}).json()
     url = p2.base.replace("http", "ws") + f"/api/sheets/shared/{sheet['read_id']}/live"
-    with connect(url, open_timeout=5) as ws:
-        assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [0, 0, 0, 0]
+    with connect(url, open_timeout=60) as ws:
+        assert json.loads(ws.recv(timeout=60))["sheet"]["totals"] == [0, 0, 0, 0]
         r = httpx.post(p1.base + f"/api/sheets/{sheet['id']}/deals", json={"points": [5, 8, 13, 0]})
         assert r.status_code == 201, r.text
-        assert json.loads(ws.recv(timeout=10))["sheet"]["totals"] == [5, 8, 13, 0]
+        assert json.loads(ws.recv(timeout=60))["sheet"]["totals"] == [5, 8, 13, 0]
 
 
 def test_a_solo_game_moves_between_processes_as_a_table_does(cluster: Cluster) -> None:
@@ -195,7 +195,7 @@ def test_a_solo_game_moves_between_processes_as_a_table_does(cluster: Cluster) -
     ).json()
 
     def join(base: str, ref: str = "j") -> Any:
-        ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5)
+        ws = connect(base.replace("http", "ws") + "/ws", open_timeout=60)
         ws.send(json.dumps({"type": "hello", "token": game["token"], "id": ref}))
         return ws
 

@@ -28,16 +28,16 @@ def test_a_deleted_database_file_refuses_moves_and_fails_the_health_check(  # ty
     game = httpx.post(f"{base}/api/games", json={"preset": "short", "level": "beginner"}).json()
     with connect(f"ws://127.0.0.1:{port}/ws") as ws:
         ws.send(json.dumps({"type": "hello", "token": game["token"]}))
-        state = json.loads(ws.recv(timeout=10))
+        state = json.loads(ws.recv(timeout=60))
         while state["type"] != "state":
-            state = json.loads(ws.recv(timeout=10))
+            state = json.loads(ws.recv(timeout=60))
         view = state["view"]
         assert view["phase"] == "pass"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink(missing_ok=True)
         ws.send(json.dumps({"type": "pass", "cards": view["hand"][:3], "id": 1}))
         while True:
-            msg = json.loads(ws.recv(timeout=10))
+            msg = json.loads(ws.recv(timeout=60))
             if msg["type"] == "error":
                 break
             # Nothing may say the pass counted.

@@ -170,13 +170,13 @@ class SyncSocket:
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect
 
-        self.ws = connect(url, open_timeout=5, max_size=None)
+        self.ws = connect(url, open_timeout=60, max_size=None)
 
     def send_text(self, text: str) -> None:
         self.ws.send(text)
 
     def receive_text(self) -> str:
-        return str(self.ws.recv(timeout=30))
+        return str(self.ws.recv(timeout=60))
 
 
 def stuck_spectator(port: int, code: str) -> socket.socket:

@@ -16,7 +16,7 @@ from ..conftest import free_port
 
 def recv_state(ws: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
     while True:
-        msg = json.loads(ws.recv(timeout=20))
+        msg = json.loads(ws.recv(timeout=60))
         if msg["type"] == "error":
             raise AssertionError(msg)
         if msg["type"] == "state":
