@@ -339,7 +339,6 @@ def test_every_message_has_its_english_reason():
         "limit": 30,
         "key": "k",
         "expected": "x",
-        "expected_fr": "x",
         "value": 1,
         "target": 0,
         "players": ["Ann", "Bob"],

@@ -79,3 +79,13 @@ def test_the_status_table_in_the_docs_is_the_server_s() -> None:
         for code in re.findall(r"`([a-z_]+)`", codes):
             documented[code] = int(status)
     assert documented == STATUS
+
+
+def test_a_refusal_s_params_hold_no_words_of_the_page() -> None:
+    """A rule of the wrong type: the key and the English, never a French copy
+    (the page says what the rule takes by its key, tests/web/scorer_words.test.mjs)."""
+    from damepique.scorer import ScoreError, SheetRules
+
+    with pytest.raises(ScoreError) as e:
+        SheetRules.from_json({"target": "100"})
+    assert e.value.params == {"key": "target", "expected": "a whole number", "value": "100"}

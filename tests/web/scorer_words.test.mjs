@@ -34,5 +34,10 @@ test("the score keeper's refusals and outcomes in French, from code and params",
     typo("Ann a 16 : un grand chelem avec aussi le valet de carreau (Ann -10, les autres 26 chacun) ou une donne ordinaire ? Choisissez"),
   );
   assert.equal(fr("scm_winner", { player: "Dee", total: 0 }), typo("Dee gagne avec 0 point"));
+  // What a rule takes, said by the page from the rule's key (the server sends its English only).
+  assert.equal(
+    fr("scm_rules_type", { key: "target", expected: "a whole number", value: "100" }),
+    'target doit être un nombre entier, pas "100"',
+  );
   assert.equal(fr("scm_shared", { players: ["Cy", "Dee"], total: 0 }), typo("Cy et Dee se partagent la victoire avec 0 point"));
 });

@@ -38,15 +38,16 @@ QUEEN_POINTS = {52: (13, 12), 36: (PRESETS["deck_36"].queen_points,)}
 """The queen's values a sheet offers, by deck: the first is the deck's usual one."""
 JACK_POINTS = -10
 
-_TYPES: dict[str, tuple[type, str, str]] = {
-    "target": (int, "a whole number", "un nombre entier"),
-    "moon": (str, "'others', 'self' or 'off'", "'others', 'self' ou 'off'"),
-    "jack_of_diamonds": (bool, "true or false", "vrai ou faux"),
-    "queen_points": (int, "13 or 12", "13 ou 12"),
-    "black_maria": (bool, "true or false", "vrai ou faux"),
-    "deck": (int, "52 or 36", "52 ou 36"),
-    "tie": (str, "'play_on' or 'share'", "'play_on' ou 'share'"),
+_TYPES: dict[str, tuple[type, str]] = {
+    "target": (int, "a whole number"),
+    "moon": (str, "'others', 'self' or 'off'"),
+    "jack_of_diamonds": (bool, "true or false"),
+    "queen_points": (int, "13 or 12"),
+    "black_maria": (bool, "true or false"),
+    "deck": (int, "52 or 36"),
+    "tie": (str, "'play_on' or 'share'"),
 }
+"""Each rule's type and, in English, what it takes (the pages say it by ``key``)."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class SheetRules:
     card_rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for key, (kind, words, words_fr) in _TYPES.items():
+        for key, (kind, words) in _TYPES.items():
             value = getattr(self, key)
             if key == "queen_points" and value is None:
                 continue  # the deck's usual value, set below
@@ -75,7 +76,7 @@ class SheetRules:
                 raise ScoreError(
                     BAD_SHEET,
                     "rules_type",
-                    {"key": key, "expected": words, "expected_fr": words_fr, "value": value},
+                    {"key": key, "expected": words, "value": value},
                 )
         if not 1 <= self.target <= TARGET_LIMIT:
             raise ScoreError(BAD_SHEET, "target_range", {"target": self.target, "limit": TARGET_LIMIT})

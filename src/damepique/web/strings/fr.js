@@ -493,7 +493,7 @@ export default {
   scm_entry_empty: () => "entrez les points de chaque joueur ou qui a fait le grand chelem",
   scm_entry_both: () => "entrez les points de chaque joueur ou qui a fait le grand chelem, pas les deux",
   scm_rules_unknown: (p) => `règle inconnue « ${p.key} »`,
-  scm_rules_type: (p) => `${p.key} doit être ${p.expected_fr}, pas ${JSON.stringify(p.value)}`,
+  scm_rules_type: (p) => `${p.key} doit être ${{ target: "un nombre entier", moon: "'others', 'self' ou 'off'", jack_of_diamonds: "vrai ou faux", queen_points: "13 ou 12", black_maria: "vrai ou faux", deck: "52 ou 36", tie: "'play_on' ou 'share'" }[p.key] || p.expected}, pas ${JSON.stringify(p.value)}`,
   scm_moon_rule: (p) => `la règle de la lune doit être 'others', 'self' ou 'off', pas ${JSON.stringify(p.value)}`,
   scm_deck: (p) => `le jeu compte 52 ou 36 cartes, pas ${JSON.stringify(p.value)}`,
   scm_tie_rule: (p) => `une égalité à la fin doit être 'play_on' ou 'share', pas ${JSON.stringify(p.value)}`,
