@@ -92,3 +92,30 @@ async def test_the_results_page(
     await page.emulate_media(media="print")
     assert not await page.get_by_role("button", name=words["print"]).is_visible()
     await context.close()
+
+
+async def test_a_player_joins_on_the_page_and_is_led_to_their_seat(
+    new_context, finished: tuple[str, str]
+) -> None:  # type: ignore[no-untyped-def]
+    url, _ = finished
+    with httpx.Client(base_url=url, timeout=30) as http:
+        made = http.post(
+            "/api/tournaments", json={"name": "Club", "deals": 1, "tables": 1, "speed": "fast"}
+        ).json()
+    code = made["code"]
+    context = await new_context(locale="en-GB", **PHONE)
+    page = await context.new_page()
+    await page.goto(f"{url}/#/tournament/{code}")
+    await page.get_by_label("Your name").fill("Zoé")
+    await page.get_by_role("button", name="Join").click()
+    await expect(page.get_by_text("You have joined as Zoé")).to_be_visible()
+    with httpx.Client(base_url=url, timeout=30) as http:
+        assert (
+            http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
+            == 200
+        )
+    await page.reload()
+    await page.get_by_role("link", name="Go to my table").click()
+    # Her own seat at the tournament's table: her hand, dealt from the tournament's secret.
+    await expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    await context.close()
