@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from damepique.engine import decision_id, parse_card
+from damepique.engine import CARD_NAMES, decision_id, parse_card
 from damepique.engine.errors import CardError
 
 VERSION = 2
@@ -328,6 +328,54 @@ def parse(text: str | bytes | None) -> Message:
     raise WireError("unknown_type", f"unknown message type {kind[:40]!r}")
 
 
+def encode(msg: Message) -> Json:
+    """A client message as JSON, what ``parse`` reads back into the same value:
+    the one spelling of each message for the page, the bot API client and tests.
+
+    >>> encode(Play(7, 49, "0:play:5"))
+    {'type': 'play', 'card': 'QS', 'decision': '0:play:5', 'id': 7}
+    >>> parse(json.dumps(encode(Pass(None, (0, 1, 2), None)))) == Pass(None, (0, 1, 2), None)
+    True
+    """
+    out: Json
+    if isinstance(msg, Mute):
+        out = {"type": "mute" if msg.on else "unmute", "seat": msg.seat}
+    else:
+        out = {"type": _TYPE_OF[type(msg)]}
+        for name in type(msg).__dataclass_fields__:
+            value = getattr(msg, name)
+            if name == "ref" or (value is None and name != "game"):
+                continue
+            if name == "card":
+                value = CARD_NAMES[value]
+            elif name == "cards":
+                value = [CARD_NAMES[c] for c in value]
+            elif name == "patches" and not value:
+                continue
+            out[name] = value
+    if msg.ref is not None:
+        out["id"] = msg.ref
+    return out
+
+
+_TYPE_OF: dict[type, str] = {
+    Hello: "hello",
+    Sit: "sit",
+    Start: "start",
+    Pass: "pass",
+    Play: "play",
+    Claim: "claim",
+    Advice: "advice",
+    Hint: "hint",
+    Review: "review",
+    Leave: "leave",
+    Rematch: "rematch",
+    Chat: "chat",
+    Continue: "continue",
+    Ping: "ping",
+}
+
+
 def _decision(msg: Json) -> str | None:
     raw = msg.get("decision")
     if raw is None:
@@ -573,6 +621,7 @@ __all__ = [
     "chat_message",
     "decision_id",
     "display_code",
+    "encode",
     "error_message",
     "loads",
     "lobby_changes_message",

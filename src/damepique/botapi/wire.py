@@ -27,8 +27,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from damepique.engine import CARD_NAMES, PASS, Rules, View
-from damepique.wire import BOT_API, VERSION, error_message
+from damepique.engine import PASS, Rules, View
+from damepique.wire import BOT_API, VERSION, Pass, Play, encode, error_message
 
 Message = dict[str, Any]
 
@@ -59,16 +59,13 @@ def decision(state: Message) -> tuple[Any, ...] | None:
 
 
 def answer(view: View, choice: int | Sequence[int]) -> Message:
-    """The ``pass`` or ``play`` message for a bot's choice in ``view``, naming its decision."""
+    """The ``pass`` or ``play`` message for a bot's choice in ``view``, naming
+    its decision (``damepique.wire.encode``, the one spelling of each message)."""
     if view.phase == PASS:
         assert not isinstance(choice, int)
-        msg: Message = {"type": "pass", "cards": [CARD_NAMES[c] for c in choice]}
-    else:
-        assert isinstance(choice, int)
-        msg = {"type": "play", "card": CARD_NAMES[choice]}
-    if view.decision is not None:
-        msg["decision"] = view.decision
-    return msg
+        return encode(Pass(None, tuple(choice), view.decision))
+    assert isinstance(choice, int)
+    return encode(Play(None, choice, view.decision))
 
 
 def error(code: str, reason: str, ref: Any = None, **extra: Any) -> Message:
