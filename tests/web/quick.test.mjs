@@ -8,7 +8,7 @@ globalThis.document = { documentElement: {} };
 const { setLang, loadLang, t } = await import("../../src/damepique/web/i18n.js");
 await loadLang("en");
 await loadLang("fr");
-const { QUICK_ENDPOINT, secondsLeft } = await import("../../src/damepique/web/quick.js");
+const { QUICK_ENDPOINT, STUCK_MS, secondsLeft, stuck } = await import("../../src/damepique/web/quick.js");
 
 test("a page that joins again asks for what was left of its wait", () => {
   assert.equal(QUICK_ENDPOINT, "/ws/match");
@@ -40,4 +40,10 @@ test("the reason a player is barred from quick ranked matches, with how long", (
   setLang("fr", false);
   assert.match(t("quick_barred", { minutes: 1, leaves: 3 }).replace(/[\u00a0\u202f]/g, " "), /^Vous avez quitté 3 parties classées ces dernières 24 heures : .* encore 1 minute\. /);
   setLang("en", false);
+});
+
+test("a wait long over with no table is given up, to try again", () => {
+  assert.equal(stuck(10_000, 10_000 + STUCK_MS), false);
+  assert.equal(stuck(10_000, 10_001 + STUCK_MS), true);
+  assert.equal(stuck(10_000, 5_000), false); // still counting down
 });

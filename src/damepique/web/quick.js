@@ -35,6 +35,12 @@ export function secondsLeft(deadline, now, most = 300) {
   return Math.max(0, Math.min(most, Math.round((deadline - now) / 1000)));
 }
 
+/** Whether a wait is over by far with no table (`STUCK_MS` past its end). */
+export const STUCK_MS = 30000;
+export function stuck(deadline, now) {
+  return now - deadline > STUCK_MS;
+}
+
 export async function renderQuick(root) {
   const [q, me] = await Promise.all([
     fetch("/api/quick").then((r) => r.json()),
@@ -126,6 +132,8 @@ export async function renderQuick(root) {
     const tick = () => {
       const n = secondsLeft(deadline, Date.now());
       countdown.textContent = n > 0 ? t("quick_countdown", { n }) : t("quick_filling");
+      // No table long after the wait (the server that was seating us went away): say so, to try again.
+      if (stuck(deadline, Date.now())) stop(t("quick_failed"));
     };
     current = { sock, timer: setInterval(tick, 1000) };
     tick();
