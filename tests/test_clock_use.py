@@ -130,10 +130,10 @@ TESTS = Path(__file__).resolve().parent
 SLEEPS_ALLOWED = {
     # Real processes behind a real nginx, one of them killed: a page reconnects
     # again and again until another process has taken its table over (the page's
-    # own back-off, as web/net.js does), and looks at another process's lobby.
+    # own back-off, as web/net.js does).
     # What is tested is that the table comes back, never how soon.
     TESTS / "scaling" / "cluster_helpers.py": "a page's reconnect back-off against real processes",
-    TESTS / "scaling" / "test_cluster.py": "looks at real processes' lobbies until a table is listed",
+    TESTS / "scaling" / "test_cluster.py": "a solo game's page reconnects until its game is taken over",
 }
 """Test modules that may wait on real time, each with its reason (the browser tests
 are another engineer's: tests/browser waits on what the page says it drew)."""

@@ -156,17 +156,28 @@ def test_redis_restarted_mid_game_play_resumes(cluster: Cluster, redis_server: A
     assert len(record["deals"]) >= 1
 
 
+def lobby_lists(base: str, codes: set[str]) -> None:
+    """Watch the lobby at ``base`` as a page does (``/ws/lobby``: the list, then what
+    changes, pushed) until it lists ``codes``: no polling, a limit only for a hang."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + "/ws/lobby", open_timeout=WITHIN) as ws:
+        seen: set[str] = set()
+        while not codes <= seen:
+            m = json.loads(ws.recv(timeout=WITHIN))
+            if m["type"] == "lobby":
+                seen = {t["code"] for t in m["tables"]}
+            elif m["type"] == "lobby_changes":
+                seen = (seen - set(m["gone"])) | {t["code"] for t in m["tables"]}
+
+
 def test_the_lobby_lists_tables_of_every_process(cluster: Cluster) -> None:
     p1, p2 = cluster.processes["a"], cluster.processes["b"]
     body = {"preset": "standard", "public": True}
     made = [httpx.post(p.base + "/api/tables", json=body).json()["code"] for p in (p1, p2)]
-    deadline = time.monotonic() + WITHIN
-    while True:
-        listed = [{t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]} for p in (p1, p2)]
-        if all(set(made) <= seen for seen in listed):
-            break
-        assert time.monotonic() < deadline, listed
-        time.sleep(0.2)
+    for p in (p1, p2):
+        lobby_lists(p.base, set(made))
+        assert set(made) <= {t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]}
 
 
 def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(cluster: Cluster) -> None:
@@ -269,9 +280,6 @@ def test_a_process_restarted_under_its_name_takes_its_tables_back(cluster: Clust
     after = seats[0].latest
     assert after is not None and after["game"] == before["game"]
     assert after["view"]["tricks"] == before["view"]["tricks"]
-    deadline = time.monotonic() + WITHIN
-    while code not in {t["code"] for t in httpx.get(cluster.front + "/api/lobby").json()["tables"]}:
-        assert time.monotonic() < deadline, "the table is back in the lobby"
-        time.sleep(0.3)
+    lobby_lists(cluster.front, {code})  # the table is back in the lobby
     drive(seats, lambda: over(seats), limit=180)
     check_record(cluster, seats)

@@ -5,7 +5,6 @@ statistics are computed from (``server/stats``), with the games' records."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -46,7 +45,7 @@ class StatsStore:
         the second time changes nothing."""
         if not players:
             return
-        at = time.time() if finished is None else finished
+        at = self.db.clock.time() if finished is None else finished
         rows = [
             {
                 "player": p,
