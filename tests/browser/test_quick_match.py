@@ -1,7 +1,7 @@
 """Quick match in a real Chromium: "Play with people" on the home page (in
 English, on a phone) and in the lobby (in French, on a desktop), a wait with
-its countdown, then, once the server's clock passes the wait (two minutes) (moved by the
-test hook, never slept), both people at one table with two bots."""
+its countdown, then, once the server's clock passes the two minutes' wait
+(moved by the test hook, never slept), both people at one table with two bots."""
 
 from __future__ import annotations
 
