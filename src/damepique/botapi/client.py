@@ -32,6 +32,7 @@ from typing import IO, TYPE_CHECKING, Any
 from damepique import __version__
 from damepique.bots.base import Bot
 from damepique.engine import PASS, View, cards_of
+from damepique.wire import Continue, Hello, Rematch, encode
 
 from .links import Target
 from .wire import Message, answer, decision, view_of_state
@@ -201,11 +202,7 @@ class Client:
         ws.send(json.dumps(msg))
 
     def _hello(self, ws: ClientConnection) -> None:
-        hello: Message = {"type": "hello"}
-        if self.code is not None:
-            hello["table"] = self.code
-        if self.seat_token is not None:
-            hello["token"] = self.seat_token
+        hello = encode(Hello(None, self.seat_token, self.code))
         self._done = None  # a play sent before the connection dropped may not have counted
         self._pending = None
         self._send(ws, hello)
@@ -249,7 +246,7 @@ class Client:
         ):
             # The table waits for every person (a program too) to read the summary.
             self._continued.add((game, summary["deal"]))
-            self._send(ws, {"type": "continue", "deal": summary["deal"]})
+            self._send(ws, encode(Continue(None, summary["deal"])))
         key = decision(state)
         if key is None or (key == self._done and not self.arena):
             return False  # nothing asked, or asked again (another seat's news) and answered already
@@ -315,7 +312,7 @@ class Client:
             self.on_result(result)
         if self.arena or len(self.results) >= self.games:
             return True
-        self._send(ws, {"type": "rematch", "game": game})
+        self._send(ws, encode(Rematch(None, game)))
         return False
 
 
