@@ -51,13 +51,15 @@ class FairQueue:
         self.running = 0
         self._heap: list[tuple[int, int, str, asyncio.Future[None]]] = []
         self._count: dict[str, int] = {}
+        self._waiting_now = 0
+        """Turns waiting, those given up excluded (they stay in the heap until their tag comes)."""
         self._last: dict[str, int] = {}
         self._now = 0
         self._seq = itertools.count()
 
     def queued(self, client: str | None = None) -> int:
         """Turns waiting (for ``client``, or for everybody)."""
-        return len(self._heap) if client is None else self._count.get(client, 0)
+        return self._waiting_now if client is None else self._count.get(client, 0)
 
     def _tag(self, client: str) -> int:
         tag = max(self._now, self._last.get(client, 0))
@@ -70,15 +72,16 @@ class FairQueue:
     async def turn(self, client: str) -> AsyncIterator[None]:
         """Wait for a worker's turn for ``client`` and hold it; ``Refusal("busy")``
         at once when this client (or everybody) already waits for too many."""
-        if self.running < self.workers and not self._heap:
+        if self.running < self.workers and not self._waiting_now:
             self.running += 1
             self._now = self._tag(client)
         else:
-            if self._count.get(client, 0) >= self.per_client or len(self._heap) >= self.waiting:
+            if self._count.get(client, 0) >= self.per_client or self._waiting_now >= self.waiting:
                 raise Refusal("busy", f"too many {self.what} waiting; try again in a moment", retry_after=2)
             granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             heapq.heappush(self._heap, (self._tag(client), next(self._seq), client, granted))
             self._count[client] = self._count.get(client, 0) + 1
+            self._waiting_now += 1
             try:
                 await granted
             except BaseException:
@@ -94,6 +97,7 @@ class FairQueue:
             self._release()
 
     def _forget(self, client: str) -> None:
+        self._waiting_now -= 1
         n = self._count[client] - 1
         if n:
             self._count[client] = n
