@@ -155,6 +155,9 @@ def test_the_commitment_first_the_secret_once_the_day_is_over(daily: Daily, tmp_
     ahead = c.get("/api/daily/2026-12-07")
     assert ahead.status_code == 404 and ahead.json()["code"] == "daily_not_yet"
     assert c.get("/api/daily/2026-13-01").json()["code"] == "bad_date"
+    # A day gone by that nobody asked for is not made now (nor its par played).
+    gone = c.get("/api/daily/1999-01-01")
+    assert (gone.status_code, gone.json()["code"]) == (404, "no_daily")
     assert c.get("/api/daily/2026-12-06/record").json()["code"] == "withheld"
 
     started = daily.start("device-aaaa").json()

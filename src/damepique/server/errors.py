@@ -35,6 +35,7 @@ STATUS: dict[str, int] = {
     "no_such_sheet": 404,
     "no_such_deal": 404,
     "daily_not_yet": 404,
+    "no_daily": 404,
     "no_tourney": 404,
     "bad_player": 404,
     "not_director": 403,

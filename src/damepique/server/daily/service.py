@@ -82,12 +82,17 @@ class Daily:
     # -- days ------------------------------------------------------------------------------
 
     async def day(self, date: object) -> Day:
-        """The day's row, made now if it is the first time it is asked for;
-        ``Refusal("daily_not_yet")`` for a day that has not begun."""
+        """The day's row, made now if today is asked for the first time;
+        ``Refusal("daily_not_yet")`` for a day that has not begun, ``no_daily``
+        for a day gone by that was never made."""
         date = parse_date(date)
         if date > self.today():
             raise Refusal("daily_not_yet", "this day has not begun: its deal does not exist yet")
         day = await self.store.day(date)
+        if day is None and date < self.today():
+            # Only today is made on demand: a day gone by that nobody asked for
+            # stays unmade (else any visitor could have the experts play any date).
+            raise Refusal("no_daily", "nobody asked for this day's deal while it lasted: it has none")
         if day is None:
             day = await self.store.make_day(date, new_secret().hex(), self.now, self.level)
         if day.par is None:

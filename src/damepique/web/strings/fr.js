@@ -373,6 +373,7 @@ export default {
   refusal_no_game: "Aucune partie en cours à cette table.",
   refusal_no_table: "Aucune table avec ce code (ou elle est fermée).",
   refusal_daily_not_yet: "Cette journée n'a pas commencé : sa donne n'existe pas encore.",
+  refusal_no_daily: "Personne n'a demandé la donne de ce jour pendant qu'il durait : il n'en a pas.",
   refusal_daily_played: "Vous avez joué la donne du jour ; la prochaine arrive demain.",
   refusal_day_over: "La journée est finie : sa partie ne peut plus être jouée.",
   refusal_withheld: "Les cartes de cette partie seront montrées à la fin de la journée.",
