@@ -433,6 +433,7 @@ PERFT = {
     "standard": (484, 10011, 528),
     "three_players": (520, 1912, 216),
     "three_players_kitty": (812, 1937, 216),
+    "three_players_black_maria": (974, 6580, 48),
     "hearts_broken_by_discard": (324, 1176, 128),
     "first_trick_discard_heart": (1338, 1423, 432),
     "all_new_options": (5058, 17620, 1296),
