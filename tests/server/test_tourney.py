@@ -276,6 +276,24 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
     assert client.get("/api/tournaments/ZZZZ-ZZZZ").status_code == 404
 
 
+def test_a_start_time_starts_it_at_random_on_the_first_visit_after(tmp_path: Path) -> None:
+    clock = ManualClock()
+    app = create_app(
+        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}", settings=Settings(clock=clock), pace=Pace(0, 0, 0)
+    )
+    with TestClient(app) as client:
+        at = clock.time() + 600
+        t = create(client, deals=1, tables=1, bots=True, start=at)
+        early = create(client, deals=1, tables=1, bots=False, start=at)  # one player, no bots: cannot start
+        join(client, t["code"], ["Ann"])
+        join(client, early["code"], ["Bob"])
+        assert client.get(f"/api/tournaments/{t['code']}").json()["status"] == "open"
+        move(client, clock, 600)
+        shown = client.get(f"/api/tournaments/{t['code']}").json()
+        assert shown["status"] == "playing" and len(shown["seating"][0]) == 4
+        assert client.get(f"/api/tournaments/{early['code']}").json()["status"] == "open"
+
+
 def test_score_board_by_hand() -> None:
     # Four tables held these cards and took 3, 0, 3 and 13 points.
     assert score_board([3, 0, 3, 13]) == [(1.5, 2.33), (3.0, 6.33), (1.5, 2.33), (0.0, -11.0)]

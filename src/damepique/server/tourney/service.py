@@ -13,6 +13,7 @@ same way); its results are ``tourney.results``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 from collections.abc import Sequence
@@ -80,7 +81,10 @@ class Tourneys:
             raise Refusal("no_tourney", "no tournament with this code")
         self._docs[doc["code"]] = doc
         if doc["status"] == "open" and doc["start"] is not None and self.now >= doc["start"]:
-            await self._begin(doc, None)
+            # Its time has come: seated at random. One that cannot start (too few
+            # players without bots) stays open for its director.
+            with contextlib.suppress(Refusal):
+                await self._begin(doc, None)
         return doc
 
     async def _save(self, doc: Json) -> None:
