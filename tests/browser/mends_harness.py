@@ -11,6 +11,7 @@ values.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -90,6 +91,7 @@ class FakeServer:
         self.refuse = False  # while true, every new connection is closed at once
         # Answers by message type: what the "server" sends back to a message (None: nothing).
         self.answers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {}
+        self._waiters: list[asyncio.Future[None]] = []  # ``wait_for``s, woken by each message
 
     async def install(self, page: Page) -> None:
         await page.route_web_socket("**/ws", self._connect)
@@ -107,6 +109,10 @@ class FakeServer:
         def on_message(message: str | bytes) -> None:
             msg = json.loads(message)
             self.received.append(msg)
+            for waiter in self._waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+            self._waiters.clear()
             if msg.get("type") == "hello":
                 for early in self.before:
                     ws.send(json.dumps(early))
@@ -124,6 +130,16 @@ class FakeServer:
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.received if m.get("type") == kind]
+
+    async def wait_for(self, kind: str, seconds: float = 30.0) -> list[dict[str, Any]]:
+        """Until the page has sent a message of type ``kind``: woken by the message
+        itself, never polling (``seconds``: a generous bound, not what a test is about)."""
+        async with asyncio.timeout(seconds):
+            while not self.of_type(kind):
+                waiter = asyncio.get_running_loop().create_future()
+                self._waiters.append(waiter)
+                await waiter
+        return self.of_type(kind)
 
 
 async def open_solo(
