@@ -188,5 +188,9 @@ def from_env() -> Clock:
     ``DAMEPIQUE_CLOCK=manual`` a ``ManualClock`` set to the time now that only
     a test moves (``POST /api/test/clock``, a test hook: ``server/testing.py``)."""
     if os.environ.get("DAMEPIQUE_CLOCK") == "manual":
-        return ManualClock(start=time.time())
+        # A whole second: every time it gives is then a whole number of
+        # milliseconds, as the page's clock (set by a test) reads them; a
+        # fraction rounded one way here and the other there made a page show
+        # "Closes in 16 s" at 15 s.
+        return ManualClock(start=float(int(time.time())))
     return Clock()
