@@ -294,6 +294,27 @@ def test_a_start_time_starts_it_at_random_on_the_first_visit_after(tmp_path: Pat
         assert client.get(f"/api/tournaments/{early['code']}").json()["status"] == "open"
 
 
+def test_its_driver_starts_it_at_its_start_time_with_nobody_visiting(tmp_path: Path) -> None:
+    clock = ManualClock()
+    app = create_app(
+        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}", settings=Settings(clock=clock), pace=Pace(0, 0, 0)
+    )
+    with TestClient(app) as client:
+        t = create(client, deals=1, tables=2, bots=True, start=clock.time() + 600)
+        join(client, t["code"], ["Ann"])
+        move(client, clock, 600)
+
+        async def started() -> bool:
+            # Read from the store: a visit of the page would start it itself.
+            doc = await app.state.tourneys.store.load(t["code"])
+            return bool(doc["status"] == "playing" and len(doc["table_codes"]) == 2)
+
+        wait(client, started, clock)
+        doc = client.portal.call(app.state.tourneys.store.load, t["code"])  # type: ignore[union-attr]
+        assert doc["players"][0]["seat"]["table"] in doc["table_codes"]
+        assert app.state.node.owned >= {"tourney:" + t["code"]}  # driven here, the only process
+
+
 def test_score_board_by_hand() -> None:
     # Four tables held these cards and took 3, 0, 3 and 13 points.
     assert score_board([3, 0, 3, 13]) == [(1.5, 2.33), (3.0, 6.33), (1.5, 2.33), (0.0, -11.0)]

@@ -256,10 +256,12 @@ tournaments = Table(
     Column("status", String(16), nullable=False, index=True),
     Column("created", Float, nullable=False),
     Column("data", Text, nullable=False),
+    Column("due", Float, nullable=True, index=True),
 )
 """A tournament's whole state as one JSON document (its rules, deals, players,
 seating, tables, deal secret and the director's token's hash); ``status`` is
-``open``, ``playing`` or ``over``."""
+``open``, ``playing`` or ``over``; ``due``: from when some process must drive
+it (its start time while open, 0 while played; null: nothing to drive)."""
 
 
 __all__ = [

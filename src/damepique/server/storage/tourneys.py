@@ -1,31 +1,80 @@
-"""Tournaments (``schema.tournaments``): each one JSON document, written whole."""
+"""Tournaments (``schema.tournaments``): each one JSON document, written whole.
+
+Several processes share a tournament (a player joins at one, its director
+starts it at another): every change is made by ``change``, which reads the
+document with its row locked (PostgreSQL's ``FOR UPDATE``; SQLite has one
+writer, under the database's write lock), changes it and writes it back in
+one transaction, so two changes at once never lose one another.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TypeVar
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Select, insert, select, update
 
+from ..errors import Refusal
 from ..protocol import Json
 from . import schema
 from .database import Database
+
+T = TypeVar("T")
+
+
+def due(doc: Json) -> float | None:
+    """From when a process must drive the tournament (``schema.tournaments.due``)."""
+    if doc["status"] == "playing":
+        return 0.0
+    if doc["status"] == "open" and doc.get("start") is not None:
+        return float(doc["start"])
+    return None
 
 
 class TourneyStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def save(self, doc: Json, created: float) -> None:
+    async def add(self, doc: Json) -> None:
         t = schema.tournaments
-        body = json.dumps(doc)
         async with self.db.write() as conn:
-            r = await conn.execute(
-                update(t).where(t.c.code == doc["code"]).values(status=doc["status"], data=body)
-            )
-            if r.rowcount == 0:
-                await conn.execute(
-                    insert(t).values(code=doc["code"], status=doc["status"], created=created, data=body)
+            await conn.execute(
+                insert(t).values(
+                    code=doc["code"],
+                    status=doc["status"],
+                    created=doc["created"],
+                    data=json.dumps(doc),
+                    due=due(doc),
                 )
+            )
+
+    async def change(self, code: str, edit: Callable[[Json], T]) -> tuple[Json, T]:
+        """Apply ``edit`` to the stored document, row locked, and write it back;
+        the document as changed and what ``edit`` returned. A ``Refusal`` from
+        ``edit`` changes nothing and is raised here; no such tournament: ``no_tourney``."""
+        t = schema.tournaments
+        refusal: Refusal | None = None
+        async with self.db.write() as conn:
+            row = (await conn.execute(select(t.c.data).where(t.c.code == code).with_for_update())).first()
+            if row is None:
+                refusal = Refusal("no_tourney", "no tournament with this code")
+            else:
+                doc = dict(json.loads(row.data))
+                try:
+                    result = edit(doc)
+                except Refusal as e:
+                    # Not raised inside: the write lock counts a raise as a failed write.
+                    refusal = e
+                else:
+                    await conn.execute(
+                        update(t)
+                        .where(t.c.code == code)
+                        .values(status=doc["status"], data=json.dumps(doc), due=due(doc))
+                    )
+        if refusal is not None:
+            raise refusal
+        return doc, result
 
     async def load(self, code: str) -> Json | None:
         t = schema.tournaments
@@ -42,5 +91,17 @@ class TourneyStore:
             rows = await conn.execute(select(t.c.code).where(t.c.status == status))
             return [code for (code,) in rows]
 
+    async def statuses(self, codes: list[str]) -> dict[str, str]:
+        t = schema.tournaments
+        async with self.db.read() as conn:
+            rows = await conn.execute(select(t.c.code, t.c.status).where(t.c.code.in_(codes)))
+            return {code: status for code, status in rows}
 
-__all__ = ["TourneyStore"]
+    def to_drive(self, now: float, prefix: str) -> Select[tuple[str]]:
+        """The lease names (``prefix`` + code) of the tournaments that need a driver
+        now (a query, for the leases to tell which of them nobody drives)."""
+        t = schema.tournaments
+        return select((prefix + t.c.code).label("name")).where(t.c.due.is_not(None), t.c.due <= now)
+
+
+__all__ = ["TourneyStore", "due"]

@@ -9,14 +9,29 @@ tournament's secret (``tables.kinds.GameKind``), a fixed number of deals
 (``play.fixed.FixedGame``). A tournament is one JSON document
 (``storage.tourneys``), its tables are tables (they survive a restart the
 same way); its results are ``tourney.results``.
+
+With several processes (``docs/deploy.md``) every process serves every
+tournament from the database, each change made under the row's lock
+(``TourneyStore.change``), and one process at a time *drives* each
+tournament: the one holding its lease (``tourney:CODE``, renewed as the
+tables' are). The driver starts it when its start time comes, makes its
+tables (a table at a time, each written down as soon as it is made, so a
+driver killed half-way is followed by another that makes the rest), and runs
+its tables that nobody runs any more. Every process looks each second for
+the tournaments nobody drives (``storage.tourneys.due``) and takes them
+over. The end of a tournament is heard by every process over the broker
+(and read again each second), so no table anywhere plays on after it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
+import logging
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 from damepique.engine import Rules
 from damepique.engine.fairness import commitment, new_secret
@@ -33,9 +48,16 @@ from ..storage.tourneys import TourneyStore
 from ..tables.codes import new_code, new_token, normalize_code
 from ..tables.registry import Tables
 from ..tables.seats import TableOptions, TableSeat, clean_name
+from ..tables.session import TableMoved
 from ..tables.table import Table
 
+log = logging.getLogger("damepique.server")
+
 KIND = "tourney"
+LEASE = "tourney:"
+"""The prefix of a tournament's lease: held by the process that drives it."""
+CHANNEL = "damepique:tourneys"
+"""Where the end of a tournament is told to every process."""
 MAX_DEALS, MAX_TABLES = 26, 20
 NEVER = 1e12
 """``withheld_until`` of a tournament's games: their records stay with the
@@ -58,12 +80,19 @@ class Tourneys:
         self.store = store
         self.tables = tables
         self.games = games
-        self._docs: dict[str, Json] = {}
+        self.node = tables.node
         self._ended: set[str] = set()
         """Tournaments over: their tables' games play no more (read by their games)."""
+        self._watched: set[str] = set()
+        """Tournaments whose games this process made and that are not over yet:
+        their status is read again each second (an end told while the broker was away)."""
         self._table_of: dict[str, str] = {}
         """Table code -> tournament code, between a table's making and its game's."""
+        self._driving: dict[str, asyncio.Lock] = {}
         tables.kinds[KIND] = self
+        self.node.on_call("tourney_drive", self._drive_call)
+        self.node.subscribe(CHANNEL, self._heard)
+        self.node.every_tick(self._tick)
 
     async def start(self) -> None:
         """At start-up: the tournaments already over (their tables may be loaded before them)."""
@@ -73,23 +102,24 @@ class Tourneys:
     def now(self) -> float:
         return self.tables.settings.clock.time()
 
+    @staticmethod
+    def _key(code: object) -> str | None:
+        return normalize_code(code) if isinstance(code, str) and len(code) < 40 else None
+
     async def get(self, code: object) -> Json:
-        """The tournament (started if its start time has come); ``no_tourney`` (404) else."""
-        key = normalize_code(code) if isinstance(code, str) and len(code) < 40 else None
-        doc = self._docs.get(key or "") or (await self.store.load(key) if key else None)
+        """The tournament as stored (started first if its start time has come); ``no_tourney`` (404) else."""
+        key = self._key(code)
+        doc = await self.store.load(key) if key else None
         if doc is None:
             raise Refusal("no_tourney", "no tournament with this code")
-        self._docs[doc["code"]] = doc
         if doc["status"] == "open" and doc["start"] is not None and self.now >= doc["start"]:
-            # Its time has come: seated at random. One that cannot start (too few
-            # players without bots) stays open for its director.
-            with contextlib.suppress(Refusal):
-                await self._begin(doc, None)
+            # Its time has come and nobody has started it yet: its driver does, now.
+            await self._drive_now(doc["code"])
+            doc = await self.store.load(doc["code"]) or doc
         return doc
 
-    async def _save(self, doc: Json) -> None:
-        await self.store.save(doc, doc["created"])
-        self._docs[doc["code"]] = doc
+    async def _change(self, code: str, edit: Any) -> tuple[Json, Any]:
+        return await self.store.change(code, edit)
 
     # -- the director ------------------------------------------------------------------------
 
@@ -130,7 +160,7 @@ class Tourneys:
             "players": [],
             "seating": [],
         }
-        await self._save(doc)
+        await self.store.add(doc)
         return {"code": code, "director": director, "commitment": commitment(secret)}
 
     def _check_director(self, doc: Json, token: object) -> None:
@@ -140,7 +170,10 @@ class Tourneys:
     async def begin(self, code: object, director: object, seating: object) -> None:
         doc = await self.get(code)
         self._check_director(doc, director)
-        await self._begin(doc, seating)
+        await self._begin(doc["code"], seating)
+        # Its tables, made by its driver before the answer (else at the driver's next second).
+        with contextlib.suppress(Refusal):
+            await self._drive_now(doc["code"])
 
     def _seating(self, doc: Json, seating: object) -> list[list[str | None]]:
         """Who sits where: the director's lists of player ids, one a table, or at random."""
@@ -173,19 +206,28 @@ class Tourneys:
             )
         return out
 
-    async def _begin(self, doc: Json, seating: object) -> None:
-        if doc["status"] != "open":
-            raise Refusal("tourney_started", "this tournament has started")
-        if len(doc["players"]) > doc["tables"] * Rules.from_json(doc["rules"]).players:
-            raise Refusal("tourney_full", "more players than seats")
-        plan = self._seating(doc, seating)
-        by_id = {p["id"]: p for p in doc["players"]}
-        doc["status"] = "playing"
-        doc["seating"] = plan
-        doc["table_codes"] = []
-        doc["game_ids"] = []
-        await self._save(doc)  # a second start is refused from here on
-        for row in plan:
+    async def _begin(self, code: str, seating: object) -> None:
+        """Open -> playing with its seating, once (row locked): its driver makes the tables."""
+
+        def edit(doc: Json) -> None:
+            if doc["status"] != "open":
+                raise Refusal("tourney_started", "this tournament has started")
+            if len(doc["players"]) > doc["tables"] * Rules.from_json(doc["rules"]).players:
+                raise Refusal("tourney_full", "more players than seats")
+            doc["seating"] = self._seating(doc, seating)
+            doc["status"] = "playing"
+            doc["table_codes"] = []
+            doc["game_ids"] = []
+
+        await self._change(code, edit)
+
+    async def _make_tables(self, doc: Json) -> Json:
+        """Make the tables not made yet, each written down as soon as it plays (the driver's)."""
+        code = doc["code"]
+        while doc["status"] == "playing" and len(doc["table_codes"]) < len(doc["seating"]):
+            i = len(doc["table_codes"])
+            row = doc["seating"][i]
+            by_id = {p["id"]: p for p in doc["players"]}
             seats = [TableSeat("human", by_id[p]["name"], player=p) if p else TableSeat() for p in row]
             options = TableOptions(
                 doc["rules"],
@@ -196,48 +238,70 @@ class Tourneys:
                 training=False,
             )
             table = await self.tables.create(KIND, options, seats)
-            self._table_of[table.code] = doc["code"]
-            for s, pid in enumerate(row):
-                if pid is not None:
-                    by_id[pid]["seat"] = {
-                        "table": table.code,
-                        "seat": s,
-                        "token": await self.tables.add_token(table, s),
-                    }
+            self._table_of[table.code] = code
+            given = {pid: (s, await self.tables.add_token(table, s)) for s, pid in enumerate(row) if pid}
             await table.start(None, now=True)
-            doc["table_codes"].append(table.code)
-            doc["game_ids"].append(table.game_id)
-        await self._save(doc)
-        await self._maybe_over(doc)
+            made = (table.code, table.game_id)
+
+            def edit(d: Json, i: int = i, made: tuple[str, str | None] = made, given: Any = given) -> None:
+                if d["status"] != "playing" or len(d["table_codes"]) != i:
+                    raise Refusal("tourney_moved", "another process made this table meanwhile")
+                d["table_codes"].append(made[0])
+                d["game_ids"].append(made[1])
+                for p in d["players"]:
+                    if p["id"] in given:
+                        s, token = given[p["id"]]
+                        p["seat"] = {"table": made[0], "seat": s, "token": token}
+
+            doc, _ = await self._change(code, edit)
+        return doc
 
     async def end(self, code: object, director: object) -> None:
         """The director ends the round: what is unfinished stays so (scored as ``results`` says)."""
         doc = await self.get(code)
         self._check_director(doc, director)
-        if doc["status"] != "playing":
-            raise Refusal("tourney_not_playing", "the tournament is not being played")
-        await self._over(doc)
 
-    async def _over(self, doc: Json) -> None:
-        doc["status"] = "over"
-        self._ended.add(doc["code"])
-        await self._save(doc)
-        for code in doc.get("table_codes", []):
-            table = self.tables.tables.get(code)
+        def edit(d: Json) -> None:
+            if d["status"] != "playing":
+                raise Refusal("tourney_not_playing", "the tournament is not being played")
+            d["status"] = "over"
+
+        await self._change(doc["code"], edit)
+        await self._ended_now(doc["code"])
+
+    async def _ended_now(self, code: str) -> None:
+        """The tournament is over: its tables everywhere stop (this process's at once)."""
+        await self._heard({"op": "over", "code": code})
+        await self.node.publish(CHANNEL, {"op": "over", "code": code})
+
+    async def _heard(self, m: Json) -> None:
+        if m.get("op") != "over" or not isinstance(m.get("code"), str):
+            return
+        code = m["code"]
+        if code in self._ended:
+            return
+        self._ended.add(code)
+        self._watched.discard(code)
+        doc = await self.store.load(code)
+        for table_code in (doc or {}).get("table_codes", []):
+            table = self.tables.tables.get(table_code)
             if table is not None and table.runner is not None:
                 table.runner.announce()
 
     # -- players -------------------------------------------------------------------------------
 
     async def join(self, code: object, name: object) -> Json:
-        doc = await self.get(code)
-        if doc["status"] != "open":
-            raise Refusal("tourney_started", "this tournament has started")
-        if len(doc["players"]) >= doc["tables"] * Rules.from_json(doc["rules"]).players:
-            raise Refusal("tourney_full", "every seat of this tournament is taken")
+        key = self._key(code) or ""
         token, pid = new_token(), secrets.token_hex(4)
-        doc["players"].append({"id": pid, "name": clean_name(name, "Player"), "token": _hash(token)})
-        await self._save(doc)
+
+        def edit(doc: Json) -> None:
+            if doc["status"] != "open":
+                raise Refusal("tourney_started", "this tournament has started")
+            if len(doc["players"]) >= doc["tables"] * Rules.from_json(doc["rules"]).players:
+                raise Refusal("tourney_full", "every seat of this tournament is taken")
+            doc["players"].append({"id": pid, "name": clean_name(name, "Player"), "token": _hash(token)})
+
+        doc, _ = await self._change(key, edit)
         return {"code": doc["code"], "id": pid, "player": token}
 
     async def me(self, code: object, token: object) -> Json:
@@ -255,6 +319,73 @@ class Tourneys:
             raise Refusal("bad_player", "no player of this tournament with this token")
         return {"id": found["id"], "name": found["name"], "status": doc["status"], "seat": found.get("seat")}
 
+    # -- the driver ----------------------------------------------------------------------------
+
+    async def _drive_now(self, code: str) -> None:
+        """Have the tournament's driver drive it now (this process when nobody does)."""
+        name = LEASE + code
+
+        async def runnable() -> bool:
+            return True
+
+        owner = await self.node.owner_for(name, runnable)
+        if owner == self.node.pid:
+            await self._drive(code)
+        else:
+            await self.node.call(owner, "tourney_drive", code=code)
+
+    async def _drive_call(self, code: str) -> None:
+        if LEASE + code not in self.node.owned:
+            raise Refusal("unavailable", "this process does not drive this tournament; try again")
+        await self._drive(code)
+
+    async def _drive(self, code: str) -> None:
+        """One round of the driver's work on one tournament (the lease holder's)."""
+        async with self._driving.setdefault(code, asyncio.Lock()):
+            doc = await self.store.load(code)
+            due = doc is not None and doc["status"] == "open" and doc["start"] is not None
+            if doc is not None and due and self.now >= doc["start"]:
+                # Seated at random. One that cannot start (too few players
+                # and no bots) stays open for its director.
+                with contextlib.suppress(Refusal):
+                    await self._begin(code, None)
+                doc = await self.store.load(code)
+            if doc is not None and doc["status"] == "playing":
+                doc = await self._make_tables(doc)
+                await self._run_tables(doc)
+                doc = await self._maybe_over(doc)
+            if doc is None or doc["status"] == "over":
+                self.node.released(LEASE + code)
+                self._driving.pop(code, None)
+
+    async def _run_tables(self, doc: Json) -> None:
+        """Run here the tables of the tournament that nobody runs (their process died)."""
+        codes = [c for c in doc["table_codes"] if c not in self.tables.tables]
+        if not codes:
+            return
+        held = await self.node.leases.holders(codes)
+        for table_code in codes:
+            if table_code in held:
+                continue
+            data = await self.tables.store.load(table_code)
+            if data is None or data.get("status") != "playing":
+                continue
+            log.info("tournament %s: taking over its table %s", doc["code"], table_code)
+            with contextlib.suppress(TableMoved):
+                await self.tables.get(table_code)
+
+    async def _tick(self) -> None:
+        """Each second: drive what this process drives, take over what nobody
+        drives, and hear again of the ends of the tournaments played here."""
+        for name in await self.node.leases.unheld(self.store.to_drive(self.now, LEASE)):
+            await self.node.claim(name)
+        for name in [n for n in self.node.owned if n.startswith(LEASE)]:
+            await self._drive(name.removeprefix(LEASE))
+        if self._watched:
+            for code, status in (await self.store.statuses(sorted(self._watched))).items():
+                if status == "over":
+                    await self._heard({"op": "over", "code": code})
+
     # -- the games of its tables (``tables.kinds.GameKind``) -----------------------------------
 
     async def new_secret(self, table: Table) -> tuple[bytes, Json]:
@@ -270,6 +401,8 @@ class Tourneys:
         self, rules: Rules, seats: Sequence[Seat], secret: bytes, options: Json, events: Sequence[Json]
     ) -> Game:
         code = str(options["tourney"])
+        if code not in self._ended:
+            self._watched.add(code)
 
         def ended() -> bool:
             return code in self._ended
@@ -291,17 +424,29 @@ class Tourneys:
         row = await self.games.get_game(game_id)
         code = None if row is None else row.options.get("tourney")
         if code is not None:
-            await self._maybe_over(await self.get(code))
+            doc = await self.store.load(str(code))
+            if doc is not None:
+                await self._maybe_over(doc)
 
-    async def _maybe_over(self, doc: Json) -> None:
-        # Every table made (a quick one may finish while the next is being made) and finished.
-        if doc["status"] != "playing" or len(doc.get("game_ids", [])) < doc["tables"]:
-            return
+    async def _maybe_over(self, doc: Json) -> Json:
+        """Over once every table is made and has finished (any process may find it: row locked)."""
+        if doc["status"] != "playing" or len(doc.get("game_ids", [])) < len(doc["seating"]):
+            return doc
         for gid in doc["game_ids"]:
             row = await self.games.get_game(gid)
             if row is None or row.finished is None:
-                return
-        await self._over(doc)
+                return doc
+
+        def edit(d: Json) -> bool:
+            if d["status"] != "playing":
+                return False
+            d["status"] = "over"
+            return True
+
+        doc, changed = await self._change(doc["code"], edit)
+        if changed:
+            await self._ended_now(doc["code"])
+        return doc
 
 
-__all__ = ["KIND", "Tourneys"]
+__all__ = ["CHANNEL", "KIND", "LEASE", "Tourneys"]

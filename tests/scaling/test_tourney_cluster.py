@@ -1,0 +1,145 @@
+"""A duplicate tournament across two real server processes on one PostgreSQL
+and one Redis (issue 27, ``docs/tournaments.md``): players join at either
+process and each sees the same tournament; the process that drives it (the
+one its director started it at, holding its lease) is killed in the middle
+of the round; the other takes the tournament and its tables over, and the
+round ends there with every card that was acknowledged, the same results at
+every process. Every wait is bounded (the socket's own timeout, a generous
+limit on what only stops a hang)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .cluster_helpers import Cluster, Seat, drive, is_subsequence, make_cluster, settle
+
+LIMIT = 120.0
+"""Seconds after which a wait fails the test: a hang, never a slow machine."""
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
+    running = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["a", "b"])
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def query(cluster: Cluster, sql: str, *args: Any) -> list[Any]:
+    """Read the shared database directly (what no process's memory can answer for)."""
+    import asyncpg
+
+    async def run() -> list[Any]:
+        conn = await asyncpg.connect(cluster.db)
+        try:
+            return list(await conn.fetch(sql, *args))
+        finally:
+            await conn.close()
+
+    return asyncio.run(run())
+
+
+def driver(cluster: Cluster, code: str) -> str | None:
+    rows = query(
+        cluster,
+        "SELECT holder FROM leases WHERE name = $1 AND expires >= extract(epoch from clock_timestamp())",
+        "tourney:" + code,
+    )
+    return str(rows[0]["holder"]).split("~")[0] if rows else None
+
+
+def plays_stored(cluster: Cluster, game_ids: list[str]) -> list[list[tuple[int, str]]]:
+    """(deal, card) of every card each tournament game's stored event log holds, in order."""
+    out = []
+    for gid in game_ids:
+        rows = query(cluster, "SELECT body FROM events WHERE game_id = $1 ORDER BY seq", gid)
+        plays, deal = [], -1
+        for r in rows:
+            e = json.loads(r["body"])
+            if e["type"] == "deal":
+                deal = e["number"]
+            elif e["type"] == "play":
+                plays.append((deal, e["card"]))
+        out.append(plays)
+    return out
+
+
+def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: Cluster) -> None:
+    a, b = cluster.processes["a"].base, cluster.processes["b"].base
+    made = httpx.post(
+        a + "/api/tournaments",
+        json={"name": "Club", "rules": {"players": 3, "target": 100}, "deals": 2, "tables": 2, "bots": False},
+        timeout=30,
+    ).json()
+    code = made["code"]
+    # Six people join, each at one process or the other, turn about.
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+    joined = {}
+    for i, name in enumerate(names):
+        r = httpx.post((a, b)[i % 2] + f"/api/tournaments/{code}/players", json={"name": name}, timeout=30)
+        assert r.status_code == 200, r.text
+        joined[name] = r.json()
+    # A player at each process sees the same tournament: everybody in it, once.
+    seen = [httpx.get(base + f"/api/tournaments/{code}", timeout=30).json() for base in (a, b)]
+    assert [p["name"] for p in seen[0]["players"]] == names
+    assert seen[0] == seen[1]
+    ids = [joined[n]["id"] for n in names]
+    r = httpx.post(
+        a + f"/api/tournaments/{code}/start",
+        json={"director": made["director"], "seating": [ids[:3], ids[3:]]},
+        timeout=30,
+    )
+    assert r.status_code == 200, r.text
+    assert driver(cluster, code) == "a"  # the process it was started at drives it
+    # Each player asks where to sit at their own process: the tables are made, the same answer everywhere.
+    where = {}
+    for i, name in enumerate(names):
+        me = httpx.post(
+            (a, b)[i % 2] + f"/api/tournaments/{code}/me", json={"player": joined[name]["player"]}, timeout=30
+        ).json()
+        assert me["status"] == "playing" and me["seat"] is not None, me
+        where[name] = me["seat"]
+    assert httpx.get(b + f"/api/tournaments/{code}", timeout=30).json()["status"] == "playing"
+    seats = [
+        Seat(cluster, where[n]["table"], where[n]["token"], (a, b)[i % 2], seed=i)
+        for i, n in enumerate(names)
+    ]
+    settle(seats, 0.3)
+    drive(seats, lambda: sum(len(s.acked) for s in seats) >= 12, limit=LIMIT)
+    settle(seats)
+
+    cluster.kill("a")
+    for s in seats:
+        s.ws.close()  # type: ignore[union-attr]
+        s.reconnect()  # through nginx: b alone answers now
+    drive(seats, lambda: all(s.latest is not None and s.latest["over"] for s in seats), limit=LIMIT)
+
+    # The survivor drives the tournament now, and finds it over.
+    deadline = time.monotonic() + LIMIT
+    while (shown := httpx.get(b + f"/api/tournaments/{code}", timeout=30).json())["status"] != "over":
+        assert time.monotonic() < deadline, shown
+        settle(seats, 0.2)
+    assert [p["name"] for p in shown["players"]] == names and shown["seating"] == [ids[:3], ids[3:]]
+    data = httpx.get(b + f"/api/tournaments/{code}/results", timeout=30).json()
+    assert data["final"] and data["progress"] == [2, 2]
+    assert sorted(r["name"] for r in data["standings"]) == sorted(names)
+    assert all(r["points"] is not None for board in data["boards"] for r in board["results"])
+    # Nothing lost: every card the server acknowledged is in its table's stored game, in order.
+    doc = query(cluster, "SELECT data FROM tournaments WHERE code = $1", code)[0]
+    stored = plays_stored(cluster, json.loads(doc["data"])["game_ids"])
+    assert len(stored[0]) == len(stored[1]) > 0 and {d for d, _ in stored[0]} == {0, 1}
+    for i, s in enumerate(seats):
+        assert s.acked and is_subsequence(s.acked, stored[i // 3])
+    # Over: driven no more (its lease handed back at the driver's next second).
+    while driver(cluster, code) is not None:
+        assert time.monotonic() < deadline
+        settle(seats, 0.2)
