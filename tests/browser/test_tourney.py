@@ -119,3 +119,55 @@ async def test_a_player_joins_on_the_page_and_is_led_to_their_seat(
     # Her own seat at the tournament's table: her hand, dealt from the tournament's secret.
     await expect(page.get_by_role("group", name="Your hand")).to_be_visible()
     await context.close()
+
+
+SEATING = {
+    "en": {"start": "Start with this seating", "computer": "(a computer player)", "twice": "once"},
+    "fr": {"start": "Lancer avec ce placement", "computer": "(un joueur virtuel)", "twice": "une seule fois"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_director_seats_the_players_by_hand(
+    new_context, finished: tuple[str, str], lang: str, artifacts: Path
+) -> None:  # type: ignore[no-untyped-def]
+    url, _ = finished
+    words, table, seat = SEATING[lang], "Table", "Seat" if lang == "en" else "Place"
+    with httpx.Client(base_url=url, timeout=30) as http:
+        made = http.post(
+            "/api/tournaments", json={"name": "Club", "deals": 1, "tables": 2, "speed": "fast"}
+        ).json()
+        code = made["code"]
+        ids = {
+            n: http.post(f"/api/tournaments/{code}/players", json={"name": n}).json()["id"]
+            for n in ("Ann", "Bob", "Cy")
+        }
+    context = await new_context(locale="fr-FR" if lang == "fr" else "en-GB", **DESKTOP)
+    director = {code: made["director"]}
+    await context.add_init_script(
+        f"localStorage.setItem('damepique.lang', '{lang}');"
+        f"localStorage.setItem('damepique.tourney.director', JSON.stringify({director!r}))"
+    )
+    page = await context.new_page()
+    await page.goto(f"{url}/#/tournament/{code}")
+    first, second = page.get_by_role("group", name=f"{table} 1"), page.get_by_role("group", name=f"{table} 2")
+    # Filled in the order they joined, table by table, to begin with.
+    await expect(first.get_by_label(f"{seat} 3")).to_have_value(ids["Cy"])
+    await expect(second.get_by_label(f"{seat} 1")).to_have_value("")
+    # Cy at both tables: refused, in the page's language, and nothing starts.
+    await first.get_by_label(f"{seat} 1").select_option(ids["Cy"])
+    await page.get_by_role("button", name=words["start"]).click()
+    await expect(page.get_by_role("alert")).to_contain_text(words["twice"])
+    # Cy alone at table 1; Ann and Bob at table 2, seats 1 and 3; computer players elsewhere.
+    await first.get_by_label(f"{seat} 2").select_option(label=words["computer"])
+    await first.get_by_label(f"{seat} 3").select_option(label=words["computer"])
+    await second.get_by_label(f"{seat} 1").select_option(label="Ann")
+    await second.get_by_label(f"{seat} 3").select_option(label="Bob")
+    await page.screenshot(path=str(artifacts / f"tourney-seating-{lang}.png"), full_page=True)
+    await page.get_by_role("button", name=words["start"]).click()
+    await expect(page.locator("#tn-seating")).to_have_count(0)
+    with httpx.Client(base_url=url, timeout=30) as http:
+        shown = http.get(f"/api/tournaments/{code}").json()
+    assert shown["status"] == "playing"
+    assert shown["seating"] == [[ids["Cy"], None, None, None], [ids["Ann"], None, ids["Bob"], None]]
+    await context.close()

@@ -2,6 +2,7 @@
 // one (its director keeps the token on this browser), #/tournament/CODE joins
 // it, starts or ends it (the director), leads a player to their table, and
 // shows the results: the standings and a table per deal, printable, as CSV or JSON.
+// Before the start its director may seat the players by hand (seatingForm).
 import { num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { load, save } from "./prefs.js";
@@ -83,6 +84,36 @@ function board(b) {
     <th scope="col" class="num">${t("daily_total")}</th><th scope="col" class="num">${t("tn_mp")}</th><th scope="col" class="num">${t("tn_diff")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+// The director's seating: a list of seats for each table, each seat a choice of
+// the players (in the order they joined, filled table by table to begin with)
+// or nobody (a computer player, where the tournament allows them).
+function seatingForm(info) {
+  const per = info.rules.players;
+  const empty = info.bots ? t("tn_seat_computer") : t("tn_seat_nobody");
+  const tables = Array.from({ length: info.tables }, (_, i) => {
+    const seats = Array.from({ length: per }, (_, s) => {
+      const first = info.players[i * per + s];
+      const options = [`<option value="">${esc(empty)}</option>`, ...info.players.map((p) =>
+        `<option value="${esc(p.id)}"${first && first.id === p.id ? " selected" : ""}>${esc(p.name)}</option>`)];
+      const id = `tn-seat-${i}-${s}`;
+      return `<div class="field"><label for="${id}">${t("tn_seat_n", { n: s + 1 })}</label><select id="${id}" data-table="${i}" data-seat="${s}">${options.join("")}</select></div>`;
+    }).join("");
+    return `<fieldset class="tn-seating-table"><legend>${t("tn_table")} ${i + 1}</legend><div class="row">${seats}</div></fieldset>`;
+  }).join("");
+  return `<form id="tn-seating" class="panel stack no-print" aria-labelledby="tn-seating-h"><h2 id="tn-seating-h">${t("tn_seating")}</h2>
+    <p class="muted">${t(info.bots ? "tn_seating_help" : "tn_seating_help_full")}</p>${tables}
+    <p><button type="submit" class="button primary">${t("tn_start_seated")}</button></p></form>`;
+}
+
+// What the seating form says: one list of player ids (null: nobody) a table, in seat order.
+function chosenSeating(form, info) {
+  const rows = Array.from({ length: info.tables }, () => Array(info.rules.players).fill(null));
+  form.querySelectorAll("select[data-table]").forEach((sel) => {
+    rows[Number(sel.dataset.table)][Number(sel.dataset.seat)] = sel.value || null;
+  });
+  return rows;
+}
+
 async function renderOne(root, code) {
   const r = await fetch(`/api/tournaments/${encodeURIComponent(code)}`);
   const info = await r.json();
@@ -106,7 +137,8 @@ async function renderOne(root, code) {
       <p><button type="submit" class="button primary">${t("tn_join")}</button></p></form>` : ""}
     ${mine && mine.seat && info.status === "playing" ? `<p class="no-print"><a class="button primary" id="tn-go" href="#/t/${mine.seat.table}">${t("tn_go")}</a></p>` : ""}
     ${mine && !mine.seat ? `<p class="no-print">${t("tn_joined", { name: esc(mine.name) })}</p>` : ""}
-    ${director && info.status === "open" ? `<p class="no-print"><button type="button" class="button primary" id="tn-start">${t("tn_start")}</button></p>` : ""}
+    ${director && info.status === "open" ? `<p class="no-print"><button type="button" class="button${info.players.length ? "" : " primary"}" id="tn-start">${t("tn_start")}</button></p>` : ""}
+    ${director && info.status === "open" && info.players.length ? seatingForm(info) : ""}
     ${director && info.status === "playing" ? `<p class="no-print"><button type="button" class="button" id="tn-end">${t("tn_end")}</button></p>` : ""}
     <p class="error" id="tn-error" role="alert"></p>
     <h2>${t("tn_standings")}</h2>${standings(res)}
@@ -127,6 +159,13 @@ async function renderOne(root, code) {
   root.querySelector("#tn-go")?.addEventListener("click", () => saveToken(mine.seat.table, mine.seat.token));
   root.querySelector("#tn-start")?.addEventListener("click", async () => {
     try { await post(`/api/tournaments/${info.code}/start`, { director }); renderOne(root, code); } catch (err) { fail(err); }
+  });
+  root.querySelector("#tn-seating")?.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await post(`/api/tournaments/${info.code}/start`, { director, seating: chosenSeating(e.currentTarget, info) });
+      renderOne(root, code);
+    } catch (err) { fail(err); }
   });
   root.querySelector("#tn-end")?.addEventListener("click", async () => {
     try { await post(`/api/tournaments/${info.code}/end`, { director }); renderOne(root, code); } catch (err) { fail(err); }

@@ -243,17 +243,20 @@ class Tourneys:
             await table.start(None, now=True)
             made = (table.code, table.game_id)
 
-            def edit(d: Json, i: int = i, made: tuple[str, str | None] = made, given: Any = given) -> None:
+            def edit(d: Json, i: int = i, made: tuple[str, str | None] = made, given: Any = given) -> bool:
                 if d["status"] != "playing" or len(d["table_codes"]) != i:
-                    raise Refusal("tourney_moved", "another process made this table meanwhile")
+                    return False  # another process made this table meanwhile (this one is left unused)
                 d["table_codes"].append(made[0])
                 d["game_ids"].append(made[1])
                 for p in d["players"]:
                     if p["id"] in given:
                         s, token = given[p["id"]]
                         p["seat"] = {"table": made[0], "seat": s, "token": token}
+                return True
 
-            doc, _ = await self._change(code, edit)
+            doc, recorded = await self._change(code, edit)
+            if not recorded:
+                log.warning("tournament %s: table %d was made twice; %s left unused", code, i + 1, made[0])
         return doc
 
     async def end(self, code: object, director: object) -> None:

@@ -220,6 +220,9 @@ export default {
   tn_player: "Player", tn_table: "Table", tn_seat: "Seat", tn_seat_n: "Seat {n}", tn_bot: "computer",
   tn_mp: "Matchpoints", tn_diff: "Difference", tn_stand_in: "a computer player stood in during this deal",
   tn_commitment: "The tournament's commitment (its deals, sealed):", tn_secret: "Its secret, revealed at the end:",
+  tn_seating: "Seat the players yourself", tn_seating_help: "Choose who sits at each seat of each table; a seat left to nobody goes to a computer player.",
+  tn_seating_help_full: "Choose who sits at each seat of each table: every seat needs a player.",
+  tn_seat_computer: "(a computer player)", tn_seat_nobody: "(nobody)", tn_start_seated: "Start with this seating",
   tn_csv: "Results as CSV", tn_json: "as JSON", tn_print: "Print",
 
   // -- history and replays

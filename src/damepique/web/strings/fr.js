@@ -219,6 +219,9 @@ export default {
   tn_player: "Joueur", tn_table: "Table", tn_seat: "Place", tn_seat_n: "Place {n}", tn_bot: "virtuel",
   tn_mp: "Points de match", tn_diff: "Écart", tn_stand_in: "un joueur virtuel a remplacé le joueur pendant cette donne",
   tn_commitment: "L'engagement du tournoi (ses donnes, scellées) :", tn_secret: "Son secret, révélé à la fin :",
+  tn_seating: "Placer les joueurs soi-même", tn_seating_help: "Choisissez qui s'assoit à chaque place de chaque table ; une place laissée vide revient à un joueur virtuel.",
+  tn_seating_help_full: "Choisissez qui s'assoit à chaque place de chaque table : chaque place demande un joueur.",
+  tn_seat_computer: "(un joueur virtuel)", tn_seat_nobody: "(personne)", tn_start_seated: "Lancer avec ce placement",
   tn_csv: "Résultats en CSV", tn_json: "en JSON", tn_print: "Imprimer",
 
   // -- l'historique et les parties revues
