@@ -134,6 +134,11 @@ def create_app(
 
     app = App(title="damepique", lifespan=lifespan, docs_url=None, redoc_url=None)
 
+    @app.exception_handler(Refusal)
+    async def refusal(_: Request, e: Refusal) -> JSONResponse:
+        # The one answer to a refusal raised anywhere in an HTTP route: its status, its body.
+        return refused(e)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         # FastAPI's own answer echoes the input, which may not be JSON (NaN, Infinity): say where instead.

@@ -39,7 +39,7 @@ from damepique.engine import PASS, PLAY, CardSet, Deal, parse_card
 
 from .clock import ManualClock
 from .errors import Refusal
-from .http import json_body, refused
+from .http import json_body
 from .play.game import Game
 from .play.thinking import decide
 from .protocol import Json
@@ -119,56 +119,46 @@ def install(app: FastAPI, tables: Tables, settings: Settings) -> None:
 
     @app.post("/api/test/clock")
     async def advance(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, 1024)
-            seconds = body.get("advance")
-            if (
-                not isinstance(seconds, (int, float))
-                or isinstance(seconds, bool)
-                or not 0 <= seconds <= 86_400
-            ):
-                raise Refusal("bad_request", "advance must be a number of seconds from 0 to 86400")
-            clock = settings.clock
-            if not isinstance(clock, ManualClock):
-                raise Refusal("bad_request", "the app's clock is real time (DAMEPIQUE_CLOCK=manual moves)")
-            await clock.advance(float(seconds))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 1024)
+        seconds = body.get("advance")
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds <= 86_400:
+            raise Refusal("bad_request", "advance must be a number of seconds from 0 to 86400")
+        clock = settings.clock
+        if not isinstance(clock, ManualClock):
+            raise Refusal("bad_request", "the app's clock is real time (DAMEPIQUE_CLOCK=manual moves)")
+        await clock.advance(float(seconds))
         return JSONResponse({"time": clock.time(), "monotonic": clock.monotonic()})
 
     @app.post("/api/test/tables/{code}/forward")
     async def forward(code: str, request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, 1024)
-            goal = body.get("until")
-            if goal not in GOALS:
-                raise Refusal("bad_request", f"until must be one of {', '.join(GOALS)}")
-            normal = normalize_code(code)
-            table = None if normal is None else await tables.get(normal)
-            runner = None if table is None else table.runner
-            if runner is None:
-                raise Refusal("no_table", "no game is played at a table with this code")
-            async with runner.lock:
-                game = runner.game
-                if game.over:
-                    raise Refusal("no_game", "the game is over")
-                moves = plan(game, str(goal))
-                if moves is None:
-                    raise Refusal("no_claim", f"no line of play reaches {goal} in this game")
-                applied: list[Json] = []
-                for event in moves:
-                    if event["type"] == "deal":
-                        continue  # the runner deals on by itself once a deal is stored
-                    applied.append(_apply(game, event))
-                    deal = game.deal
-                    if deal is not None and deal.phase not in (PASS, PLAY):
-                        await runner._commit(applied)  # one update per deal, the next dealt
-                        applied = []
-                if applied:
-                    await runner._commit(applied)
-            runner.kick()
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 1024)
+        goal = body.get("until")
+        if goal not in GOALS:
+            raise Refusal("bad_request", f"until must be one of {', '.join(GOALS)}")
+        normal = normalize_code(code)
+        table = None if normal is None else await tables.get(normal)
+        runner = None if table is None else table.runner
+        if runner is None:
+            raise Refusal("no_table", "no game is played at a table with this code")
+        async with runner.lock:
+            game = runner.game
+            if game.over:
+                raise Refusal("no_game", "the game is over")
+            moves = plan(game, str(goal))
+            if moves is None:
+                raise Refusal("no_claim", f"no line of play reaches {goal} in this game")
+            applied: list[Json] = []
+            for event in moves:
+                if event["type"] == "deal":
+                    continue  # the runner deals on by itself once a deal is stored
+                applied.append(_apply(game, event))
+                deal = game.deal
+                if deal is not None and deal.phase not in (PASS, PLAY):
+                    await runner._commit(applied)  # one update per deal, the next dealt
+                    applied = []
+            if applied:
+                await runner._commit(applied)
+        runner.kick()
         deal = runner.game.deal
         return JSONResponse(
             {

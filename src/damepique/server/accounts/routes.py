@@ -39,26 +39,20 @@ def install(app: FastAPI, accounts: Accounts) -> None:
 
     @app.post("/api/accounts")
     async def register(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, 4096)
-            key, code, reason = await accounts.register(
-                address_key(client_host(request)), body.get("nickname"), body.get("password")
-            )
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 4096)
+        key, code, reason = await accounts.register(
+            address_key(client_host(request)), body.get("nickname"), body.get("password")
+        )
         if key is None:
             return refused(Refusal(code, reason))
         return await signed_in(key, str(body["nickname"]).strip(), request, 201)
 
     @app.post("/api/login")
     async def login(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, 4096)
-            key = await accounts.login(
-                address_key(client_host(request)), body.get("nickname"), body.get("password")
-            )
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 4096)
+        key = await accounts.login(
+            address_key(client_host(request)), body.get("nickname"), body.get("password")
+        )
         if key is None:
             return refused(Refusal("bad_login", "wrong nickname or password"))
         acc = await store.get_account(key)
@@ -77,10 +71,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
 
     @app.get("/api/me")
     async def me(request: Request) -> JSONResponse:
-        try:
-            key = await account_of(request)
-        except Refusal as e:
-            return refused(e)
+        key = await account_of(request)
         acc = await store.get_account(key) if key else None
         if acc is None:
             return JSONResponse({"nickname": None})
@@ -94,28 +85,19 @@ def install(app: FastAPI, accounts: Accounts) -> None:
 
     @app.get("/api/bots")
     async def my_bots(request: Request) -> JSONResponse:
-        try:
-            return JSONResponse({"bots": await bots.list(await account_of(request))})
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse({"bots": await bots.list(await account_of(request))})
 
     @app.post("/api/bots")
     async def make_bot(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, 4096)
-            made = await bots.create(await account_of(request), body.get("nickname"))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 4096)
+        made = await bots.create(await account_of(request), body.get("nickname"))
         return JSONResponse(made, status_code=201)
 
     async def bot_change(nickname: str, request: Request, change: str) -> JSONResponse:
         """A new token (``new_token``) or none (``revoke``) for one of the person's bots."""
-        try:
-            account = await account_of(request)
-            made = await (bots.new_token if change == "new_token" else bots.revoke)(account, nickname)
-            return JSONResponse(made)
-        except Refusal as e:
-            return refused(e)
+        account = await account_of(request)
+        made = await (bots.new_token if change == "new_token" else bots.revoke)(account, nickname)
+        return JSONResponse(made)
 
     @app.post("/api/bots/{nickname}/token")
     async def new_bot_token(nickname: str, request: Request) -> JSONResponse:
@@ -124,13 +106,8 @@ def install(app: FastAPI, accounts: Accounts) -> None:
     @app.post("/api/bots/{nickname}/quick")
     async def bot_quick(nickname: str, request: Request) -> JSONResponse:
         """The owner allows (or no longer allows) a bot in casual quick matches."""
-        try:
-            body = await json_body(request, 4096)
-            return JSONResponse(
-                await bots.allow_quick(await account_of(request), nickname, body.get("allowed"))
-            )
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 4096)
+        return JSONResponse(await bots.allow_quick(await account_of(request), nickname, body.get("allowed")))
 
     @app.delete("/api/bots/{nickname}")
     async def revoke_bot(nickname: str, request: Request) -> JSONResponse:

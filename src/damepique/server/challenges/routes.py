@@ -23,7 +23,7 @@ from ..accounts.accounts import Accounts
 from ..asgi import App
 from ..cluster.events import channel
 from ..errors import Refusal
-from ..http import json_body, refused
+from ..http import json_body
 from ..protocol import Json, dumps
 from ..tables.routes import table_options
 from .service import Challenges
@@ -43,23 +43,17 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
 
     @app.post("/api/challenges")
     async def create(request: Request) -> JSONResponse:
-        try:
-            account = await who(request)
-            body = await json_body(request, MAX_BODY)
-            # The table's options as POST /api/tables takes them, beside the challenged.
-            table_body = {k: v for k, v in body.items() if k != "to"}
-            options = table_options({"fill": False, **table_body}, settings.timer_choices)
-            challenge = await challenges.create(account, body, options)
-        except Refusal as e:
-            return refused(e)
+        account = await who(request)
+        body = await json_body(request, MAX_BODY)
+        # The table's options as POST /api/tables takes them, beside the challenged.
+        table_body = {k: v for k, v in body.items() if k != "to"}
+        options = table_options({"fill": False, **table_body}, settings.timer_choices)
+        challenge = await challenges.create(account, body, options)
         return JSONResponse(challenge.to_json(), status_code=201)
 
     @app.get("/api/challenges")
     async def mine(request: Request) -> JSONResponse:
-        try:
-            account = await who(request)
-        except Refusal as e:
-            return refused(e)
+        account = await who(request)
         found = challenges.of(account)
         return JSONResponse(
             {
@@ -70,36 +64,24 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
 
     @app.post("/api/challenges/{cid}/accept")
     async def accept(cid: str, request: Request) -> JSONResponse:
-        try:
-            challenge = await challenges.accept(await who(request), cid)
-        except Refusal as e:
-            return refused(e)
+        challenge = await challenges.accept(await who(request), cid)
         return JSONResponse(challenge.to_json())
 
     @app.post("/api/challenges/{cid}/decline")
     async def decline(cid: str, request: Request) -> JSONResponse:
-        try:
-            account = await who(request)
-            body = await json_body(request, MAX_BODY)
-            challenge = await challenges.decline(account, cid, body.get("reason"))
-        except Refusal as e:
-            return refused(e)
+        account = await who(request)
+        body = await json_body(request, MAX_BODY)
+        challenge = await challenges.decline(account, cid, body.get("reason"))
         return JSONResponse(challenge.to_json())
 
     @app.delete("/api/challenges/{cid}")
     async def cancel(cid: str, request: Request) -> JSONResponse:
-        try:
-            challenge = await challenges.cancel(await who(request), cid)
-        except Refusal as e:
-            return refused(e)
+        challenge = await challenges.cancel(await who(request), cid)
         return JSONResponse(challenge.to_json())
 
     @app.get("/api/stream/event", response_model=None)
     async def stream(request: Request) -> StreamingResponse | JSONResponse:
-        try:
-            account = await who(request)
-        except Refusal as e:
-            return refused(e)
+        account = await who(request)
         return StreamingResponse(events(account), media_type="application/x-ndjson")
 
     async def events(account: str) -> AsyncIterator[str]:

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import Accounts
 from ..errors import Refusal
-from ..http import client_host, json_body, refused
+from ..http import client_host, json_body
 from ..play.runner import SPEEDS
 from ..protocol import Json
 from .service import Daily
@@ -36,46 +36,31 @@ def install(app: FastAPI, daily: Daily, accounts: Accounts) -> None:
 
     @app.post("/api/daily")
     async def play_today(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            speed = str(body.get("speed", "normal"))
-            if speed not in SPEEDS:
-                raise Refusal("bad_speed", "speed must be normal or fast")
-            device, account = await who(request, body)
-            if device is None and account is None:
-                raise Refusal("no_player", "the daily deal needs a player id (X-Player) or an account")
-            daily.tables.refuse_creation(client_host(request))
-            return JSONResponse(await daily.start(device, account, body.get("name"), speed))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        speed = str(body.get("speed", "normal"))
+        if speed not in SPEEDS:
+            raise Refusal("bad_speed", "speed must be normal or fast")
+        device, account = await who(request, body)
+        if device is None and account is None:
+            raise Refusal("no_player", "the daily deal needs a player id (X-Player) or an account")
+        daily.tables.refuse_creation(client_host(request))
+        return JSONResponse(await daily.start(device, account, body.get("name"), speed))
 
     @app.get("/api/daily/me")
     async def mine(request: Request) -> JSONResponse:
-        try:
-            return JSONResponse(await daily.history(*await who(request, {})))
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse(await daily.history(*await who(request, {})))
 
     @app.get("/api/daily/{date}")
     async def day(date: str) -> JSONResponse:
-        try:
-            return JSONResponse(await daily.info(date))
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse(await daily.info(date))
 
     @app.get("/api/daily/{date}/record")
     async def record(date: str) -> JSONResponse:
-        try:
-            return JSONResponse(await daily.par_record(date))
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse(await daily.par_record(date))
 
     @app.get("/api/daily/{date}/results")
     async def results(date: str, request: Request) -> JSONResponse:
-        try:
-            return JSONResponse(await daily.results(date, *await who(request, {})))
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse(await daily.results(date, *await who(request, {})))
 
 
 __all__ = ["install"]

@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse
 from damepique.bots.analysis import ANALYSIS_PLAYOUTS, Decision, decisions_of_record, rate_json, summary
 
 from ..errors import Refusal
-from ..http import json_body, refused
+from ..http import json_body
 from ..protocol import Json
 from ..storage.analyses import AnalysisStore
 from ..storage.games import GameRow, GameStore
@@ -183,49 +183,37 @@ def install(app: FastAPI, tables: Tables, games: GameStore, analyses: Analyses) 
 
     @app.post("/api/games/{game_id}/analysis")
     async def analyse_game(request: Request, game_id: str) -> JSONResponse:
-        try:
-            body = await json_body(request, 4096)
-            g, seat = await stored_game(request, game_id, body, _seat_param(body.get("seat")))
-            assert g.record is not None
-            extra = {"players": _players(g.record), "rules": g.record.get("rules")}
-            return answer(game_id, seat, await analyses.start(game_id, seat, g.record, extra))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 4096)
+        g, seat = await stored_game(request, game_id, body, _seat_param(body.get("seat")))
+        assert g.record is not None
+        extra = {"players": _players(g.record), "rules": g.record.get("rules")}
+        return answer(game_id, seat, await analyses.start(game_id, seat, g.record, extra))
 
     @app.get("/api/games/{game_id}/analysis")
     async def game_analysis(request: Request, game_id: str, seat: str | None = None) -> JSONResponse:
-        try:
-            _g, s = await stored_game(request, game_id, {}, _seat_param(seat))
-            return answer(game_id, s, await analyses.status(game_id, s))
-        except Refusal as e:
-            return refused(e)
+        _g, s = await stored_game(request, game_id, {}, _seat_param(seat))
+        return answer(game_id, s, await analyses.status(game_id, s))
 
     @app.post("/api/analysis")
     async def analyse_upload(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_RECORD)
-            record = body.get("record")
-            if not isinstance(record, dict):
-                raise Refusal("bad_record", 'send the record as {"record": {...}, "seat": N}')
-            seat = _seat_param(body.get("seat"))
-            seat = 0 if seat is None else seat
-            key = upload_key(record)
-            extra = {"players": _players(record), "rules": record.get("rules")}
-            status = await analyses.start(key, seat, record, extra)
-            return answer(key, seat, status)
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_RECORD)
+        record = body.get("record")
+        if not isinstance(record, dict):
+            raise Refusal("bad_record", 'send the record as {"record": {...}, "seat": N}')
+        seat = _seat_param(body.get("seat"))
+        seat = 0 if seat is None else seat
+        key = upload_key(record)
+        extra = {"players": _players(record), "rules": record.get("rules")}
+        status = await analyses.start(key, seat, record, extra)
+        return answer(key, seat, status)
 
     @app.get("/api/analysis/{key}")
     async def upload_analysis(key: str, seat: str | None = None) -> JSONResponse:
-        try:
-            if not key.startswith("u-") or len(key) > 64:
-                raise Refusal("not_found", "no uploaded record with this id")
-            s = _seat_param(seat)
-            s = 0 if s is None else s
-            return answer(key, s, await analyses.status(key, s))
-        except Refusal as e:
-            return refused(e)
+        if not key.startswith("u-") or len(key) > 64:
+            raise Refusal("not_found", "no uploaded record with this id")
+        s = _seat_param(seat)
+        s = 0 if s is None else s
+        return answer(key, s, await analyses.status(key, s))
 
 
 __all__ = ["MAX_DECISIONS", "RUNNING", "Analyses", "install", "seats_proved", "upload_key"]

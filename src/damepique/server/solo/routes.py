@@ -103,20 +103,17 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
 
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            rules = rules_from_body(body)
-            level = str(body.get("level", "intermediate"))
-            speed = str(body.get("speed", "normal"))
-            if level not in CHOICES and level != "random":
-                raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
-            if speed not in SPEEDS:
-                raise Refusal("bad_speed", "speed must be normal or fast")
-            seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
-            tables.refuse_creation(client_host(request))
-            table, token = await tables.create_solo(rules, level, speed, seats)
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        rules = rules_from_body(body)
+        level = str(body.get("level", "intermediate"))
+        speed = str(body.get("speed", "normal"))
+        if level not in CHOICES and level != "random":
+            raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
+        if speed not in SPEEDS:
+            raise Refusal("bad_speed", "speed must be normal or fast")
+        seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
+        tables.refuse_creation(client_host(request))
+        table, token = await tables.create_solo(rules, level, speed, seats)
         return JSONResponse({"game": table.game_id, "code": table.code, "token": token, "seat": 0})
 
     @app.get("/api/history")
@@ -146,10 +143,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         g = await games.get_game(game_id)
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
-        try:
-            shown = shown_record(g, clock_time())
-        except Refusal as e:
-            return refused(e)
+        shown = shown_record(g, clock_time())
         return Response(
             json.dumps(shown, ensure_ascii=False, indent=1),
             media_type="application/json",
@@ -161,10 +155,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         g = await games.get_game(game_id)
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
-        try:
-            shown = shown_record(g, clock_time())
-        except Refusal as e:
-            return refused(e)
+        shown = shown_record(g, clock_time())
         # Off the event loop: a long game's replay would hold up every table.
         data = await asyncio.to_thread(_replay, shown)
         return JSONResponse(data | {"game": game_id})
@@ -176,18 +167,12 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         g = await games.get_game(game_id)
         if g is None or g.record is None:
             return refused(Refusal("not_found", "no finished game with this id"))
-        try:
-            shown = shown_record(g, clock_time())
-        except Refusal as e:
-            return refused(e)
+        shown = shown_record(g, clock_time())
         found = await asyncio.to_thread(_position, shown, deal, play)  # off the loop, as a replay
         if found is None:
             return refused(Refusal("bad_deal", "no such card in this game"))
         view, seat = found
-        try:
-            options = await tables.thinker.advise(view)
-        except Refusal as e:
-            return refused(e)
+        options = await tables.thinker.advise(view)
         return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
 
     @app.post("/api/replay")
@@ -195,10 +180,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         raw = await request.body()
         if len(raw) > MAX_RECORD:
             return refused(Refusal("too_large", "a record larger than 2 MB"))
-        try:
-            status, body = await uploads.replay(raw, address_key(client_host(request)))
-        except Refusal as e:
-            return refused(e)
+        status, body = await uploads.replay(raw, address_key(client_host(request)))
         return Response(body, status_code=status, media_type="application/json")
 
 

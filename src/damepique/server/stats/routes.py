@@ -79,17 +79,12 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
     async def my_stats(request: Request) -> JSONResponse:
         """The signed-in player's figures, else the figures of this browser's guest
         games (``X-Player`` or ``?player=``: its id)."""
-        try:
-            account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
-            if account is not None and await store.get_account(account) is not None:
-                return JSONResponse(await of_account(account))
-            device = _device(request.headers.get("x-player") or request.query_params.get("player"))
-            if device is None:
-                raise Refusal(
-                    "bad_request", "say which browser: its player id (X-Player), 8 to 64 characters"
-                )
-        except Refusal as e:
-            return refused(e)
+        account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+        if account is not None and await store.get_account(account) is not None:
+            return JSONResponse(await of_account(account))
+        device = _device(request.headers.get("x-player") or request.query_params.get("player"))
+        if device is None:
+            raise Refusal("bad_request", "say which browser: its player id (X-Player), 8 to 64 characters")
         out = figures(await summaries(None, [device]))
         guest: Json = {"nickname": None, "guest": True, "rating": None, "ratings": [], "leaves": None}
         return JSONResponse(out | guest | {"daily": await daily_of([device])})
@@ -97,17 +92,14 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
     @app.post("/api/stats/link")
     async def link(request: Request) -> JSONResponse:
         """On sign-in the page says its browser id: its guest games count for the account."""
-        try:
-            body = await json_body(request, 4096)
-            account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
-            if account is None:
-                raise Refusal("account_needed", "sign in first")
-            device = _device(body.get("player"))
-            if device is None:
-                raise Refusal("bad_request", "player must be the browser's id, 8 to 64 characters")
-            owner = await stats.link(device, account)
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, 4096)
+        account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+        if account is None:
+            raise Refusal("account_needed", "sign in first")
+        device = _device(body.get("player"))
+        if device is None:
+            raise Refusal("bad_request", "player must be the browser's id, 8 to 64 characters")
+        owner = await stats.link(device, account)
         return JSONResponse({"linked": owner == account})
 
     @app.get("/api/players/{nickname}/stats")

@@ -130,18 +130,15 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            options = table_options(body, settings.timer_choices)
-            account = await account_of(request)
-            if options.ranked and account is None:
-                raise Refusal("account_needed", "ranked tables need an account: sign in first")
-            seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
-            tables.refuse_creation(client_host(request))
-            table = await tables.create("table", options, seats)
-            token, seat = await table.sit(body.get("name"), with_player(await tables.sitter(account), body))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        options = table_options(body, settings.timer_choices)
+        account = await account_of(request)
+        if options.ranked and account is None:
+            raise Refusal("account_needed", "ranked tables need an account: sign in first")
+        seats = [TableSeat() for _ in range(Rules.from_json(options.rules).players)]
+        tables.refuse_creation(client_host(request))
+        table = await tables.create("table", options, seats)
+        token, seat = await table.sit(body.get("name"), with_player(await tables.sitter(account), body))
         return JSONResponse(
             {
                 "code": table.code,
@@ -180,17 +177,14 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> JSONResponse:
-        try:
-            refuse_codes(request)
-            owner, table, norm = await find(code)
-            if owner is not None and norm is not None and table is None:
-                # Run by another process: what the store says (who is connected is known there).
-                data = await tables.store.load(norm)
-                table = None if data is None else Table.from_data(tables, data)
-            if table is None or table.status == "closed" or table.solo:
-                raise no_table(request)
-        except Refusal as e:
-            return refused(e)
+        refuse_codes(request)
+        owner, table, norm = await find(code)
+        if owner is not None and norm is not None and table is None:
+            # Run by another process: what the store says (who is connected is known there).
+            data = await tables.store.load(norm)
+            table = None if data is None else Table.from_data(tables, data)
+        if table is None or table.status == "closed" or table.solo:
+            raise no_table(request)
         return JSONResponse(table.info())
 
     @app.post("/api/tables/{code}/seats")

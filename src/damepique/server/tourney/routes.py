@@ -12,8 +12,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from ..errors import Refusal
-from ..http import client_host, json_body, refused
+from ..http import client_host, json_body
 from ..protocol import Json
 from ..tables.codes import display_code
 from .results import results, results_csv
@@ -47,67 +46,43 @@ def public(doc: Json) -> Json:
 def install(app: FastAPI, tourneys: Tourneys) -> None:
     @app.post("/api/tournaments")
     async def create(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            tourneys.tables.refuse_creation(client_host(request))
-            return JSONResponse(await tourneys.create(body))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        tourneys.tables.refuse_creation(client_host(request))
+        return JSONResponse(await tourneys.create(body))
 
     @app.get("/api/tournaments/{code}")
     async def show(code: str) -> JSONResponse:
-        try:
-            return JSONResponse(public(await tourneys.get(code)))
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse(public(await tourneys.get(code)))
 
     @app.post("/api/tournaments/{code}/players")
     async def join(code: str, request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            return JSONResponse(await tourneys.join(code, body.get("name")))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        return JSONResponse(await tourneys.join(code, body.get("name")))
 
     @app.post("/api/tournaments/{code}/me")
     async def me(code: str, request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            return JSONResponse(await tourneys.me(code, body.get("player")))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        return JSONResponse(await tourneys.me(code, body.get("player")))
 
     @app.post("/api/tournaments/{code}/start")
     async def start(code: str, request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            await tourneys.begin(code, body.get("director"), body.get("seating"))
-            return JSONResponse(public(await tourneys.get(code)))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        await tourneys.begin(code, body.get("director"), body.get("seating"))
+        return JSONResponse(public(await tourneys.get(code)))
 
     @app.post("/api/tournaments/{code}/end")
     async def end(code: str, request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, MAX_BODY)
-            await tourneys.end(code, body.get("director"))
-            return JSONResponse(public(await tourneys.get(code)))
-        except Refusal as e:
-            return refused(e)
+        body = await json_body(request, MAX_BODY)
+        await tourneys.end(code, body.get("director"))
+        return JSONResponse(public(await tourneys.get(code)))
 
     @app.get("/api/tournaments/{code}/results")
     async def show_results(code: str) -> JSONResponse:
-        try:
-            return JSONResponse(await results(await tourneys.get(code), tourneys.games))
-        except Refusal as e:
-            return refused(e)
+        return JSONResponse(await results(await tourneys.get(code), tourneys.games))
 
     @app.get("/api/tournaments/{code}/results.csv")
     async def csv_results(code: str) -> Response:
-        try:
-            data = await results(await tourneys.get(code), tourneys.games)
-        except Refusal as e:
-            return refused(e)
+        data = await results(await tourneys.get(code), tourneys.games)
         return Response(
             results_csv(data),
             media_type="text/csv; charset=utf-8",
