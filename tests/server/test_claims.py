@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from damepique.engine import DONE, PLAY, Rules, cards_of
+from damepique.engine import DONE, PLAY, Rules, View, cards_of
 from damepique.server.errors import Refusal
 from damepique.server.play.game import Game, Seat
 
@@ -80,3 +80,22 @@ def test_an_accepted_claim_gives_every_trick_left_to_the_claimer_and_replays() -
     assert again.log == game.log
     assert again.deal is not None and again.deal.phase == DONE
     assert again.deal.result().points == deal.result().points
+
+
+def test_a_plan_that_loses_a_trick_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # View.claim_plan only offers proved plans; should it ever offer a bad one, the
+    # game checks each trick's winner (the engine's finish_claim) before it moves.
+    game = Game(Rules(), SEATS, SECRET)
+    game.deal_next()
+    for seat in range(4):
+        game.pass_cards(seat, sorted(cards_of(game.view(seat).hand))[:3])
+    deal = game.deal
+    assert deal is not None and deal.to_act is not None
+    leader = deal.to_act
+    lowest_first = tuple(sorted(cards_of(game.view(leader).hand)))  # the 2♣: a higher club takes it
+    monkeypatch.setattr(View, "claim_plan", lambda self: lowest_first)
+    before, copy = list(game.log), deal.copy()
+    with pytest.raises(Refusal) as refused:
+        game.claim(leader)
+    assert refused.value.code == "no_claim"
+    assert game.log == before and deal == copy

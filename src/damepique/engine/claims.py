@@ -37,12 +37,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, overload
 
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, cards_of, suit_of
 from .deal import DONE, Deal, legal_mask_for
 from .events import Played
 from .rules import Rules
+
+T = TypeVar("T")
 
 
 def _highest(mask: int) -> int:
@@ -130,15 +133,25 @@ def claim_moves(deal: Deal, plan: Sequence[int]) -> Iterator[tuple[int, int]]:
             yield deal.to_act, _lowest(deal.legal_mask())
 
 
-def finish_claim(deal: Deal, plan: Sequence[int]) -> list[Played]:
-    """Play the rest of ``deal`` by ``claim_moves``; the events. Raises
-    ``ValueError`` if the claimer loses a trick (a plan not from
-    ``View.claim_plan`` of that seat)."""
+@overload
+def finish_claim(deal: Deal, plan: Sequence[int]) -> list[Played]: ...
+
+
+@overload
+def finish_claim(deal: Deal, plan: Sequence[int], play: Callable[[int, int], T]) -> list[T]: ...
+
+
+def finish_claim(deal: Deal, plan: Sequence[int], play: Callable[[int, int], Any] | None = None) -> list[Any]:
+    """Play the rest of ``deal`` by ``claim_moves``; what each card's play
+    returned (``Deal.play``'s events, or those of ``play(seat, card)``: a game
+    that logs its moves plays them through its own door). Raises ``ValueError``
+    if the claimer loses a trick (a plan not from ``View.claim_plan`` of that
+    seat); to change nothing then, try it first on ``deal.copy()``."""
     claimer = deal.to_act
-    events: list[Played] = []
-    for _, card in claim_moves(deal, plan):
-        event = deal.play(card)
-        events.append(event)
-        if event.trick_winner is not None and event.trick_winner != claimer:
-            raise ValueError(f"the claim lost a trick to seat {event.trick_winner} ({CARD_NAMES[card]})")
-    return events
+    out: list[Any] = []
+    for seat, card in claim_moves(deal, plan):
+        before = deal.tricks_played
+        out.append(deal.play(card, seat) if play is None else play(seat, card))
+        if deal.tricks_played != before and (winner := deal.tricks[-1][2]) != claimer:
+            raise ValueError(f"the claim lost a trick to seat {winner} ({CARD_NAMES[card]})")
+    return out

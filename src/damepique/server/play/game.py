@@ -34,10 +34,10 @@ from damepique.engine import (
     Match,
     Rules,
     View,
-    claim_moves,
     parse_card,
     view_of,
 )
+from damepique.engine.claims import finish_claim
 from damepique.engine.fairness import derived_seed, fairness_json, sealed_deal
 from damepique.engine.record import dump_match
 from damepique.wire import decision_id, parse_decision
@@ -235,13 +235,14 @@ class Game:
         plan = self.view(seat).claim_plan()
         if plan is None:
             raise Refusal("no_claim", "these cards may not take every trick left: play on", seat=seat)
+        try:
+            finish_claim(deal.copy(), plan)  # proved on a copy first: a claim that fails changes nothing
+        except ValueError:  # its words would name a hidden card
+            raise Refusal("no_claim", "these cards may not take every trick left: play on", seat=seat) from None
         cards = [CARD_NAMES[c] for c in plan]
         claim: Json = {"type": "claim", "seat": seat, "deal": deal.number, "cards": cards}
         self.log.append(claim)
-        events = [claim]
-        for s, card in claim_moves(deal, plan):
-            events.append(self.play(s, card))
-        return events
+        return [claim, *finish_claim(deal, plan, self.play)]
 
     def hint(self, seat: int) -> Json:
         """A hint for ``seat`` now: once a trick (raises ``Refusal`` past that)."""
