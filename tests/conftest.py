@@ -133,19 +133,51 @@ def server_process() -> Iterator[Callable[[Path, int], subprocess.Popen[bytes]]]
 
 
 @contextlib.contextmanager
-def real_server(folder: Path) -> Iterator[str]:
+def real_server(folder: Path, clock: str | None = None) -> Iterator[str]:
     """A real server on a free port with its database and log in ``folder``;
     its address, e.g. ``http://127.0.0.1:40123``. Every client comes from
     127.0.0.1: no limit on the games one address creates (tests/server/test_creations.py
     tests it). The test hooks are on (``server/testing.py``): a browser test
-    starts from the position it is about."""
+    starts from the position it is about. ``clock="manual"``: the app's clock
+    moves only when the test moves it (``POST /api/test/clock``)."""
     port = free_port()
     env = os.environ | {"DAMEPIQUE_CREATIONS": "0", "DAMEPIQUE_TEST_HOOKS": "1"}
+    if clock is not None:
+        env["DAMEPIQUE_CLOCK"] = clock
     proc = start_server(folder / "damepique.sqlite3", port, folder / "server.log", env)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real server (``real_server``) for a module's tests, each making its own
+    people, bots and tables; its address. A module that needs another kind of
+    server defines its own ``server``."""
+    with real_server(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])) as url:
+        yield url
+
+
+PASSWORD = "correct horse battery"
+
+
+def person(base: str, nickname: str) -> httpx.Client:
+    """A person who signs up at ``base`` (the session cookie is kept by the client)."""
+    client = httpx.Client(base_url=base, timeout=15)
+    r = client.post("/api/accounts", json={"nickname": nickname, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return client
+
+
+def bot_token(owner: httpx.Client, nickname: str) -> str:
+    """The token of a new bot account of ``owner``'s, named ``nickname``."""
+    r = owner.post("/api/bots", json={"nickname": nickname})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    assert made["nickname"] == nickname and made["token"].startswith("dpb_")
+    return str(made["token"])
 
 
 @pytest.fixture(scope="session")

@@ -31,33 +31,8 @@ from damepique.engine import Rules, View, cards_of
 from damepique.engine.cards import rank_of
 
 from ..clocks import WITHIN
-from ..conftest import ROOT, free_port, real_server, start_server, stop_server
+from ..conftest import ROOT, bot_token, free_port, person, real_server, start_server, stop_server
 from .mp_helpers import Player, Socket, check_frames, recv, recv_type
-
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One real server for the module's tests (each makes its own people, bots and tables)."""
-    with real_server(tmp_path_factory.mktemp("botapi")) as url:
-        yield url
-
-
-def person(base: str, nickname: str) -> httpx.Client:
-    """A signed-in person (the session cookie is kept by the client)."""
-    client = httpx.Client(base_url=base, timeout=15)
-    r = client.post("/api/accounts", json={"nickname": nickname, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return client
-
-
-def make_bot(owner: httpx.Client, nickname: str) -> str:
-    r = owner.post("/api/bots", json={"nickname": nickname})
-    assert r.status_code == 201, r.text
-    made = r.json()
-    assert made["nickname"] == nickname and made["token"].startswith("dpb_")
-    return str(made["token"])
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -105,7 +80,7 @@ def test_damepique_bot_plays_a_whole_game_within_the_timer_and_sees_only_its_sea
     server: str, tmp_path: Path
 ) -> None:
     ann = person(server, "ann_botapi")
-    token = make_bot(ann, "ann_robot")
+    token = bot_token(ann, "ann_robot")
     listed = ann.get("/api/bots").json()["bots"]
     assert [(b["nickname"], b["active"]) for b in listed] == [("ann_robot", True)]
     rules = Rules(target=50)
@@ -170,7 +145,7 @@ def state_now(sock: Socket, code: str, token: str) -> dict[str, Any]:
 
 def test_a_program_sending_garbage_or_playing_out_of_turn_gets_the_pages_refusals(server: str) -> None:
     bea = person(server, "bea_botapi")
-    token = make_bot(bea, "bea_garbage")
+    token = bot_token(bea, "bea_garbage")
     table = new_table(bea, rules=Rules(passing=False, target=50).to_json())
     sat = httpx.post(f"{server}/api/tables/{table['code']}/seats", json={}, headers=bearer(token))
     assert sat.status_code == 201, sat.text
@@ -251,9 +226,18 @@ def test_a_program_sending_garbage_or_playing_out_of_turn_gets_the_pages_refusal
     host.close()
 
 
-def test_a_flooding_program_is_rate_limited_and_another_table_keeps_its_pace(server: str) -> None:
+@pytest.fixture
+def still_server(tmp_path: Path) -> Iterator[str]:
+    """A real server whose clock moves only when the test moves it: a message
+    allowance that refills by the app's clock, not by how busy the machine is."""
+    with real_server(tmp_path, clock="manual") as url:
+        yield url
+
+
+def test_a_flooding_program_is_rate_limited_and_another_table_keeps_its_pace(still_server: str) -> None:
+    server = still_server
     cy = person(server, "cy_botapi")
-    token = make_bot(cy, "cy_flood")
+    token = bot_token(cy, "cy_flood")
     flooded = new_table(cy)
     sat = httpx.post(f"{server}/api/tables/{flooded['code']}/seats", json={}, headers=bearer(token)).json()
     prog = Socket(ws_url(server), bearer(token))
@@ -262,7 +246,7 @@ def test_a_flooding_program_is_rate_limited_and_another_table_keeps_its_pace(ser
     # Another table plays a whole game meanwhile; a visitor there measures ping round trips.
     dee = person(server, "dee_botapi")
     other = new_table(dee, rules=Rules(target=50).to_json())
-    dee_bot = make_bot(dee, "dee_robot")
+    dee_bot = bot_token(dee, "dee_robot")
     other_host = host_socket(server, other)
     watcher = Socket(ws_url(server))
     watcher.send_text(json.dumps({"type": "hello", "table": other["code"]}))
@@ -307,27 +291,28 @@ def test_a_flooding_program_is_rate_limited_and_another_table_keeps_its_pace(ser
     other_player.join(WITHIN)
     other_bot.join(WITHIN)
     assert not any(t.is_alive() for t in (flooder, other_player, other_bot))
-    assert set(codes) == {"rate_limited", "pong"} and codes["rate_limited"] > 500, codes
-    assert codes["pong"] >= 200, codes  # the burst, then what the rate gives back
+    # The app's clock stood still: the allowance's burst (200 messages, the hello
+    # one of them) was answered, every message after it refused.
+    assert codes == {"pong": 199, "rate_limited": sent[0] - 199}, codes
     assert other_player.failure is None and other_player.final is not None  # its game went on to the end
-    # The flooding program is still connected, and answered once its allowance is back
-    # (refused pings cost nothing: it asks until one is answered).
-    for n in range(100_000):
+    # The flooding program is still connected, refused while its allowance is spent,
+    # and answered again once the clock gives some back (50 messages a second).
+    prog.send_text(json.dumps({"type": "ping", "id": "still"}))
+    assert recv(prog)["code"] == "rate_limited"
+    moved = httpx.post(f"{server}/api/test/clock", json={"advance": 1})
+    assert moved.status_code == 200, moved.text
+    for n in range(50):
         prog.send_text(json.dumps({"type": "ping", "id": f"after{n}"}))
-        answer = recv(prog)
-        if answer["type"] == "pong":
-            assert answer["ref"] == f"after{n}"
-            break
-        assert answer["code"] == "rate_limited", answer
-    else:
-        raise AssertionError("never answered again")
+        assert recv(prog) == {"v": 2, "type": "pong", "ref": f"after{n}"}
+    prog.send_text(json.dumps({"type": "ping", "id": "spent"}))
+    assert recv(prog)["code"] == "rate_limited"
     for sock in (prog, watcher, other_host):
         sock.close()
 
 
 def test_a_revoked_or_replaced_token_is_refused_at_the_upgrade_and_over_http(server: str) -> None:
     eve = person(server, "eve_botapi")
-    old = make_bot(eve, "eve_robot")
+    old = bot_token(eve, "eve_robot")
     table = new_table(eve)
     me = httpx.get(f"{server}/api/me", headers=bearer(old)).json()
     assert me["nickname"] == "eve_robot" and me["bot"] is True
@@ -421,7 +406,7 @@ class RemoteLowest(RemoteBot):
 
 def test_a_remote_bot_of_ones_own_plays_through_botapi_play(server: str) -> None:
     flo = person(server, "flo_botapi")
-    token = make_bot(flo, "flo_lowest")
+    token = bot_token(flo, "flo_lowest")
     table = new_table(flo, rules=Rules(target=50).to_json())
     host = host_socket(server, table)
     bot = RemoteLowest()
@@ -452,7 +437,7 @@ def test_damepique_bot_comes_back_after_the_server_restarts_and_finishes_the_gam
     bot = None
     try:
         ann = person(base, "ann_restart")
-        token = make_bot(ann, "ann_comeback")
+        token = bot_token(ann, "ann_comeback")
         rules = Rules(target=50)
         table = new_table(ann, rules=rules.to_json(), timer=30)
         log: list[dict[str, Any]] = []
@@ -513,7 +498,7 @@ def test_programs_get_their_own_games_by_challenges(server: str) -> None:
     from damepique.botapi.events import events, serve
 
     gil = person(server, "gil_botapi")
-    r_token, s_token = make_bot(gil, "gil_r"), make_bot(gil, "gil_s")
+    r_token, s_token = bot_token(gil, "gil_r"), bot_token(gil, "gil_s")
     # The person's own stream (her session's cookie), read in a thread.
     told: list[dict[str, Any]] = []
     subscribed = threading.Event()

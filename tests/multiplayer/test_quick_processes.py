@@ -83,7 +83,10 @@ async def processes(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, Man
         await node.start()
         made.append((db, Process(node, QuickMatch(node, clock, seat), seated)))
     try:
-        yield made[0][1], made[1][1], clock
+        a, b = made[0][1], made[1][1]
+        await a.quick.upkeep()  # a takes the lease first: it owns the queue, b sends it who waits
+        await b.quick.upkeep()
+        yield a, b, clock
     finally:
         for db, p in made:
             await p.quick.stop()
@@ -102,8 +105,6 @@ async def test_two_processes_one_queue_never_seat_one_person_twice(
 ) -> None:
     a, b, _ = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()  # a takes the lease: it owns the queue
-        await b.quick.upkeep()
         assert LEASE in a.node.owned and LEASE not in b.node.owned
         assert b.quick.owner == a.node.pid
         pages = {n: Page() for n in ("zoe@a", "zoe@b", "xav", "yan", "wil")}
@@ -134,8 +135,6 @@ async def test_when_the_owner_stops_the_other_process_rebuilds_the_queue(
 ) -> None:
     a, b, clock = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()
-        await b.quick.upkeep()
         one, two = Page(), Page()
         await join(b, one, "una", wait=10)
         await join(b, two, "dos", wait=10)
@@ -155,8 +154,6 @@ async def test_a_page_closed_before_the_owner_seats_it_is_never_seated(
 ) -> None:
     a, b, clock = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()
-        await b.quick.upkeep()
         stay, gone = Page(), Page()
         await join(a, stay, "stay", wait=5)
         await join(b, gone, "gone", wait=5)
@@ -179,8 +176,6 @@ async def test_a_join_the_owner_cannot_hear_is_refused_and_leaves_nothing_behind
 ) -> None:
     a, b, _ = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()
-        await b.quick.upkeep()
         await a.quick.stop()
         await a.node.stop()  # gone, and b has not noticed yet
         page = Page()

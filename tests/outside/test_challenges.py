@@ -8,36 +8,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
-from ..conftest import real_server
+from ..conftest import bot_token, person
 from .outside_bot import EventStream, OutsideBot
-
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with real_server(tmp_path_factory.mktemp("challenges")) as url:
-        yield url
-
-
-def person(base: str, nickname: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=15)
-    r = client.post("/api/accounts", json={"nickname": nickname, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return client
-
-
-def bot_token(owner: httpx.Client, nickname: str) -> str:
-    r = owner.post("/api/bots", json={"nickname": nickname})
-    assert r.status_code == 201, r.text
-    return str(r.json()["token"])
 
 
 def leave_seat(base: str, game: dict[str, Any]) -> None:

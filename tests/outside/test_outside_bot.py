@@ -14,18 +14,13 @@ from __future__ import annotations
 import ast
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-import pytest
-
-from ..conftest import real_server
+from ..conftest import bot_token, person
 from .outside_bot import OutsideBot
 
 HERE = Path(__file__).parent
-PASSWORD = "correct horse battery"
 
 
 def test_the_outside_bot_and_its_test_import_no_damepique_module() -> None:
@@ -35,25 +30,6 @@ def test_the_outside_bot_and_its_test_import_no_damepique_module() -> None:
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level]
         assert not [n for n in names if n.split(".")[0] == "damepique"], path.name
     assert "damepique" not in str(sys.modules.get(OutsideBot.__module__))
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with real_server(tmp_path_factory.mktemp("outside")) as url:
-        yield url
-
-
-def person(base: str, nickname: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=15)
-    r = client.post("/api/accounts", json={"nickname": nickname, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return client
-
-
-def bot_token(owner: httpx.Client, nickname: str) -> str:
-    r = owner.post("/api/bots", json={"nickname": nickname})
-    assert r.status_code == 201, r.text
-    return str(r.json()["token"])
 
 
 def seat_of_each_card(tricks: list[dict[str, Any]], players: int) -> list[tuple[int, str]]:
