@@ -259,9 +259,13 @@ def test_live_link_sends_each_change(client):
 
 def test_live_link_to_an_unknown_sheet(client):
     with client.websocket_connect("/api/sheets/shared/nope/live") as ws:
-        msg = ws.receive_json()
-        assert msg["type"] == "error"
-        assert msg["error"]["kind"] == "no_such_sheet"
+        # The protocol's one error message (docs/protocol.md), as on a table's socket.
+        assert ws.receive_json() == {
+            "v": 2,
+            "type": "error",
+            "code": "no_such_sheet",
+            "reason": "there is no sheet at this address (check the link)",
+        }
 
 
 def test_export_csv_and_json(client):

@@ -20,3 +20,11 @@ test("a code the page does not know falls back to the reason, then to the code",
   assert.equal(refusalText("brand_new", undefined, "en"), "brand new");
   assert.equal(refusalText(undefined, "Not Found", "fr"), "Not Found");
 });
+
+test("too_large is said for an uploaded game as well as for a message", () => {
+  // The same code refuses a socket message over 4096 bytes, a request body, and
+  // an uploaded record too large or too long to check (server/solo/uploads.py).
+  const fr = refusalText("too_large", "a record of 120000 cards passed and played: at most 100000 are checked", "fr");
+  assert.match(fr, /partie envoyée/);
+  assert.doesNotMatch(fr, /^Message/);
+});

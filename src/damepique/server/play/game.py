@@ -238,7 +238,9 @@ class Game:
         try:
             finish_claim(deal.copy(), plan)  # proved on a copy first: a claim that fails changes nothing
         except ValueError:  # its words would name a hidden card
-            raise Refusal("no_claim", "these cards may not take every trick left: play on", seat=seat) from None
+            raise Refusal(
+                "no_claim", "these cards may not take every trick left: play on", seat=seat
+            ) from None
         cards = [CARD_NAMES[c] for c in plan]
         claim: Json = {"type": "claim", "seat": seat, "deal": deal.number, "cards": cards}
         self.log.append(claim)

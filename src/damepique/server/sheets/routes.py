@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -35,7 +35,7 @@ from damepique.scorer import (
 
 from ..errors import Refusal
 from ..http import refused
-from ..protocol import Json
+from ..protocol import Json, dumps, error
 from ..storage.sheets import SheetStore, StoredSheet
 from .live import Watchers
 
@@ -195,9 +195,9 @@ _ERRORS: dict[int | str, Json] = {
 }
 
 
-def _refusal(err: ScoreError) -> JSONResponse:
+def _refusal(err: ScoreError) -> Refusal:
     """The score keeper's error as a refusal (its words are the page's: no sentence here)."""
-    return refused(Refusal(err.code, err.reason, params=dict(err.params), kind=err.kind, player=err.player))
+    return Refusal(err.code, err.reason, params=dict(err.params), kind=err.kind, player=err.player)
 
 
 def _entry(sheet: Sheet, body: EntryIn) -> Entry:
@@ -240,17 +240,11 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
 
     @router.get("/shared/{read_id}", response_model=SheetOut, summary="A sheet, read-only")
     async def get_shared(read_id: ReadId) -> Json | Response:
-        try:
-            return view(await store.get(read_id, shared=True), editor=False)
-        except ScoreError as e:
-            return _refusal(e)
+        return view(await store.get(read_id, shared=True), editor=False)
 
     @router.get("/shared/{read_id}/export.{fmt}", summary="Export a shared sheet as CSV or JSON")
     async def export_shared(read_id: ReadId, fmt: Literal["csv", "json"]) -> Response:
-        try:
-            return _export(await store.get(read_id, shared=True), fmt)
-        except ScoreError as e:
-            return _refusal(e)
+        return _export(await store.get(read_id, shared=True), fmt)
 
     @router.websocket("/shared/{read_id}/live")
     async def live(ws: WebSocket, read_id: str) -> None:
@@ -259,7 +253,8 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         try:
             stored = await store.get(read_id, shared=True)
         except ScoreError as e:
-            await ws.send_text(json.dumps({"type": "error", "error": e.to_json()}))
+            # The protocol's one error message, as on a table's socket (docs/protocol.md).
+            await ws.send_text(dumps(error(_refusal(e))))
             await ws.close(code=4404)
             return
         queue = watchers.watch(read_id)
@@ -288,19 +283,13 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         "", response_model=SheetOut, status_code=201, summary="Start a sheet: 3 to 6 players and the rules"
     )
     async def create_sheet(body: SheetIn) -> Json | Response:
-        try:
-            sheet = Sheet(body.players, SheetRules.from_json(body.rules.model_dump() if body.rules else None))
-            stored = await store.create(sheet)
-        except ScoreError as e:
-            return _refusal(e)
+        sheet = Sheet(body.players, SheetRules.from_json(body.rules.model_dump() if body.rules else None))
+        stored = await store.create(sheet)
         return JSONResponse(view(stored, editor=True), status_code=201)
 
     @router.get("/{sheet_id}", response_model=SheetOut, summary="A sheet, with its totals and outcome")
     async def get_sheet(sheet_id: SheetId) -> Json | Response:
-        try:
-            return view(await store.get(sheet_id), editor=True)
-        except ScoreError as e:
-            return _refusal(e)
+        return view(await store.get(sheet_id), editor=True)
 
     @router.post(
         "/{sheet_id}/deals",
@@ -309,42 +298,27 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
         summary="Enter the next deal: each player's points, or who shot the moon",
     )
     async def add_deal(sheet_id: SheetId, body: EntryIn) -> Json | Response:
-        try:
-            stored = await change(sheet_id, lambda sheet: sheet.add(_entry(sheet, body)))
-        except ScoreError as e:
-            return _refusal(e)
+        stored = await change(sheet_id, lambda sheet: sheet.add(_entry(sheet, body)))
         return JSONResponse(view(stored, editor=True), status_code=201)
 
     @router.put("/{sheet_id}/deals/{number}", response_model=SheetOut, summary="Correct a past deal")
     async def edit_deal(sheet_id: SheetId, number: DealNumber, body: EntryIn) -> Json | Response:
-        try:
-            stored = await change(sheet_id, lambda sheet: sheet.edit(number, _entry(sheet, body)))
-        except ScoreError as e:
-            return _refusal(e)
+        stored = await change(sheet_id, lambda sheet: sheet.edit(number, _entry(sheet, body)))
         return view(stored, editor=True)
 
     @router.delete("/{sheet_id}/deals/{number}", response_model=SheetOut, summary="Delete a past deal")
     async def delete_deal(sheet_id: SheetId, number: DealNumber) -> Json | Response:
-        try:
-            stored = await change(sheet_id, lambda sheet: sheet.delete(number))
-        except ScoreError as e:
-            return _refusal(e)
+        stored = await change(sheet_id, lambda sheet: sheet.delete(number))
         return view(stored, editor=True)
 
     @router.post("/{sheet_id}/undo", response_model=SheetOut, summary="Undo the last change")
     async def undo(sheet_id: SheetId) -> Json | Response:
-        try:
-            stored = await change(sheet_id, lambda sheet: sheet.undo())
-        except ScoreError as e:
-            return _refusal(e)
+        stored = await change(sheet_id, lambda sheet: sheet.undo())
         return view(stored, editor=True)
 
     @router.get("/{sheet_id}/export.{fmt}", summary="Export a sheet as CSV or JSON")
     async def export(sheet_id: SheetId, fmt: Literal["csv", "json"]) -> Response:
-        try:
-            return _export(await store.get(sheet_id), fmt)
-        except ScoreError as e:
-            return _refusal(e)
+        return _export(await store.get(sheet_id), fmt)
 
     return router
 
@@ -352,6 +326,12 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
 def install(app: FastAPI, store: SheetStore, watchers: Watchers) -> None:
     """Add the score keeper's API and pages to ``app``."""
     app.include_router(make_router(store, watchers))
+
+    @app.exception_handler(ScoreError)
+    async def refusal(_: Request, e: ScoreError) -> JSONResponse:
+        # Every route's refusal, in the app's one shape (docs/protocol.md#refusals-over-http).
+        return refused(_refusal(e))
+
     app.mount(PAGE_PREFIX, StaticFiles(directory=PAGES, html=True), name="scorer")
 
 

@@ -418,7 +418,7 @@ export default {
   refusal_rate_limited: "Trop de messages ; ralentissez.",
   refusal_stale_rematch: "Cette revanche concerne une partie qui n'est pas la dernière terminée.",
   refusal_table_full: "Toutes les places de cette table sont prises.",
-  refusal_too_large: "Message trop long.",
+  refusal_too_large: "Trop long pour ce serveur : le message, la requête ou la partie envoyée dépasse ce qu'il accepte.",
   refusal_too_many_attempts: "Trop de mots de passe erronés ; réessayez dans quelques minutes.",
   refusal_too_many_codes: "Trop de codes de table inconnus essayés ; réessayez plus tard.",
   refusal_too_many_bots: "Vous avez déjà le nombre maximal de robots.",
