@@ -46,6 +46,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextlib.contextmanager
+def held_port() -> Iterator[tuple[socket.socket, int]]:
+    """A listening socket on a port the system picks, and its port, held until
+    the end of the block: a server restarted on it (``spawn_server(listener=)``)
+    finds it free, however many other tests run beside (``free_port`` gives a
+    port back before it is used, and another process may take it meanwhile)."""
+    with listening(0) as sock:
+        yield sock, int(sock.getsockname()[1])
+
+
 def listening(port: int) -> socket.socket:
     """A socket listening on 127.0.0.1:port, to hand to a server process (``--fd``)."""
     sock = socket.socket()
@@ -56,15 +66,22 @@ def listening(port: int) -> socket.socket:
 
 
 def spawn_server(
-    db: Path | str, port: int, log: Path | None = None, env: dict[str, str] | None = None, *extra: str
+    db: Path | str,
+    port: int,
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
+    *extra: str,
+    listener: socket.socket | None = None,
 ) -> subprocess.Popen[bytes]:
     """``damepique serve`` in a child process on 127.0.0.1:port (``extra``: more flags).
 
     The port is bound and listening here, and the socket handed to the child
     (``--fd``): a request sent before the server is ready waits in the
-    socket's queue for it instead of being refused (``wait_healthy``)."""
+    socket's queue for it instead of being refused (``wait_healthy``).
+    ``listener``: that socket, held by the test across a restart, so that no
+    other process can take the port while no server runs."""
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - lives with the process
-    with listening(port) as sock:
+    with contextlib.nullcontext(listener) if listener else listening(port) as sock:
         return subprocess.Popen(
             [sys.executable, "-m", "damepique", "serve", "--host", "127.0.0.1", "--port", str(port),
              "--db", str(db), "--fd", str(sock.fileno()), *extra],
@@ -99,10 +116,14 @@ def wait_healthy(proc: subprocess.Popen[bytes], port: int, seconds: float = STAR
 
 
 def start_server(
-    db: Path, port: int, log: Path | None = None, env: dict[str, str] | None = None
+    db: Path,
+    port: int,
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
+    listener: socket.socket | None = None,
 ) -> subprocess.Popen[bytes]:
     """``damepique serve`` in a child process on 127.0.0.1:port; waits until it answers."""
-    proc = spawn_server(db, port, log, env)
+    proc = spawn_server(db, port, log, env, listener=listener)
     wait_healthy(proc, port)
     return proc
 
@@ -118,12 +139,18 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture
-def server_process() -> Iterator[Callable[[Path, int], subprocess.Popen[bytes]]]:
-    """A factory of real server processes (stopped at the end of the test)."""
+def server_process() -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """A factory of real server processes (stopped at the end of the test):
+    ``start(db, port)``, or ``start(db, port, listener)`` on a listening socket
+    the test holds (``held_port``: a restart on the same port races nobody);
+    ``clock="manual"``: the app's clock moves only when the test moves it."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(db: Path, port: int) -> subprocess.Popen[bytes]:
-        proc = start_server(db, port, db.with_suffix(".log"))
+    def start(
+        db: Path, port: int, listener: socket.socket | None = None, clock: str | None = None
+    ) -> subprocess.Popen[bytes]:
+        env = None if clock is None else os.environ | {"DAMEPIQUE_CLOCK": clock}
+        proc = start_server(db, port, db.with_suffix(".log"), env, listener)
         started.append(proc)
         return proc
 

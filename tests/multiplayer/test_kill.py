@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 
-from ..conftest import free_port
+from ..clocks import WITHIN
+from ..conftest import held_port
 from .mp_helpers import Player, Socket
 
 
@@ -25,50 +26,58 @@ def state_now(sock: Socket, code: str, token: str) -> dict[str, Any]:
 
 def test_sigkill_mid_game_then_every_table_resumes(tmp_path: Path, server_process: Any) -> None:
     db = tmp_path / "kill.sqlite3"
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    ws_url = f"ws://127.0.0.1:{port}/ws"
-    proc = server_process(db, port)
-    t = httpx.post(
-        base + "/api/tables",
-        json={"preset": "short", "timer": 30, "speed": "fast", "level": "beginner", "name": "Ann"},
-    ).json()
-    bob = httpx.post(base + f"/api/tables/{t['code']}/seats", json={"name": "Bob"}).json()
-    tokens = [t["token"], bob["token"]]
-    a, b = Socket(ws_url), Socket(ws_url)
-    b.send_text(json.dumps({"type": "hello", "table": t["code"], "token": tokens[1]}))
-    pa, pb = Player(a, seed=1, actions=6), Player(b, seed=2, actions=6)
-    pb.start()
-    a.send_text(json.dumps({"type": "hello", "table": t["code"], "token": tokens[0]}))
-    a.send_text(json.dumps({"type": "start"}))
-    pa.start()
-    pa.join(30)
-    pb.join(30)
-    assert pa.errors == [] and pb.errors == []
-    before = state_now(a, t["code"], tokens[0])
-    assert not before["over"]
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(10)
-    a.close()
-    b.close()
+    # The port is held from the first start to the end: the restarted server
+    # finds it free even with other tests starting servers beside (pytest -n 2).
+    # The app's clock stands still: the turn timer (30 s, and the few seconds a
+    # turn that ran out while the server was down gets) never plays for a seat
+    # however long a loaded machine takes to restart the server.
+    with held_port() as (listener, port):
+        base = f"http://127.0.0.1:{port}"
+        ws_url = f"ws://127.0.0.1:{port}/ws"
+        proc = server_process(db, port, listener, clock="manual")
+        t = httpx.post(
+            base + "/api/tables",
+            json={"preset": "short", "timer": 30, "speed": "fast", "level": "beginner", "name": "Ann"},
+        ).json()
+        bob = httpx.post(base + f"/api/tables/{t['code']}/seats", json={"name": "Bob"}).json()
+        tokens = [t["token"], bob["token"]]
+        a, b = Socket(ws_url), Socket(ws_url)
+        b.send_text(json.dumps({"type": "hello", "table": t["code"], "token": tokens[1]}))
+        pa, pb = Player(a, seed=1, actions=6), Player(b, seed=2, actions=6)
+        pb.start()
+        a.send_text(json.dumps({"type": "hello", "table": t["code"], "token": tokens[0]}))
+        a.send_text(json.dumps({"type": "start"}))
+        pa.start()
+        # Both done with their actions (the bound only stops a hang) before the
+        # snapshot: a player still reading its socket would race state_now for it.
+        pa.join(WITHIN)
+        pb.join(WITHIN)
+        assert not pa.is_alive() and not pb.is_alive()
+        assert pa.errors == [] and pb.errors == []
+        before = state_now(a, t["code"], tokens[0])
+        assert not before["over"]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        a.close()
+        b.close()
 
-    server_process(db, port)
-    a, b = Socket(ws_url), Socket(ws_url)
-    after = state_now(a, t["code"], tokens[0])
-    assert after["game"] == before["game"]
-    assert after["totals"] == before["totals"] and after["results"] == before["results"]
-    assert after["view"]["tricks"] == before["view"]["tricks"]
-    assert after["view"]["trick"] == before["view"]["trick"]
-    assert after["table"]["seats"][1]["name"] == "Bob" and after["timer"]["seconds"] == 30
-    b_after = state_now(b, t["code"], tokens[1])
-    pa, pb = Player(a, seed=3, first=after), Player(b, seed=4, first=b_after)
-    pa.start()
-    pb.start()
-    pa.join(60)
-    pb.join(60)
-    assert pa.failure is None and pb.failure is None, (pa.failure, pb.failure)
-    assert pa.final is not None and pa.final["over"]
-    record = httpx.get(base + f"/api/games/{after['game']}/record").json()
-    assert record["format"] == "damepique-game/1"
-    a.close()
-    b.close()
+        server_process(db, port, listener, clock="manual")
+        a, b = Socket(ws_url), Socket(ws_url)
+        after = state_now(a, t["code"], tokens[0])
+        assert after["game"] == before["game"]
+        assert after["totals"] == before["totals"] and after["results"] == before["results"]
+        assert after["view"]["tricks"] == before["view"]["tricks"]
+        assert after["view"]["trick"] == before["view"]["trick"]
+        assert after["table"]["seats"][1]["name"] == "Bob" and after["timer"]["seconds"] == 30
+        b_after = state_now(b, t["code"], tokens[1])
+        pa, pb = Player(a, seed=3, first=after), Player(b, seed=4, first=b_after)
+        pa.start()
+        pb.start()
+        pa.join(WITHIN)
+        pb.join(WITHIN)
+        assert pa.failure is None and pb.failure is None, (pa.failure, pb.failure)
+        assert pa.final is not None and pa.final["over"]
+        record = httpx.get(base + f"/api/games/{after['game']}/record").json()
+        assert record["format"] == "damepique-game/1"
+        a.close()
+        b.close()
