@@ -362,3 +362,30 @@ def test_a_bot_joins_quick_matches_only_when_its_owner_allows_and_only_casual(cl
         assert len(client.app.state.quick.queue) == 0  # type: ignore[attr-defined]
         join(ws, "x")
         assert len(client.app.state.quick.queue) == 1  # type: ignore[attr-defined]
+
+
+def test_a_restart_keeps_the_waits_and_the_seats_of_the_tickets(tmp_path: Path, clock: ManualClock) -> None:
+    path = tmp_path / "restart.sqlite3"
+    with TestClient(make_app(path, clock)) as first:
+        with first.websocket_connect("/ws/match") as a, first.websocket_connect("/ws/match") as b:
+            seated = [join(ws, n, wait=0, players="3-5") for ws, n in ((a, "Ana"), (b, "Ben"))]
+            matched = [receive_status(ws, "matched") for ws in (a, b)]
+        with first.websocket_connect("/ws/match") as c:
+            waiting = join(c, "Cy", wait=30)
+            advance(first, clock, 10)
+            c.close(1012)  # the server going away closes its sockets so (uvicorn's code)
+        quick = first.app.state.quick  # type: ignore[attr-defined]
+        wait(first, lambda: not quick.local)
+        assert len(quick.queue) == 1  # kept for the page to take back
+    with TestClient(make_app(path, clock)) as second:
+        with second.websocket_connect("/ws/match") as c:
+            # Cy's page comes back with its ticket: its countdown goes on where it was.
+            again = join(c, "Cy", wait=30, ticket=waiting["ticket"])
+            assert again["seconds"] == 20
+            advance(second, clock, 20)
+            assert receive_status(c, "matched")["ticket"] == waiting["ticket"]
+        with second.websocket_connect("/ws/match") as a:
+            # Ana's page, seated before the restart, hears where it sits: not a new wait.
+            a.send_text(json.dumps({"type": "join", "name": "Ana", "ticket": seated[0]["ticket"]}))
+            assert receive_status(a, "matched")["token"] == matched[0]["token"]
+        assert len(second.app.state.quick.queue) == 0  # type: ignore[attr-defined]

@@ -1,7 +1,10 @@
 """Two processes, one quick-match queue: the process holding the ``quickmatch``
 lease owns it, the other sends it who waits there; one person waiting at
 both processes is seated once; when the owner stops, the other takes the
-lease and rebuilds the queue from the pages still connected to it.
+lease and rebuilds the queue from the pages still connected to it, those
+the old owner was seating included (it may have died first), each seated
+once; a lone server restarting tells its waiting pages, and their waits
+(place and countdown) survive it.
 
 Two nodes in one event loop, as two processes are: one broker between them
 and the leases in one database file. The app's clock is moved by hand and
@@ -26,6 +29,7 @@ from damepique.server.protocol import Json
 from damepique.server.quick.queue import Choice, Entry
 from damepique.server.quick.service import LEASE, QuickMatch
 from damepique.server.storage.database import Database
+from damepique.server.storage.quick import QuickStore
 
 from .. import clocks
 
@@ -81,7 +85,7 @@ async def processes(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, Man
             return [{"code": code, "token": f"tok-{e.ticket}", "seat": i} for i, e in enumerate(people)]
 
         await node.start()
-        made.append((db, Process(node, QuickMatch(node, clock, seat), seated)))
+        made.append((db, Process(node, QuickMatch(node, clock, seat, QuickStore(db)), seated)))
     try:
         a, b = made[0][1], made[1][1]
         await a.quick.upkeep()  # a takes the lease first: it owns the queue, b sends it who waits
@@ -185,3 +189,103 @@ async def test_a_join_the_owner_cannot_hear_is_refused_and_leaves_nothing_behind
         await b.quick.upkeep()  # b owns the queue now: the page tries again and waits there
         await join(b, page, "late")
     assert page.statuses() == ["queued"] and len(b.quick.queue) == 1
+
+
+async def test_when_the_owner_dies_while_seating_the_new_owner_seats_everyone_once(
+    processes: tuple[Process, Process, ManualClock],
+) -> None:
+    a, b, _ = processes
+    async with asyncio.timeout(60):
+        await a.quick.upkeep()
+        await b.quick.upkeep()
+        seating = asyncio.Event()
+
+        async def dies_seating(choice: Choice, people: list[Entry]) -> list[Json]:
+            seating.set()
+            await asyncio.Event().wait()  # the process dies here, its table never made
+            raise AssertionError
+
+        a.quick.seat_group = dies_seating
+        pages = [Page() for _ in range(4)]
+        for i, page in enumerate(pages):
+            await join(b, page, f"p{i}")
+        await seating.wait()  # a claimed the four at b and was seating them
+        assert all(w.claimed == a.node.pid for w in b.quick.local.values())
+        await a.quick.stop()
+        await a.node.stop()
+        await b.quick.upkeep()  # b owns the queue now: the four are offered to it again
+        await until(lambda: all("matched" in p.statuses() for p in pages))
+    assert [sorted(g) for g in b.seated] == [[f"g:device-p{i}" for i in range(4)]]
+    assert all(p.statuses().count("matched") == 1 for p in pages)
+
+
+async def test_a_group_seated_by_an_owner_that_died_before_saying_so_is_not_seated_again(
+    processes: tuple[Process, Process, ManualClock],
+) -> None:
+    a, b, _ = processes
+    async with asyncio.timeout(60):
+        await a.quick.upkeep()
+        await b.quick.upkeep()
+        sent = a.node.send
+        a.node.send = lambda pid, m, text="": None if m["op"] == "quick_seated" else sent(pid, m, text)  # type: ignore[method-assign]
+        pages = [Page() for _ in range(4)]
+        tickets = [await join(b, page, f"p{i}") for i, page in enumerate(pages)]
+        kept = QuickStore(a.node.db)
+
+        async def all_seated() -> bool:
+            found = [await kept.get(ticket) for ticket in tickets]
+            return all(t is not None and t.seated for t in found)
+
+        await clocks.until(all_seated, BOUND_S)  # seated at a's table; the word never left a
+        await a.quick.stop()
+        await a.node.stop()
+        await b.quick.upkeep()
+        await until(lambda: all("matched" in p.statuses() for p in pages))
+    assert b.seated == [] and len(a.seated) == 1
+    assert {next(m for m in p.got if m["status"] == "matched")["code"] for p in pages} == {"T1a"}
+
+
+async def test_a_lone_server_restarting_tells_its_waiting_pages_and_keeps_their_waits(
+    processes: tuple[Process, Process, ManualClock], tmp_path: Path
+) -> None:
+    a, _, clock = processes
+    async with asyncio.timeout(60):
+        await a.quick.upkeep()
+        first, second = Page(), Page()
+        t1 = await join(a, first, "una", wait=30)
+        await clock.advance(5)
+        t2 = await join(a, second, "dos", wait=30)
+        since = {t: a.quick.queue.entries[t].since for t in (t1, t2)}
+        await clock.advance(10)
+        await a.quick.stop()  # the server stops: its waiting pages hear so
+        await a.node.stop()
+        assert first.statuses()[-1] == "restarting" and second.statuses()[-1] == "restarting"
+        # The same server again (another run), on the same database.
+        db = a.node.db
+        node = Node(db, None, "a", ttl_ms=60_000)
+        node.leases = SqlLeases(db, node.pid, 60_000)
+        seated: list[list[str]] = []
+
+        async def seat(choice: Choice, people: list[Entry]) -> list[Json]:
+            seated.append([e.ticket for e in people])
+            return [{"code": "T9", "token": f"tok-{e.ticket}", "seat": i} for i, e in enumerate(people)]
+
+        await node.start()
+        again = QuickMatch(node, clock, seat, QuickStore(db))
+        try:
+            await again.upkeep()
+            # The pages come back with their tickets, asking for what was left of their wait.
+            for page, ticket, left in ((second, t2, 20), (first, t1, 15)):
+                entry = again.entry(
+                    {"wait": left, "ticket": ticket, "player": f"device-{ticket}"}, {}, "x", None
+                )
+                await again.join(page, entry)
+            assert {t: again.queue.entries[t].since for t in (t1, t2)} == since
+            assert [m["seconds"] for m in first.got if m["status"] == "queued"] == [30, 15]
+            await clock.advance(15)  # the first's wait ends, 30 s after it began: both sit
+            await again.upkeep()
+            await until(lambda: first.statuses()[-1] == "matched" == second.statuses()[-1])
+        finally:
+            await again.stop()
+            await node.stop()
+    assert seated == [[t1, t2]]  # oldest first: the place each had

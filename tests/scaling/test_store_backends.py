@@ -61,6 +61,7 @@ TABLES = {
     "scorer_sheets",
     "daily_days",
     "daily_entries",
+    "quick_tickets",
     "tournaments",
 }
 

@@ -65,6 +65,7 @@ from .storage.analyses import AnalysisStore
 from .storage.daily import DailyStore
 from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
+from .storage.quick import QuickStore
 from .storage.sheets import SheetStore
 from .storage.tables import TableStore
 from .storage.tourneys import TourneyStore
@@ -106,7 +107,7 @@ def create_app(
         node=node,
     )
     watchers = Watchers(node)
-    quick = QuickMatch(node, settings.clock, table_seater(tables))
+    quick = QuickMatch(node, settings.clock, table_seater(tables), QuickStore(db))
     daily = Daily(DailyStore(db), tables, accounts.store)
     tourneys = Tourneys(TourneyStore(db), tables, games)
     uploads = Uploads(clock=settings.clock)

@@ -4,7 +4,7 @@ a refusal as a response, and a FastAPI WebSocket's frames one after another."""
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -92,12 +92,17 @@ def address_key(host: str | None) -> str:
     return str(ip)
 
 
-async def frames(ws: WebSocket) -> AsyncIterator[str | bytes | None]:
-    """Each frame's text (or bytes, for a binary frame) until the peer leaves.
+async def frames(
+    ws: WebSocket, on_close: Callable[[int], None] | None = None
+) -> AsyncIterator[str | bytes | None]:
+    """Each frame's text (or bytes, for a binary frame) until the peer leaves
+    (``on_close`` then hears the close code: 1012 when the server restarts).
     A frame with neither is yielded as None, for the caller to refuse."""
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
+            if on_close is not None:
+                on_close(int(message.get("code") or 1000))
             return
         text = message.get("text")
         yield message.get("bytes") if text is None else text

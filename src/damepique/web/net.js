@@ -39,8 +39,8 @@ export function reconnectDelay(goingAway, attempts, random = Math.random()) {
 
 /**
  * A socket that comes back by itself when it drops (`reconnectDelay`) until
- * `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost({retryAt})` (when,
- * in ms since 1970, the next attempt is due). `retry()` tries again at once.
+ * `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost({retryAt, goingAway})` (when,
+ * in ms since 1970, the next attempt is due; whether the server said it was going away). `retry()` tries again at once.
  */
 export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLost = () => {} }) {
   let ws = null;
@@ -66,7 +66,7 @@ export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLo
       attempts += 1;
       const delay = reconnectDelay(goingAway, attempts);
       timer = setTimeout(open, delay);
-      onLost({ retryAt: Date.now() + delay });
+      onLost({ retryAt: Date.now() + delay, goingAway });
     };
   };
   open();

@@ -109,7 +109,8 @@ export async function renderQuick(root) {
     closeQuick();
     const sock = openSocket(QUICK_ENDPOINT, {
       onOpen: () => sock.send({ type: "join", ...choice, wait: secondsLeft(deadline, Date.now()), ticket, name: name || t("mp_player"), player: playerId() }),
-      onLost: () => say(t("quick_reconnecting")),
+      // A server restarting keeps the wait: the page joins again with its ticket (docs/multiplayer.md).
+      onLost: (info) => say(t(info.goingAway ? "quick_restarting" : "quick_reconnecting")),
       onMessage: (msg) => {
         if (msg.type === "error") {
           // Barred for leaving ranked games: the reason, with how long (docs/multiplayer.md, "Fair ranked play").
@@ -124,6 +125,8 @@ export async function renderQuick(root) {
           say(t("quick_matched"));
           closeQuick();
           location.hash = `#/t/${msg.code}`;
+        } else if (msg.status === "restarting") {
+          say(t("quick_restarting"));
         } else if (msg.status === "replaced" || msg.status === "failed") {
           stop(t("quick_" + msg.status));
         }

@@ -3,7 +3,9 @@
 A page opens ``/ws/match`` and sends ``join``; it hears ``queued`` (with the
 seconds left before bots fill), then ``matched`` (the table's code and its
 seat token) or ``replaced`` (the same person queued from elsewhere). ``leave``,
-or closing the socket, takes the person out of the queue. ``docs/multiplayer.md``.
+or closing the socket, takes the person out of the queue; a socket the server
+closes as it restarts (code 1012) keeps the wait, for the page to take back
+with its ticket. ``docs/multiplayer.md``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from ..tables.seats import clean_name
 from .queue import DEFAULT_WAIT, MAX_WAIT, PLAYER_CHOICES, TARGETS
 from .service import QuickMatch, message
 
+RESTART = 1012
+"""The close code of a server going away (uvicorn's on shutdown): the page comes back."""
 WAITS = (15, 30, 60, 120)
 """The waits a page offers (any whole number of seconds up to ``MAX_WAIT`` is taken)."""
 
@@ -85,6 +89,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
         await ws.accept()
         conn = Connection(ws)
         ticket: str | None = None
+        codes: list[int] = []
         try:
             account = await accounts.account_of(ws.cookies, ws.headers.get("authorization"))
         except Refusal as e:
@@ -92,7 +97,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
             await ws.close(1008)
             return
         try:
-            async for raw in frames(ws):
+            async for raw in frames(ws, codes.append):
                 try:
                     if not conn.allow():
                         raise Refusal("rate_limited", "too many messages; slow down")
@@ -126,7 +131,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
             pass
         finally:
             if ticket is not None:
-                await quick.leave(ticket, conn)
+                await quick.leave(ticket, conn, keep=codes == [RESTART])
 
 
 __all__ = ["WAITS", "install"]

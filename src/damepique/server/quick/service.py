@@ -10,12 +10,23 @@ person's front where they sit. So two processes never seat one person twice:
 one queue holds one entry per person (a second wait replaces the first).
 
 Before seating a group the owner asks the fronts who is still there (a page
-closed meanwhile is never seated); those it asked are *claimed*, and a front
-never offers a claimed person to another owner. When the owner goes (it
-stopped, or died and its lease ran out) another process takes the lease at
-its next second and every front tells it who waits there: the queue is
-rebuilt from the people still connected. A page that reconnects sends its
-ticket again: it keeps its place, or hears where it was seated.
+closed meanwhile is never seated); those it asked are *claimed* by it. When
+the owner goes (it stopped, or died and its lease ran out) another process
+takes the lease at its next second and every front tells it who waits there,
+those the old owner had claimed included (it may have died before seating
+them): the queue is rebuilt from the people still connected. Each wait is
+kept in the database as the owner takes it in (``storage.quick``): its start
+and end, and once seated, where. So a new owner puts a person back at their
+place with their countdown, and a ticket that was seated hears where instead
+of being seated again, whoever owns the queue, and after a restart of a lone
+server too (its waiting pages are told ``restarting``, reconnect and join
+again with their ticket). A page that reconnects sends its ticket again: it
+keeps its place, or hears where it was seated.
+
+What is left: an owner that dies between making a group's table and keeping
+where it seated them (one database write) leaves those people at a table
+they never hear of (a bot stands in after the grace period, as for anyone
+who drops) and the new owner seats them again.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ from ..clock import Clock
 from ..cluster.node import Node
 from ..errors import Refusal
 from ..protocol import VERSION, Json, dumps
+from ..storage.quick import QuickStore
 from ..tables.registry import Tables
 from ..tables.seats import Sitter, TableOptions, TableSeat
 from .queue import Choice, Entry, Queue, wait_from
@@ -48,8 +60,8 @@ every process checks who owns the queue."""
 QUICK_TIMER = 30
 """Seconds per turn at a quick match's table (strangers: nobody holds the others up)."""
 RECENT_S = 600.0
-"""How long the owner remembers where a ticket was seated (a page that
-reconnects with it hears again, and is never queued twice)."""
+"""How long a wait and where it was seated are kept (a page that reconnects
+with its ticket hears again, and is never queued twice)."""
 
 
 class Listener(Protocol):
@@ -68,8 +80,9 @@ SeatGroup = Callable[[Choice, list[Entry]], Awaitable[list[Json]]]
 class Waiting:
     conn: Listener
     entry: Entry
-    claimed: bool = False
-    """An owner asked for this person to seat them: never offered to another."""
+    claimed: str | None = None
+    """The owner that asked for this person to seat them: never offered to
+    another while it owns the queue."""
 
 
 def _valid_id(value: object) -> str | None:
@@ -89,16 +102,18 @@ async def _always() -> bool:
 class QuickMatch:
     """This process's part of quick match: front for its pages, owner when it holds the lease."""
 
-    def __init__(self, node: Node, clock: Clock, seat_group: SeatGroup) -> None:
+    def __init__(self, node: Node, clock: Clock, seat_group: SeatGroup, store: QuickStore) -> None:
         self.node = node
         self.clock = clock
         self.seat_group = seat_group
+        self.store = store
         self.local: dict[str, Waiting] = {}
         """The people waiting whose page is connected here, by ticket."""
         self.queue = Queue()
         """Everyone waiting, when this process owns the queue (else empty)."""
         self.recent: dict[str, tuple[Json, float]] = {}
-        """Where the owner seated each ticket lately, and when."""
+        """Where the owner seated each ticket lately, and when (the database keeps it too)."""
+        self._swept = 0.0
         self.owner: str | None = None
         self._synced_to: str | None = None
         self._matching = asyncio.Lock()
@@ -123,6 +138,10 @@ class QuickMatch:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        """Stop; the pages waiting here hear ``restarting`` (they join again, with
+        their ticket, wherever they reconnect: their wait is kept)."""
+        for ticket, waiting in list(self.local.items()):
+            waiting.conn.post(dumps(message("restarting", ticket=ticket)))
         tasks = [t for t in (self._task, *self._work) if t is not None]
         for task in tasks:
             task.cancel()
@@ -174,14 +193,17 @@ class QuickMatch:
             raise
         self._answer(entry.ticket, reply)
 
-    async def leave(self, ticket: str, conn: Listener | None = None) -> bool:
+    async def leave(self, ticket: str, conn: Listener | None = None, keep: bool = False) -> bool:
         """The person stops waiting (their page said so, or closed). False when
-        they were not waiting here (seated meanwhile, or another page took over)."""
+        they were not waiting here (seated meanwhile, or another page took over).
+        ``keep``: the server closed the page's socket as it restarts: the page
+        is gone from here but its wait is kept, for it to take back with its
+        ticket (meanwhile nobody can seat it: no front claims it)."""
         waiting = self.local.get(ticket)
         if waiting is None or (conn is not None and waiting.conn is not conn):
             return False
         del self.local[ticket]
-        if not waiting.claimed:
+        if not keep and waiting.claimed is None:
             with contextlib.suppress(Refusal):
                 await self._to_owner("quick_leave", ticket=ticket)
         return True
@@ -199,8 +221,8 @@ class QuickMatch:
         here = []
         for ticket in tickets:
             waiting = self.local.get(ticket)
-            if waiting is not None and not waiting.conn.closed and not waiting.claimed:
-                waiting.claimed = True
+            if waiting is not None and not waiting.conn.closed and waiting.claimed is None:
+                waiting.claimed = owner
                 here.append(ticket)
         return here
 
@@ -228,7 +250,7 @@ class QuickMatch:
     async def _unclaim_op(self, m: Json) -> None:
         waiting = self.local.get(str(m["ticket"]))
         if waiting is not None:
-            waiting.claimed = False
+            waiting.claimed = None
 
     def _replaced(self, ticket: str) -> None:
         waiting = self.local.pop(ticket, None)
@@ -265,8 +287,12 @@ class QuickMatch:
                 self.queue = Queue()
             self._synced_to = owner
             for ticket, waiting in list(self.local.items()):
-                if waiting.claimed:
-                    continue  # an owner that went was seating them: never twice
+                # Those the old owner claimed too: it may have gone before seating
+                # them, and the new owner hears from the database if it did not.
+                if waiting.claimed is not None and waiting.claimed != owner:
+                    waiting.claimed = None
+                elif waiting.claimed is not None:
+                    continue
                 try:
                     reply = await self._to_owner("quick_join", entry=waiting.entry.to_json())
                     if reply.get("status") != "queued":  # (queued, the page knew)
@@ -280,6 +306,11 @@ class QuickMatch:
             for ticket, (_, at) in list(self.recent.items()):
                 if now - at > RECENT_S:
                     del self.recent[ticket]
+            if now - self._swept > RECENT_S / 10:
+                self._swept = now
+                # Apart: this second's round must not wait on a write (the next
+                # one is due on the app's clock, a test's moved by hand).
+                self._spawn(self.store.forget_before(now - RECENT_S))
 
     # -- the owner ------------------------------------------------------------------------------
 
@@ -288,6 +319,14 @@ class QuickMatch:
         seated = self.recent.get(e.ticket)
         if seated is not None:
             return seated[0]
+        if e.ticket not in self.queue.entries:
+            # The wait as it was taken in first (by this owner or one before it):
+            # its place and its countdown, or where it was seated.
+            kept = await self.store.waits(e.ticket, e.since, e.due)
+            if kept.seated is not None:
+                self.recent[e.ticket] = (kept.seated, self.clock.time())
+                return kept.seated
+            e.since, e.wait = kept.since, kept.due - kept.since
         new = e.ticket not in self.queue.entries
         replaced = self.queue.add(e)
         if replaced is not None:
@@ -308,6 +347,8 @@ class QuickMatch:
         gone = self.queue.remove(ticket)
         if gone is not None:
             self._count(gone.choice)
+        # Apart: a page's socket closing may cancel its handler at this await.
+        self._spawn(self.store.forget(ticket))
         return gone is not None
 
     def _count(self, choice: Choice, skip: str | None = None) -> None:
@@ -375,13 +416,14 @@ class QuickMatch:
         for e, where in zip(people, seats, strict=True):
             reply = message("matched", ticket=e.ticket, **where, link=f"/#/t/{where['code']}")
             self.recent[e.ticket] = (reply, now)
+            await self.store.seated(e.ticket, reply, now)
             self._tell(e.pid, {"op": "quick_seated", "ticket": e.ticket, "message": reply})
 
     def _unclaim_later(self, e: Entry) -> None:
         if e.pid == self.node.pid:
             waiting = self.local.get(e.ticket)
             if waiting is not None:
-                waiting.claimed = False
+                waiting.claimed = None
         else:
             self.node.send(e.pid, {"op": "quick_unclaim", "ticket": e.ticket})
 

@@ -247,6 +247,24 @@ daily_entries = Table(
 else the browser's id (``device``); a browser's tries move to the account
 when its owner signs in. ``points``: the player's points by deal (JSON), once finished."""
 
+# -- quick match ----------------------------------------------------------------------------
+
+quick_tickets = Table(
+    "quick_tickets",
+    metadata,
+    Column("ticket", String(64), primary_key=True),
+    Column("since", Float, nullable=False),
+    Column("due", Float, nullable=False),
+    Column("seated", Text),
+    Column("at", Float, nullable=False, index=True),
+)
+"""A quick-match wait, as its queue's owner took it in: when it began and when
+bots fill (``since``, ``due``), and once seated, where (``seated``: the
+``matched`` message, JSON). So a wait survives its owner (another process, or
+the same server restarted, takes it back at its place), and a ticket is
+seated once whoever owns the queue. ``at``: its last change; rows are kept
+``quick.service.RECENT_S``."""
+
 # -- duplicate tournaments for clubs (docs/tournaments.md) ------------------------------------
 
 tournaments = Table(
@@ -278,6 +296,7 @@ __all__ = [
     "metadata",
     "player_games",
     "player_links",
+    "quick_tickets",
     "ranked_leaves",
     "rating_history",
     "results",

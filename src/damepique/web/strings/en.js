@@ -273,6 +273,7 @@ export default {
   quick_replaced: "You are waiting from another page now.",
   quick_failed: "No table could be made; try again.",
   quick_left: "You stopped waiting.",
+  quick_restarting: "The server is restarting; you keep your place in the queue…",
   quick_reconnecting: "Connection lost; reconnecting…",
   quick_barred: (p) => `You left ${p.leaves} ranked games in the last 24 hours: quick ranked matches are closed to you for ${p.minutes} more minute${p.minutes === 1 ? "" : "s"}. Casual games and tables with friends are open.`,
   st_leaves: { one: "Ranked games left in the last 24 hours: {n} (3 close quick ranked matches for an hour).", other: "Ranked games left in the last 24 hours: {n} (3 close quick ranked matches for an hour)." },

@@ -272,6 +272,7 @@ export default {
   quick_replaced: "Vous attendez maintenant depuis une autre page.",
   quick_failed: "Aucune table n'a pu être formée ; réessayez.",
   quick_left: "Vous n'attendez plus.",
+  quick_restarting: "Le serveur redémarre ; vous gardez votre place dans la file…",
   quick_reconnecting: "Connexion perdue ; reconnexion…",
   quick_barred: (p) => `Vous avez quitté ${p.leaves} parties classées ces dernières 24 heures : les parties rapides classées vous sont fermées encore ${p.minutes} minute${p.minutes > 1 ? "s" : ""}. Les parties amicales et les tables entre amis restent ouvertes.`,
   st_leaves: { one: "Parties classées quittées ces dernières 24 heures : {n} (3 ferment les parties rapides classées pendant une heure).", other: "Parties classées quittées ces dernières 24 heures : {n} (3 ferment les parties rapides classées pendant une heure)." },
