@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from damepique.bots.inference import Reader, sample_read_world
 from damepique.bots.knowledge import Knowledge, sample_world
 from damepique.engine import PASS, Deal, HeartsError, Rules, View, cards_of
 
@@ -57,15 +58,22 @@ class World:
 
 
 def sample_world_history(
-    view: View, rng: random.Random, pending: int = 0, pass_actions: int | None = None, attempts: int = 200
+    view: View,
+    rng: random.Random,
+    pending: int = 0,
+    pass_actions: int | None = None,
+    attempts: int = 200,
+    reader: Reader | None = None,
 ) -> World:
     """A world ``view.seat`` cannot tell from the one it views (see the
     module docstring). In the pass phase, ``pending`` holds the cards this
     seat has chosen so far and ``pass_actions`` the cards given so far by
     all seats passing in seat order (default: every seat before this one
-    has passed; the passes of others are hidden either way)."""
+    has passed; the passes of others are hidden either way). With a
+    ``reader`` (``bots.inference``), the hidden hands are drawn as the
+    reading expert draws them, weighed by the others' plays and passes."""
     for _ in range(attempts):
-        world = _draw_world(view, rng, pending, pass_actions)
+        world = _draw_world(view, rng, pending, pass_actions, reader)
         try:
             deal = world.replay(view.rules, view.number)
         except HeartsError:
@@ -81,7 +89,9 @@ def sample_world_history(
     raise RuntimeError(f"no deal matching seat {view.seat}'s view was found in {attempts} draws")
 
 
-def _draw_world(view: View, rng: random.Random, pending: int, pass_actions: int | None) -> World:
+def _draw_world(
+    view: View, rng: random.Random, pending: int, pass_actions: int | None, reader: Reader | None = None
+) -> World:
     rules = view.rules
     n = rules.players
     me = view.seat
@@ -107,7 +117,11 @@ def _draw_world(view: View, rng: random.Random, pending: int, pass_actions: int 
             gives[s] = view.passed if s == me else _draw(dealt[s], count, rng)
         part = pending if passer == me else _draw(dealt[passer], chosen, rng)
         return World(tuple(dealt), kitty, tuple(gives), part, passer, ())
-    hands, kitty = sample_world(view, Knowledge.of(view), rng)
+    know = Knowledge.of(view)
+    if reader is not None:
+        hands, kitty = sample_read_world(view, know, rng, reader)
+    else:
+        hands, kitty = sample_world(view, know, rng)
     if view.kitty:
         kitty = view.kitty
     held = [hands[s] | view.played_by(s) for s in range(n)]  # each hand after the exchange

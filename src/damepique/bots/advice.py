@@ -119,6 +119,7 @@ def _search(
         objective=o.objective,
         allies=o.allies,
         watch=o.watch,
+        reading=o.reading,
     )
 
 

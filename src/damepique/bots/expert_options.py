@@ -54,6 +54,7 @@ _KIND = {
     "explore": "share",
     "trust": "trust",
     "bold": "share",
+    "reading": "flag",
 }
 
 _ALIASES = {"samples": "playouts"}
@@ -97,6 +98,9 @@ class ExpertOptions:
     better by half a point) to 1: shoots whenever its play-outs make the moon
     in at least ``moon.FAIR_CHANCE`` of the worlds, whatever the mean says
     (scaled down for values between), and passes to set a moon up."""
+    reading: bool = False
+    """Weigh the sampled worlds by how likely the others' plays and the pass
+    received are in each under the learned model of play (``bots.inference``)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

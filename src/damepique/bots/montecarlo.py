@@ -49,8 +49,9 @@ from damepique.engine import HEARTS_MASK, PASS, SUIT_MASKS, Deal, View, cards_of
 
 from .expert_options import DEFAULT_PLAYOUTS, OBJECTIVES, ExpertOptions
 
-__all__ = ["DEFAULT_PLAYOUTS", "OBJECTIVES", "ExpertBot", "ExpertOptions", "ShooterBot"]
+__all__ = ["DEFAULT_PLAYOUTS", "OBJECTIVES", "ExpertBot", "ExpertOptions", "FrozenExpertBot", "ShooterBot"]
 from .heuristic import danger_scores, pass_from_hand
+from .inference import PROPOSALS, Reader
 from .knowledge import Knowledge, sample_world
 from .moon import FAIR_CHANCE, bold_could_shoot, can_run, moon_passes, suspects
 from .playout import Policy, choose, playout
@@ -307,6 +308,7 @@ def evaluate_play(
     proposals: int = 4,
     watch: bool = False,
     bold: float = 0.0,
+    reading: bool = False,
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     """Per representative card, its outcomes; the equivalence classes; and the
     mode (``"normal"`` or ``"shoot"``) whose best card is best.
@@ -331,6 +333,9 @@ def evaluate_play(
     moon run with weaker hands, and attempts one whenever the play-outs make
     it in ``moon.FAIR_CHANCE`` of the worlds, unless that costs more than
     ``bold * BOLD_MARGIN`` in expectation.
+    ``reading``: each world is kept among ``inference.PROPOSALS`` drawn in
+    proportion to how likely the others' plays and the pass received are in
+    it under the model of play (``bots.inference``).
     """
     legal = view.legal_mask()
     groups = equivalence_classes(view, legal)
@@ -354,6 +359,11 @@ def evaluate_play(
     pol = Policy.of(view.rules)
     know = Knowledge.of(view, soft=infer)
     know_pass = Knowledge.of(view, soft=infer, pass_voids=True) if pass_voids > 0 else know
+    reader: Reader | None = None
+    if reading:
+        reader = Reader.of(view)
+        if not reader.reads:
+            reader = None
     me = view.seat
     # The budget counts card plays: a full play-out is about 52 of them, and
     # a world costs its sampling besides (24 card plays' worth), so late
@@ -379,14 +389,19 @@ def evaluate_play(
         guess = math.floor((done + 1) * pass_voids) > math.floor(done * pass_voids)
         known = know_pass if guess else know
         hands, kitty = sample_world(view, known, rng)
-        if trust > 0.0 and view.plays:
+        trusting = trust > 0.0 and bool(view.plays)
+        if trusting or reader is not None:
             # Of a few worlds drawn, keep one in proportion to how likely
             # the others' plays so far are in it (sampling-importance
             # resampling, one world at a time).
             drawn = [(hands, kitty)]
-            for _ in range(proposals - 1):
+            for _ in range((PROPOSALS if reader is not None else proposals) - 1):
                 drawn.append(sample_world(view, known, rng))
-            weights = [plays_likelihood(view, h, k, pol, trust) for h, k in drawn]
+            weights = [
+                (plays_likelihood(view, h, k, pol, trust) if trusting else 1.0)
+                * (reader.weight(h) if reader is not None else 1.0)
+                for h, k in drawn
+            ]
             hands, kitty = rng.choices(drawn, weights)[0]
         rival = -1
         for seat, share, kind in watched:
@@ -657,6 +672,7 @@ class ExpertBot:
             trust=o.trust,
             watch=o.watch,
             bold=o.bold,
+            reading=o.reading,
         )
         self.last_mode = mode
         if len(groups) == 1:
@@ -677,6 +693,34 @@ class ShooterBot(ExpertBot):
 
     name = "shooter"
     DEFAULTS = ExpertOptions(bold=1.0)
+
+
+class FrozenExpertBot(ExpertBot):
+    """The expert as it was in December 2026 (``expert-2026-12``), kept for
+    paired comparisons in the arena: every option written out as it was then,
+    so a later change of the defaults does not change it (a change to the
+    search's code would; the test on fixed seeds says so).
+
+    >>> FrozenExpertBot().options.reading
+    False
+    """
+
+    name = "expert-2026-12"
+    DEFAULTS = ExpertOptions(
+        playouts=1500,
+        budget_ms=None,
+        race=True,
+        defend=True,
+        watch=True,
+        infer=True,
+        objective="payoff",
+        allies=True,
+        pass_voids=0.0,
+        explore=0.0,
+        trust=0.0,
+        bold=0.0,
+        reading=False,
+    )
 
 
 def _replace(options: ExpertOptions, values: dict[str, object]) -> ExpertOptions:

@@ -31,8 +31,13 @@ _FACTORIES: dict[str, Callable[[], Bot]] = {
     "intermediate": IntermediateBot,
 }
 
-_SEARCH = ("expert", "shooter")
-"""Levels built by the search module (loaded on first use) that take options."""
+_SEARCH = ("expert", "shooter", "expert-2026-12")
+"""Bots built by the search module (loaded on first use) that take options."""
+
+FROZEN = ("expert-2026-12",)
+"""Earlier experts kept by name for paired comparisons in the arena
+(``damepique arena --seats expert,expert-2026-12,...``): not on the ladder,
+not offered at tables."""
 
 LEVELS = ("random", "beginner", "intermediate", "expert")
 """The ladder, weakest first."""
@@ -63,9 +68,9 @@ def get_bot(name: str) -> Bot:
     (``expert:playouts=400``, ``shooter:playouts=400``)."""
     base, _, options = name.partition(":")
     if base in _SEARCH and base not in _FACTORIES:
-        from .montecarlo import ExpertBot, ShooterBot
+        from .montecarlo import ExpertBot, FrozenExpertBot, ShooterBot
 
-        cls = ExpertBot if base == "expert" else ShooterBot
+        cls = {"expert": ExpertBot, "shooter": ShooterBot, "expert-2026-12": FrozenExpertBot}[base]
         return cls.from_options(options) if options else cls()
     try:
         return _FACTORIES[name]()
@@ -79,7 +84,7 @@ def get_bot(name: str) -> Bot:
             raise KeyError(f"bot {base!r} cannot be loaded: {e}") from None
         bot: Bot = factory(options)
         return bot
-    known = ", ".join(sorted({*bot_names(), *plugins}))
+    known = ", ".join(sorted({*bot_names(), *FROZEN, *plugins}))
     raise KeyError(f"unknown bot {name!r}; known bots: {known}")
 
 
@@ -88,4 +93,5 @@ def _plugins() -> dict[str, EntryPoint]:
 
 
 def bot_names() -> list[str]:
-    return sorted({*_FACTORIES, *_SEARCH})
+    """The bots on the ladder and the personalities (``FROZEN`` left out)."""
+    return sorted({*_FACTORIES, *_SEARCH} - set(FROZEN))
