@@ -127,16 +127,11 @@ clock.sleep(5); self.clock.call_later(1, f); time.thread_time(); clock.monotonic
 # -- the tests themselves ------------------------------------------------------------------------
 
 TESTS = Path(__file__).resolve().parent
-SLEEPS_ALLOWED = {
-    # Real processes behind a real nginx, one of them killed: a page reconnects
-    # again and again until another process has taken its table over (the page's
-    # own back-off, as web/net.js does).
-    # What is tested is that the table comes back, never how soon.
-    TESTS / "scaling" / "cluster_helpers.py": "a page's reconnect back-off against real processes",
-    TESTS / "scaling" / "test_cluster.py": "a solo game's page reconnects until its game is taken over",
-}
-"""Test modules that may wait on real time, each with its reason (the browser tests
-are another engineer's: tests/browser waits on what the page says it drew)."""
+SLEEPS_ALLOWED: dict[Path, str] = {}
+"""Test modules that may wait on real time, each with its reason: none now (the
+real-process tests of the cluster reconnect at once, the process that takes a
+table over waiting out its dead owner's lease itself; the browser tests are
+another engineer's: tests/browser waits on what the page says it drew)."""
 
 
 def sleeps(source: str) -> list[tuple[int, str]]:

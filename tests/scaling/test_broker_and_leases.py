@@ -4,17 +4,19 @@ database's are tested in ``test_store_backends``)."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from damepique.server.clock import ManualClock
-from damepique.server.cluster.broker import Broker, broker_from_url
+from damepique.server.cluster.broker import Broker, MemoryBroker, broker_from_url
 from damepique.server.cluster.leases import MemoryLeases
-from damepique.server.cluster.node import Node
+from damepique.server.cluster.node import TICK_S, TTL_MS, Node
 from damepique.server.storage.database import Database
 
+from ..clocks import until
 from .conftest import WITHIN
 
 
@@ -115,4 +117,88 @@ async def test_a_process_alone_never_loses_its_tables_to_a_loop_held_up(tmp_path
         assert await node.renew(node.leases) == set()  # nothing lost
         assert await node.leases.holder("K7QM4XPA") == node.pid
     finally:
+        await db.close()
+
+
+async def test_a_hello_for_a_table_whose_process_died_is_answered_when_its_lease_runs_out(
+    tmp_path: Path,
+) -> None:
+    """A table's process that died leaves its lease to run out. A page's hello for it,
+    at another process, waits that out (on the app's clock) and has the table run
+    there, rather than be sent away to come back at its next back-off slot; a table
+    whose process lives is relayed to it at once."""
+    clock = ManualClock()
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'two.sqlite3'}", clock)
+    await db.open()
+    try:
+        broker = MemoryBroker()  # (what Redis is to two processes)
+        a, b = Node(db, pid="a"), Node(db, pid="b")
+        for node in (a, b):
+            node.broker = broker
+            node.leases = MemoryLeases(node.pid, TTL_MS, db, clock)
+        b.leases._held = a.leases._held  # type: ignore[attr-defined]  # one world, as one database
+        assert await a.claim("K7QM4XPA")
+
+        async def runnable() -> bool:
+            return True
+
+        async with broker.subscribe(f"damepique:proc:{a.pid}"):  # a lives: it listens
+            assert not await b.gone(a.pid)
+            assert await b.owner_for("K7QM4XPA", runnable) == a.pid
+        assert await b.gone(a.pid)  # a died: nobody listens at it
+        taking = asyncio.create_task(b.owner_for("K7QM4XPA", runnable))
+        await clock.advance(TTL_MS / 1000 - 0.5)
+        assert not taking.done() and await b.leases.holder("K7QM4XPA") == a.pid
+        await clock.advance(1)  # a's lease ran out: b runs the table
+        assert await taking == b.pid and await b.leases.holder("K7QM4XPA") == b.pid
+    finally:
+        await db.close()
+
+
+async def test_redis_says_who_listens(redis_server) -> None:  # type: ignore[no-untyped-def]
+    a, b = broker_from_url(redis_server.url), broker_from_url(redis_server.url)
+    await a.start()
+    await b.start()
+    try:
+        assert await a.listeners("damepique:proc:b") == 0
+        async with b.subscribe("damepique:proc:b"):
+            assert await a.listeners("damepique:proc:b") == 1
+    finally:
+        await a.stop()
+        await b.stop()
+    redis_server.stop()
+    assert await a.listeners("damepique:proc:b") is None  # Redis away: nobody can say
+    redis_server.start()
+
+
+async def test_the_lease_renewer_renews_on_the_apps_clock(postgres_server, redis_server) -> None:  # type: ignore[no-untyped-def]
+    """On PostgreSQL a thread renews the leases; it sleeps on the app's clock: moved by
+    the test, its next renewal finds a lease another process took, and says so."""
+    from sqlalchemy import update
+
+    from damepique.server.storage.schema import leases
+
+    from .cluster_helpers import fresh_database
+
+    clock = ManualClock()
+    db = Database(await fresh_database(postgres_server.url, f"r_{secrets.token_hex(6)}"), clock)
+    await db.open()
+    node = Node(db, redis_server.url, pid="a")
+    lost: list[str] = []
+
+    async def on_lost(name: str) -> None:
+        lost.append(name)
+
+    node.on_lost(on_lost)
+    await node.start()
+    try:
+        assert await node.claim("K7QM4XPA")
+        # Two wait on the clock: the main loop's tick and the renewer's thread.
+        await until(lambda: clock.pending == 2)
+        async with db.engine.begin() as conn:  # another process has it now
+            await conn.execute(update(leases).where(leases.c.name == "K7QM4XPA").values(holder="b~1"))
+        await until(lambda: bool(lost), clock=clock, step=TICK_S)
+        assert lost == ["K7QM4XPA"] and "K7QM4XPA" not in node.owned
+    finally:
+        await node.stop()
         await db.close()

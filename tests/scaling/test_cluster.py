@@ -212,7 +212,7 @@ def test_a_solo_game_moves_between_processes_as_a_table_does(cluster: Cluster) -
 
     def until(ws: Any, test: Any) -> dict[str, Any]:
         while True:
-            msg = json.loads(ws.recv(timeout=15))
+            msg = json.loads(ws.recv(timeout=WITHIN))
             assert msg["type"] != "error", msg
             if msg["type"] == "state" and test(msg):
                 return msg
@@ -237,20 +237,13 @@ def test_a_solo_game_moves_between_processes_as_a_table_does(cluster: Cluster) -
     assert seen["game"] == game["game"]
     assert httpx.get(a.base + "/healthz").json()["process"] == "a"
 
-    killed_at = time.monotonic()
     cluster.kill("a")
     with pytest.raises(ConnectionClosed) as closed:  # b's page: its table's process is gone
         while True:
-            ws2.recv(timeout=15)
+            ws2.recv(timeout=WITHIN)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
-    while True:  # the page reconnects (to b: a is dead) until a's lease has run out
-        ws3 = join(b.base, "k")
-        try:
-            st3 = until(ws3, lambda m: m.get("ack") == "k")
-            break
-        except ConnectionClosed:
-            assert time.monotonic() - killed_at < WITHIN, "the solo game never came back"
-            time.sleep(0.3)
+    ws3 = join(b.base, "k")  # the page reconnects (to b: a is dead), once: b runs the game now
+    st3 = until(ws3, lambda m: m.get("ack") == "k")
     played = [c for t in st3["view"]["tricks"] for c in t["cards"]] + st3["view"]["trick"]
     assert card in played and card not in st3["view"]["hand"] and st3["game"] == game["game"]
     ws3.close()

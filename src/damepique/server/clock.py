@@ -31,6 +31,7 @@ import asyncio
 import heapq
 import itertools
 import os
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -105,6 +106,9 @@ class ManualClock(Clock):
         self._start = start
         self._due: list[tuple[float, int, _Timer]] = []
         self._order = itertools.count()
+        # A thread of the app with a loop of its own (the lease renewer) sleeps
+        # on this clock too: the timers are set and taken under a lock.
+        self._lock = threading.Lock()
 
     def time(self) -> float:
         return self._start + self._elapsed
@@ -114,18 +118,28 @@ class ManualClock(Clock):
 
     def call_later(self, seconds: float, callback: Callable[..., object], *args: Any) -> Cancellable:
         timer = _Timer(callback, args)
-        heapq.heappush(self._due, (self._elapsed + max(0.0, seconds), next(self._order), timer))
+        with self._lock:
+            heapq.heappush(self._due, (self._elapsed + max(0.0, seconds), next(self._order), timer))
         return timer
 
     async def sleep(self, seconds: float) -> None:
         if seconds <= 0:
             await asyncio.sleep(0)
             return
-        woken = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        woken = loop.create_future()
 
-        def wake() -> None:
+        def woke() -> None:
             if not woken.done():
                 woken.set_result(None)
+
+        def wake() -> None:
+            # ``advance`` runs on the app's loop: a sleeper on another thread's
+            # loop is woken there.
+            if _running_loop() is loop:
+                woke()
+            else:
+                loop.call_soon_threadsafe(woke)
 
         timer = self.call_later(seconds, wake)
         try:
@@ -149,7 +163,16 @@ class ManualClock(Clock):
     @property
     def pending(self) -> int:
         """Timers not yet fired nor cancelled."""
-        return sum(not t.cancelled for _, _, t in self._due)
+        with self._lock:
+            return sum(not t.cancelled for _, _, t in self._due)
+
+    def _take(self, until: float, exactly: bool = False) -> tuple[float, _Timer] | None:
+        """The first timer due by ``until`` (or ``exactly`` then), taken off, with its time."""
+        with self._lock:
+            if not self._due or self._due[0][0] > until or (exactly and self._due[0][0] != until):
+                return None
+            at, _, timer = heapq.heappop(self._due)
+            return at, timer
 
     async def settle(self) -> None:
         """Let the event loop run what is ready, without moving the clock: up to
@@ -168,19 +191,27 @@ class ManualClock(Clock):
             raise ValueError(f"a clock cannot go back ({seconds} s)")
         target = self._elapsed + seconds
         await self.settle()
-        while self._due and self._due[0][0] <= target:
-            at = self._due[0][0]
+        while (due := self._take(target)) is not None:
+            at = due[0]
             fired = False
-            while self._due and self._due[0][0] == at:  # all those due at this instant, in order
-                _, _, timer = heapq.heappop(self._due)
+            while due is not None:  # all those due at this instant, in order
+                timer = due[1]
                 if not timer.cancelled:
                     self._elapsed = max(self._elapsed, at)
                     timer.callback(*timer.args)
                     fired = True
+                due = self._take(at, exactly=True)
             if fired:
                 await self.settle()
         self._elapsed = target
         await self.settle()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def from_env() -> Clock:

@@ -45,6 +45,12 @@ class Broker:
         listens, e.g. the process that did has died)."""
         raise NotImplementedError
 
+    async def listeners(self, channel: str) -> int | None:
+        """How many subscribe to ``channel`` now (0: a process that did has died:
+        the broker drops a dead process's subscriptions at once); None when the
+        broker cannot say (it is away)."""
+        raise NotImplementedError
+
     def subscribe(
         self, channel: str, on_reconnect: Callable[[], None] | None = None
     ) -> contextlib.AbstractAsyncContextManager[AsyncIterator[str]]:
@@ -68,6 +74,9 @@ class MemoryBroker(Broker):
         for queue in queues:
             queue.put_nowait(message)
         return len(queues)
+
+    async def listeners(self, channel: str) -> int | None:
+        return len(self._queues.get(channel, ()))
 
     @contextlib.asynccontextmanager
     async def subscribe(
@@ -120,6 +129,17 @@ class RedisBroker(Broker):
             except (redis.exceptions.ConnectionError, OSError) as e:
                 log.warning("redis publish on %s failed (%s); retrying", channel, e)
                 await self.clock.sleep(self.RETRY_SECONDS)
+
+    async def listeners(self, channel: str) -> int | None:
+        import redis.exceptions
+
+        if self._redis is None:
+            await self.start()
+        try:
+            counts = await self._redis.pubsub_numsub(channel)
+        except (redis.exceptions.ConnectionError, OSError):
+            return None
+        return int(counts[0][1]) if counts else 0
 
     @contextlib.asynccontextmanager
     async def subscribe(

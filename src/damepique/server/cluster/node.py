@@ -44,6 +44,8 @@ TICK_S = 1.0
 """How often leases are renewed and the ``every_tick`` handlers run."""
 SEND_TIMEOUT_S = 5.0
 CALL_TIMEOUT_S = 10.0
+OUTLAST_S = 0.25
+"""How often a hello for a table whose process died looks whether its lease ran out."""
 
 Handler = Callable[[Json], Awaitable[None]]
 
@@ -120,9 +122,8 @@ class Renewer(threading.Thread):
     seconds never lets its leases run out and its tables move under its
     players' feet. A process that dies takes the thread with it, so its leases
     run out all the same; and a main loop silent for ``MAIN_LOOP_SILENCE_S``
-    (hung) is not renewed for either. Its own loop sleeps in real time (a
-    ``ManualClock`` belongs to the main loop); what it compares, it reads on
-    the app's clock."""
+    (hung) is not renewed for either. It sleeps on the app's clock, as the
+    main loop does (a test moves a ``ManualClock`` for both)."""
 
     MAIN_LOOP_SILENCE_S = 30.0
 
@@ -134,18 +135,30 @@ class Renewer(threading.Thread):
         self.beat = node.clock.monotonic()
         """The last sign of life of the main loop (``Node._keep`` writes it)."""
         self.stopping = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def run(self) -> None:
-        asyncio.run(self._renew())
+        with contextlib.suppress(asyncio.CancelledError):
+            asyncio.run(self._renew())
+
+    def stop(self) -> None:
+        """Renew no more: its sleep is cut short (a ``ManualClock`` may never wake it)."""
+        self.stopping.set()
+        loop, task = self._loop, self._task
+        if loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):  # its loop closed already
+                loop.call_soon_threadsafe(task.cancel)
 
     async def _renew(self) -> None:
         node = self.node
+        self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
         engine = create_engine(self.db.url, pool_size=1, max_overflow=0)
         leases = SqlLeases(self.db, node.pid, node.ttl_ms, renew_engine=engine)
         last = node.clock.monotonic()
         try:
             while not self.stopping.is_set():
-                await Clock().sleep(TICK_S)
+                await node.clock.sleep(TICK_S)
                 now = node.clock.monotonic()
                 if now - self.beat > self.MAIN_LOOP_SILENCE_S:
                     log.error("the main loop is silent for %.0f s: leases left to run out", now - self.beat)
@@ -262,7 +275,7 @@ class Node:
                 for box in list(self.mailboxes.values()):
                     await box.drained()
         if self._renewer is not None:
-            self._renewer.stopping.set()
+            self._renewer.stop()
             await asyncio.to_thread(self._renewer.join, 5)
         tasks, self._tasks = list(self._tasks), set()
         for task in tasks:
@@ -293,11 +306,35 @@ class Node:
         if name in self.owned:
             return self.pid
         holder = await self.leases.holder(name)
+        if holder is not None and holder != self.pid and await self.gone(holder):
+            holder = await self._outlast(name, holder)
         if holder is not None and holder != self.pid:
             return holder
         if not await runnable() or await self.claim(name):
             return self.pid  # (nothing to run: the session here says so)
         return await self.leases.holder(name) or self.pid
+
+    async def gone(self, pid: str) -> bool:
+        """Nobody listens at ``pid`` any more: that process died (the broker
+        dropped its subscriptions as it went). False when the broker cannot say."""
+        try:
+            heard = await self.clock.wait_for(self.broker.listeners(_channel(pid)), SEND_TIMEOUT_S)
+        except (TimeoutError, OSError):
+            return False
+        return heard == 0
+
+    async def _outlast(self, name: str, dead: str) -> str | None:
+        """``dead`` died holding ``name``: wait for its lease to run out (its
+        time to live at most, on the app's clock) and return who holds it then
+        (None: nobody, to be taken here). A page's hello waits this out instead
+        of being sent away to come back at its next back-off slot, seconds after
+        the table could have been run here."""
+        deadline = self.clock.monotonic() + self.ttl_ms / 1000 + TICK_S
+        holder: str | None = dead
+        while holder is not None and holder != self.pid and self.clock.monotonic() < deadline:
+            await self.clock.sleep(OUTLAST_S)
+            holder = await self.leases.holder(name)
+        return holder
 
     def released(self, name: str) -> None:
         """The thing left this process's memory: hand its lease back."""
