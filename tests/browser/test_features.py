@@ -201,5 +201,6 @@ async def test_language_switch_is_remembered(new_context) -> None:  # type: igno
     await expect(page.get_by_role("button", name="Jouer maintenant")).to_be_visible()
     await page.get_by_role("link", name="Règles").click()
     await expect(page.get_by_role("heading", name="Les règles de la Dame de pique")).to_be_visible()
+    await page.get_by_role("button", name="Plus").click()  # the guide is under "More" on a desk
     await page.get_by_role("link", name="Guide stratégique").click()
     await expect(page.get_by_role("heading", name="Guide stratégique")).to_be_visible()

@@ -18,7 +18,7 @@ def test_every_new_word_in_both_languages() -> None:
     en, fr = page_string_keys()
     assert {k for k in en if k.startswith(("mp_", "acc_", "lb_", "pf_", "qm_", "nav_"))} <= fr
     used: set[str] = set()
-    for module in ("tables.js", "accounts.js", "app.js"):
+    for module in ("tables.js", "friends.js", "table_words.js", "accounts.js", "app.js"):
         used |= set(re.findall(r"t\(\"((?:mp|acc|lb|pf|qm|nav)_\w+)\"", (WEB / module).read_text()))
     used = {k for k in used if not k.endswith("_")}
     assert len(used) > 30

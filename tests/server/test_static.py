@@ -36,9 +36,11 @@ def test_a_page_names_its_modules_by_version_and_is_revalidated(
 def test_a_page_preloads_every_module_it_imports_and_the_visitors_words(client: TestClient) -> None:
     prefix = f"/static/v/{version()}/"
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', client.get("/").text)
-    # table.js is imported by solo.js, which app.js imports: found at any depth.
-    for module in ("solo.js", "table.js", "net.js", "strings/en.js"):
+    # rules_form.js is imported by home.js, which app.js imports: found at any depth.
+    for module in ("home.js", "rules_form.js", "prefs.js", "strings/en.js"):
         assert prefix + module in preloads
+    # The table is imported when a game opens (import()): not part of the first visit.
+    assert prefix + "table.js" not in preloads
     assert prefix + "app.js" not in preloads  # the page's own script is not named twice
     assert len(preloads) == len(set(preloads))
     french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text

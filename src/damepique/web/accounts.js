@@ -60,9 +60,9 @@ export async function renderLeaderboard(root) {
 // The bots' ladder (GET /api/ladder): ranked challenges between bots only, apart from people's ratings.
 export function ladderTable(bots) {
   if (!bots.length) return `<p>${t("lb_ladder_empty")}</p>`;
-  return `<table class="data-table" id="ladder"><thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("lb_bot")}</th><th scope="col">${t("lb_owner")}</th><th scope="col" class="num">${t("lb_rating")}</th><th scope="col" class="num">${t("lb_ladder_games")}</th><th scope="col" class="num">${t("lb_wins")}</th></tr></thead><tbody>
+  return `<div class="table-scroll"><table class="data-table" id="ladder"><thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("lb_bot")}</th><th scope="col">${t("lb_owner")}</th><th scope="col" class="num">${t("lb_rating")}</th><th scope="col" class="num">${t("lb_ladder_games")}</th><th scope="col" class="num">${t("lb_wins")}</th></tr></thead><tbody>
     ${bots.map((b) => `<tr><td>${b.rank}</td><td class="name"><a href="#/player/${encodeURIComponent(b.nickname)}">${esc(b.nickname)}</a></td><td class="name">${esc(b.owner || "")}</td><td class="num">${b.rating}</td><td class="num">${b.games}</td><td class="num">${b.wins}</td></tr>`).join("")}
-    </tbody></table>`;
+    </tbody></table></div>`;
 }
 
 export async function renderProfile(root, nickname) {

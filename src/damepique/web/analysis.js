@@ -11,7 +11,7 @@ import { cardChip, sortHand } from "./cards.js";
 import { percent, sentence } from "./advice.js";
 import { contentWidth } from "./chart.js";
 import { load, playerId } from "./prefs.js";
-import { currentGame } from "./solo.js";
+import { currentGame } from "./home.js";
 
 export const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder", "only"];
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };

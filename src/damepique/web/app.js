@@ -1,24 +1,28 @@
 // The page's router: the address after "#" says which page to draw; the
 // header, the language and the table in progress (one at a time) are kept here.
+// Only the home page is imported with the router: every other page, the
+// table included, is imported when it opens (a phone's first visit waits for
+// no module it does not draw: benchmarks/page_load.py).
 import { currentLang, detectLang, loadLang, setLang, t } from "./i18n.js";
-import { applyDeckColours, currentGame, renderHome, soloTable } from "./solo.js";
-import { closeLobby, normalizeCode, renderFriends, tableView } from "./tables.js";
-import { renderAccount, renderLeaderboard, renderProfile } from "./accounts.js";
-import { renderGuide, renderHistory, renderReplay, renderRules } from "./pages.js";
+import { applyDeckColours, currentGame, renderHome } from "./home.js";
 import { playerId } from "./prefs.js";
-import { closeQuick, renderQuick } from "./quick.js";
-import { renderStats } from "./stats.js";
 
 const main = () => document.getElementById("main");
 let table = null; // the table drawn now: {key, ctrl}
+let visits = 0; // routes taken: a page whose modules arrive after the next route draws nothing
+// Pages with something open (a socket) to close when another page is shown, once loaded.
+let friends = null;
+let quick = null;
 
 function closeTable() {
   if (table && table.ctrl) table.ctrl.close();
   table = null;
 }
 
-// One table at a time: the solo game at #/play, a table with others at #/t/CODE.
-function showTable(key, open) {
+// One table at a time: the solo game at #/play, a table with others at #/t/CODE,
+// the daily deal at #/daily/play. `visit`: the route that asked for it.
+function showTable(visit, key, open) {
+  if (visit !== visits) return;
   if (table && table.key === key && table.ctrl && !table.ctrl.closed) {
     table.ctrl.render();
     return;
@@ -35,31 +39,50 @@ function box() {
   return el;
 }
 
+// A page drawn into a new box by `draw(module, box, arg)` once `load()` has imported its module.
+const lazyPage = (load, draw) => async (arg) => {
+  const el = box();
+  return draw(await load(), el, arg);
+};
+const pages = () => import("./pages.js");
+const accounts = () => import("./accounts.js");
+
 const PAGES = {
-  play: () => showTable(`solo:${currentGame()?.token}`, soloTable),
-  t: (code) => showTable(`table:${normalizeCode(code)}`, (root) => tableView(root, normalizeCode(code))),
-  history: () => renderHistory(box(), { playerId }),
-  replay: (id) => renderReplay(box(), id),
-  puzzles: () => {
-    const el = box();
-    return import("./puzzles.js").then((m) => m.renderPuzzles(el));
+  play: async (_, visit) => {
+    const { soloTable } = await import("./solo.js");
+    showTable(visit, `solo:${currentGame()?.token}`, soloTable);
   },
-  analysis: (id) => {
-    const el = box();
-    return import("./analysis.js").then((m) => m.renderAnalysis(el, id));
+  t: async (code, visit) => {
+    const { normalizeCode, tableView } = await import("./tables.js");
+    const c = normalizeCode(code);
+    showTable(visit, `table:${c}`, (root) => tableView(root, c));
   },
-  rules: () => renderRules(box()),
-  guide: () => renderGuide(box()),
-  friends: () => renderFriends(box()),
-  quick: () => renderQuick(box()),
-  stats: (name) => renderStats(box(), decodeURIComponent(name || "")),
-  account: () => renderAccount(box()),
-  leaderboard: () => renderLeaderboard(box()),
-  player: (name) => renderProfile(box(), decodeURIComponent(name || "")),
-  tournament: async (code) => (await import("./tourney.js")).renderTourney(box(), code),
-  daily: async (arg) => {
-    const daily = await import("./daily.js"); // the daily deal's page: loaded when it opens
-    return arg === "play" ? showTable(daily.dailyKey(), daily.dailyTable) : daily.renderDaily(box(), arg);
+  history: lazyPage(pages, (m, el) => m.renderHistory(el, { playerId })),
+  replay: lazyPage(pages, (m, el, id) => m.renderReplay(el, id)),
+  rules: lazyPage(pages, (m, el) => m.renderRules(el)),
+  guide: lazyPage(pages, (m, el) => m.renderGuide(el)),
+  puzzles: lazyPage(() => import("./puzzles.js"), (m, el) => m.renderPuzzles(el)),
+  analysis: lazyPage(() => import("./analysis.js"), (m, el, id) => m.renderAnalysis(el, id)),
+  stats: lazyPage(() => import("./stats.js"), (m, el, name) => m.renderStats(el, decodeURIComponent(name || ""))),
+  account: lazyPage(accounts, (m, el) => m.renderAccount(el)),
+  leaderboard: lazyPage(accounts, (m, el) => m.renderLeaderboard(el)),
+  player: lazyPage(accounts, (m, el, name) => m.renderProfile(el, decodeURIComponent(name || ""))),
+  tournament: lazyPage(() => import("./tourney.js"), (m, el, code) => m.renderTourney(el, code)),
+  // The lobby and quick match keep a socket open: the router closes it when another page is shown.
+  friends: async (_, visit) => {
+    const el = box();
+    friends = await import("./friends.js");
+    if (visit === visits) return friends.renderFriends(el);
+  },
+  quick: async (_, visit) => {
+    const el = box();
+    quick = await import("./quick.js");
+    if (visit === visits) return quick.renderQuick(el);
+  },
+  daily: async (arg, visit) => {
+    const el = arg === "play" ? null : box();
+    const daily = await import("./daily.js");
+    return arg === "play" ? showTable(visit, daily.dailyKey(), daily.dailyTable) : daily.renderDaily(el, arg);
   },
 };
 
@@ -73,12 +96,13 @@ function route() {
     }
   }
   const [page, arg] = hash.replace(/^#\/?/, "").split("/");
+  const visit = ++visits;
   if (page !== "play" && page !== "t" && !(page === "daily" && arg === "play")) closeTable();
-  if (page !== "friends") closeLobby();
-  if (page !== "quick") closeQuick();
+  if (page !== "friends") friends?.closeLobby();
+  if (page !== "quick") quick?.closeQuick();
   markNav();
   openMenu(false);
-  return (PAGES[page] || (() => renderHome(box())))(arg);
+  return (PAGES[page] || (() => renderHome(box())))(arg, visit);
 }
 
 function markNav() {
@@ -94,16 +118,30 @@ function openMenu(open) {
   const button = document.querySelector("header .menu");
   button.setAttribute("aria-expanded", String(open));
   document.querySelector("header.top").classList.toggle("menu-open", open);
+  openMore(false);
+}
+
+// The header's links; those a player opens less often under "More", so that on a desk they hold on one line.
+const NAV = [
+  ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/tournament", "nav_tourney"], ["#/friends", "nav_friends"], ["#/history", "nav_history"],
+  ["#/puzzles", "nav_puzzles"], ["#/rules", "nav_rules"], ["#/leaderboard", "nav_leaderboard"], ["#/account", "nav_account"],
+];
+const NAV_MORE = [["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"]];
+
+function openMore(open) {
+  const more = document.querySelector("header .nav-more");
+  if (!more) return;
+  more.classList.toggle("open", open);
+  more.querySelector("button").setAttribute("aria-expanded", String(open));
 }
 
 function renderChrome() {
   document.title = t("title");
   const nav = document.querySelector("header nav");
   nav.setAttribute("aria-label", t("nav_label"));
-  nav.innerHTML = [
-    ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/tournament", "nav_tourney"], ["#/friends", "nav_friends"], ["#/history", "nav_history"], ["#/puzzles", "nav_puzzles"], ["#/rules", "nav_rules"],
-    ["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"], ["#/leaderboard", "nav_leaderboard"], ["#/account", "nav_account"],
-  ].map(([href, key]) => `<a href="${href}">${t(key)}</a>`).join("");
+  const links = (list) => list.map(([href, key]) => `<a href="${href}">${t(key)}</a>`).join("");
+  nav.innerHTML = `${links(NAV)}<div class="nav-more"><button type="button" class="nav-more-btn" aria-expanded="false" aria-controls="nav-more">${t("nav_more")}</button>
+    <div class="nav-more-links" id="nav-more">${links(NAV_MORE)}</div></div>`;
   document.querySelector("header .menu").textContent = t("menu");
   markNav();
   document.getElementById("lang-label").textContent = t("language");
@@ -118,6 +156,18 @@ function measureHeader() {
 }
 
 document.querySelector("header .menu").addEventListener("click", (e) => openMenu(e.currentTarget.getAttribute("aria-expanded") !== "true"));
+// "More" opens on its button; a click elsewhere, a link followed or Escape closes it.
+document.addEventListener("click", (e) => {
+  const button = e.target.closest?.(".nav-more-btn");
+  if (button) openMore(button.getAttribute("aria-expanded") !== "true");
+  else if (!e.target.closest?.(".nav-more-links")) openMore(false);
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && document.querySelector("header .nav-more.open")) {
+    openMore(false);
+    document.querySelector("header .nav-more-btn")?.focus();
+  }
+});
 document.getElementById("lang").addEventListener("change", async (e) => {
   await loadLang(e.target.value);
   setLang(e.target.value);

@@ -7,6 +7,7 @@ import { esc, showRefusal } from "./dom.js";
 import { contentWidth, lineChart } from "./chart.js";
 import { load, playerId, prefs, save } from "./prefs.js";
 import { openTable } from "./table.js";
+import { TableMode } from "./table_mode.js";
 
 export const DAILY_KEY = "damepique.daily";
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,7 +29,7 @@ function dealsTable(res) {
   if (!res.field) return "";
   const you = res.you && res.you.points;
   return `<h2>${t("daily_by_deal")}</h2>
-  <div class="daily-scroll"><table class="data-table" id="daily-deals">
+  <div class="table-scroll"><table class="data-table" id="daily-deals">
     <thead><tr><th scope="col">${t("daily_deal")}</th>${you ? `<th scope="col" class="num">${t("daily_you")}</th>` : ""}
       <th scope="col" class="num">${t("daily_average")}</th><th scope="col" class="num">${t("daily_par")}</th><th scope="col">${t("daily_spread")}</th></tr></thead>
     <tbody>${res.field.map((d) => `<tr><th scope="row">${d.deal + 1}</th>${you ? `<td class="num">${you[d.deal]}</td>` : ""}
@@ -56,7 +57,7 @@ function yourResult(res) {
 function leaderboard(res) {
   const rows = res.leaderboard;
   return `<h2>${t("daily_board")}</h2><p>${t("daily_played", { n: res.played })}</p>
-  ${rows.length ? `<div class="daily-scroll"><table class="data-table" id="daily-board">
+  ${rows.length ? `<div class="table-scroll"><table class="data-table" id="daily-board">
     <thead><tr><th scope="col">${t("lb_rank")}</th><th scope="col">${t("acc_nickname")}</th><th scope="col" class="num">${t("daily_total")}</th><th scope="col" class="num">${t("daily_vs_field")}</th></tr></thead>
     <tbody>${rows.map((r) => `<tr><td>${r.rank}</td><td class="name">${esc(r.nickname)}</td><td class="num">${r.total}</td><td class="num">${signed(r.vs_field)}</td></tr>`).join("")}</tbody>
   </table></div>` : `<p class="muted">${t("daily_board_empty")}</p>`}`;
@@ -137,6 +138,25 @@ export function dailyKey() {
   return `daily:${load(DAILY_KEY, null)?.token}`;
 }
 
+// Today's game: like a solo game, the player's "Continue" closes each deal's
+// summary; no advice and no hint; the end leads to the day's results.
+class DailyMode extends TableMode {
+  get focusHand() {
+    return true;
+  }
+
+  parts() {
+    return { pageClass: "daily-game", end: `<a class="button primary" href="#/daily" id="daily-results">${t("daily_see_results")}</a>` };
+  }
+
+  message(msg) {
+    if (msg.type !== "error" || msg.code !== "bad_token") return false;
+    save(DAILY_KEY, null);
+    location.hash = "#/daily";
+    return true;
+  }
+}
+
 /** Today's game at the one table view (no advice, no hint); null when none was begun here. */
 export function dailyTable(root) {
   const cur = load(DAILY_KEY, null);
@@ -144,18 +164,5 @@ export function dailyTable(root) {
     location.replace("#/daily");
     return null;
   }
-  return openTable(root, {
-    target: { token: cur.token },
-    summaryTimeout: null, // like a solo game: the player's "Continue"
-    focusHand: true,
-    hints: () => false,
-    pageClass: () => "daily-game",
-    endActions: () => `<a class="button primary" href="#/daily" id="daily-results">${t("daily_see_results")}</a>`,
-    onError: (c, msg) => {
-      if (msg.code !== "bad_token") return false;
-      save(DAILY_KEY, null);
-      location.hash = "#/daily";
-      return true;
-    },
-  });
+  return openTable(root, new DailyMode({ token: cur.token }));
 }

@@ -5,7 +5,7 @@ import { refusalText, t } from "./i18n.js";
 import { announce, esc, showRefusal } from "./dom.js";
 import { openSocket } from "./net.js";
 import { playerId, prefs, setPrefs } from "./prefs.js";
-import { saveToken } from "./tables.js";
+import { saveToken } from "./seat_tokens.js";
 
 export const QUICK_ENDPOINT = "/ws/match";
 

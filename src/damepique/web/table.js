@@ -1,21 +1,21 @@
-// The one table view, for solo games and tables with others alike. What
-// differs between them (training, a table's extras and waiting room, the
-// buttons at the end, how long a deal's summary may stay open) is handed in
-// by solo.js and tables.js as `cfg`; nothing here asks which one it is.
-import { cardName, num, refusalText, seatName, t } from "./i18n.js";
+// The one table view's controller, for every kind of table: the connection,
+// the states as they come, the deal's summary, the hint, what the person's
+// actions send, and when each part is drawn again. What differs between a
+// solo game, a table with others and the daily deal comes from the table's
+// mode (table_mode.js); nothing here asks which one it is. The markup is
+// table_view.js's, the pure decisions table_state.js's, the events
+// table_input.js's, the hand's buttons hand.js's.
+import { cardName, refusalText, seatName, t } from "./i18n.js";
 import { announce, esc, flashAlert } from "./dom.js";
-import { cardBack, cardChip, cardFace, faceSvg, SUIT_SYMBOL, sortHand } from "./cards.js";
 import { gameConnection } from "./net.js";
-import { flip, ghost, reduced, snapshot } from "./motion.js";
-import { play as sound, setSound, soundOn } from "./sound.js";
-import { removedCards } from "./rules_form.js";
-import { gameOverHtml, summaryHtml, summaryOpen } from "./summary.js";
-import { contentWidth } from "./chart.js";
+import { reduced, snapshot } from "./motion.js";
+import { play as sound, setSound } from "./sound.js";
+import { summaryHtml, summaryOpen } from "./summary.js";
 import { sealVerdict } from "./fairness.js";
-import { hintHtml } from "./advice.js";
 import { drawHand } from "./hand.js";
 import { listen } from "./table_input.js";
-import { eventsSince, flashFor, giverOf, handRows, hintKey, isMyTurn, placeOf, playedCount as played, statusText, trickTaken, whyNotPlay } from "./table_state.js";
+import { eventsSince, flashFor, giverOf, hintKey, isMyTurn, playedCount, statusText, trickTaken } from "./table_state.js";
+import { animate, barHtml, centreHtml, claimText, drawOver, handParts, hintButton, hintLine, lastTrickStill, scoreSheet, sealHtml, seatHtml, SKELETON, tabStop, whyNot } from "./table_view.js";
 
 // The pure parts live in table_state.js; these names stay importable from here.
 export { FLASH, handRows, TAP, whyNotPlay } from "./table_state.js";
@@ -27,21 +27,14 @@ function cardWidth() {
 }
 
 /**
- * Open a table in `root`. `cfg`:
- * - target: {token} for a solo game, {table, token?} for a table (net.js);
- * - summaryTimeout: ms after which a deal's summary closes by itself (null: only its button);
- * - focusHand: put the focus on the hand once it is drawn (after "Play now");
- * - waitingRoom(ctrl), barExtras(ctrl), sidePanels(ctrl), endActions(ctrl), pageClass(ctrl): HTML;
- * - sheet(ctrl): HTML drawn between the felt and the hand (a phone's training advice);
- * - seatNote(ctrl, seat): a word on a seat of the felt ("offline"), or "";
- * - hints(ctrl): whether the "Hint" button is offered (once a trick; never in a ranked game);
- * - onMessage(ctrl, msg), onState(ctrl, prev), onError(ctrl, msg) -> handled?, onOpen(ctrl);
- * - onClick(ctrl, event), onChange(ctrl, event), onInput(ctrl, event), onHover(ctrl, element)
- *   (a card of the hand, or an option of the advice, pointed at or focused); fallbackName(ctrl, seat).
+ * Open a table in `root` for `mode` (a TableMode: table_mode.js says what it
+ * may add). Returns the controller: `render()` draws again (a new language),
+ * `close()` ends it; its `state` and `shown`, `send`, `nameOf`, `isMyTurn`
+ * and `conn` are what the mode reads and uses.
  */
-export function openTable(root, cfg) {
+export function openTable(root, mode) {
   const ctrl = {
-    cfg,
+    mode,
     root,
     state: null, // the latest state from the server
     received: 0, // state messages received (data-state on the page, for whoever waits on one)
@@ -57,18 +50,19 @@ export function openTable(root, cfg) {
     hint: { key: null, pending: null, answer: null }, // this trick's hint
     seen: null, // deals already summed up in this game
     gameId: null,
-    focusWanted: !!cfg.focusHand,
+    focusWanted: !!mode.focusHand,
     overKey: null,
     closed: false,
     drawn: new WeakMap(), // the markup each part of the table was last given
+    seal: { game: null, verdict: "" }, // the browser's check of a sealed game, once revealed
   };
-  const call = (name, ...args) => (cfg[name] ? cfg[name](ctrl, ...args) : undefined);
+  mode.attach(ctrl);
 
   ctrl.me = () => (ctrl.shown ? ctrl.shown.seat ?? -1 : -1); // a spectator has no seat: -1 matches none
   ctrl.n = () => ctrl.shown.seats.length;
   ctrl.nameOf = (seat) => {
     const s = (ctrl.shown || ctrl.state)?.seats?.[seat];
-    if (!s) return call("fallbackName", seat) ?? "";
+    if (!s) return mode.fallbackName(seat) ?? "";
     if (seat === ctrl.me() && (s.name === "You" || s.name === "Vous")) return t("seat_you");
     return seatName(s.name);
   };
@@ -77,19 +71,19 @@ export function openTable(root, cfg) {
 
   // -- the connection
 
-  ctrl.conn = gameConnection(cfg.target, {
+  ctrl.conn = gameConnection(mode.target, {
     onOpen: () => {
       ctrl.status = null;
       ctrl.retryAt = null;
       clearInterval(ctrl.retryClock);
-      call("onOpen");
+      mode.opened();
       render();
     },
     onState: (msg) => onState(msg),
     onMessage: (msg) => {
+      if (mode.message(msg)) return;
       if (msg.type === "error") onError(msg);
       else if (msg.type === "hint") onHint(msg);
-      else call("onMessage", msg);
     },
     onLost: (info) => {
       ctrl.status = "reconnecting";
@@ -111,7 +105,6 @@ export function openTable(root, cfg) {
   };
 
   function onError(msg) {
-    if (call("onError", msg)) return;
     if (ctrl.pending !== null && msg.ref === ctrl.pending) ctrl.pending = null;
     if (ctrl.hint.pending !== null && msg.ref === ctrl.hint.pending) {
       // Refused: "hint_used" keeps this trick's hint spent; anything else may be asked again.
@@ -127,7 +120,7 @@ export function openTable(root, cfg) {
 
   function hintOffered() {
     const s = ctrl.shown;
-    return !!s && !s.over && !s.spectator && s.seat !== null && s.seat !== undefined && !!call("hints");
+    return !!s && !s.over && !s.spectator && s.seat !== null && s.seat !== undefined && !!mode.hintsOffered();
   }
   function askHint() {
     const v = ctrl.shown.view;
@@ -139,24 +132,6 @@ export function openTable(root, cfg) {
     if (ctrl.hint.pending === null || msg.ref !== ctrl.hint.pending) return;
     ctrl.hint = { ...ctrl.hint, pending: null, answer: msg };
     render();
-  }
-  function hintButton() {
-    if (!hintOffered()) return "";
-    const used = ctrl.hint.key === hintKey(ctrl.shown.view);
-    const can = ctrl.isMyTurn() && !used && !ctrl.summary;
-    return `<button type="button" class="button small hint-btn" id="hint-btn" title="${esc(t(used ? "hint_once" : "hint_title"))}" ${can ? "" : "disabled"}>${t("hint")}</button>`;
-  }
-  function claimText(ev) {
-    const cards = ev.cards.map((c) => cardName(c)).join(", ");
-    return ev.seat === ctrl.me() ? t("you_claim", { cards }) : t("claims", { name: ctrl.nameOf(ev.seat), cards });
-  }
-  function hintLine() {
-    const s = ctrl.shown;
-    const claimed = ctrl.claimed;
-    if (claimed && s.view && claimed.deal === s.view.deal) return `<span class="claimed">${esc(claimText(claimed))}</span>`;
-    if (!s.view || ctrl.hint.key !== hintKey(s.view)) return "";
-    if (ctrl.hint.pending !== null) return esc(t("hint_wait"));
-    return ctrl.hint.answer ? hintHtml(ctrl.hint.answer, ctrl.hint.answer.phase, s.rules) : "";
   }
 
   // -- states
@@ -202,7 +177,7 @@ export function openTable(root, cfg) {
     ctrl.status = null;
     if (msg.ack !== undefined && msg.ack === ctrl.pending) ctrl.pending = null;
     if (msg.game !== ctrl.gameId) newGame(msg);
-    call("onState", prev);
+    mode.stateReceived(prev);
     if (msg.results.length > ctrl.seen) {
       ctrl.seen = msg.results.length;
       draw(msg);
@@ -249,7 +224,7 @@ export function openTable(root, cfg) {
       if (ev.type === "claim") {
         // The claimed hand is shown to everyone until the next deal.
         ctrl.claimed = ev;
-        announce(claimText(ev));
+        announce(claimText(ctrl, ev));
       }
     }
     if (closed && view.tricks.length) {
@@ -311,7 +286,7 @@ export function openTable(root, cfg) {
   function summaryDeadline() {
     const server = ctrl.state?.summary;
     if (server && server.deal === ctrl.summary.deal && server.deadline) return server.deadline;
-    return cfg.summaryTimeout === null || cfg.summaryTimeout === undefined ? null : ctrl.summary.openedAt + cfg.summaryTimeout;
+    return mode.summaryTimeout === null ? null : ctrl.summary.openedAt + mode.summaryTimeout;
   }
 
   function renderSummary() {
@@ -332,7 +307,7 @@ export function openTable(root, cfg) {
 
   function refreshSummary() {
     if (!ctrl.summary) return;
-    const open = summaryOpen(ctrl.summary, ctrl.state?.summary, cfg.summaryTimeout ?? null, Date.now(), ctrl.hadServerSummary);
+    const open = summaryOpen(ctrl.summary, ctrl.state?.summary, mode.summaryTimeout, Date.now(), ctrl.hadServerSummary);
     if (!open) endSummary();
     else if (dialog()?.open) renderSummary();
   }
@@ -357,27 +332,6 @@ export function openTable(root, cfg) {
 
   // -- drawing
 
-  const posOf = (seat) => placeOf(seat, ctrl.me(), ctrl.n());
-
-  function skeleton() {
-    let page = root.querySelector(".table-page[data-table]");
-    if (page) return page;
-    root.innerHTML = `<section class="table-page" data-table>
-      <div class="table-main">
-        <div class="bar" id="t-bar"></div>
-        <div class="felt" id="t-felt"><div class="layer" id="t-seats"></div><div class="layer" id="t-centre"></div></div>
-        <p class="status" id="status"></p>
-        <p class="hint-line" id="hint-line" role="status"></p>
-        <div class="sheet" id="t-sheet"></div>
-        <div class="hand-area" id="t-hand"></div>
-        <dialog class="game-over" id="t-over" aria-labelledby="over-h"></dialog>
-      </div>
-      <div class="side" id="t-side"></div>
-      <dialog class="summary" id="t-summary" aria-labelledby="sum-h"></dialog>
-    </section>`;
-    return root.querySelector(".table-page");
-  }
-
   function render() {
     if (ctrl.closed) return;
     if (!ctrl.shown) {
@@ -385,7 +339,7 @@ export function openTable(root, cfg) {
       // being typed in it, and the focus, stay.
       const typed = [...root.querySelectorAll("input[id]:not([readonly])")].map((el) => [el.id, el.value]);
       const focused = document.activeElement?.id;
-      const waiting = call("waitingRoom");
+      const waiting = mode.waitingRoom();
       root.innerHTML = waiting ?? `<section class="table-page"><p class="status">${ctrl.reconnectLine() || esc(t(ctrl.status || "connecting"))}</p></section>`;
       for (const [id, value] of typed) {
         const el = root.querySelector(`#${id}`);
@@ -394,10 +348,16 @@ export function openTable(root, cfg) {
       if (focused) root.querySelector(`#${focused}`)?.focus();
       return;
     }
-    const page = skeleton();
+    let page = root.querySelector(".table-page[data-table]");
+    if (!page) {
+      root.innerHTML = SKELETON;
+      page = root.querySelector(".table-page");
+    }
     const main = page.querySelector(".table-main");
     const s = ctrl.shown;
-    page.className = `table-page players-${ctrl.n()} ${call("pageClass") || ""}`;
+    if (ctrl.lastTrick !== null && !lastTrickStill(ctrl)) ctrl.lastTrick = null;
+    const parts = mode.parts();
+    page.className = `table-page players-${ctrl.n()} ${parts.pageClass || ""}`;
     page.setAttribute("aria-label", t("deal_n", { n: (s.view?.deal ?? 0) + 1 }));
     mark();
     const active = document.activeElement;
@@ -407,30 +367,32 @@ export function openTable(root, cfg) {
 
     // Each part is written again only when its markup changed: a card played
     // changes the felt and one hand, seldom the bar or the side panels.
-    put(page.querySelector("#t-bar"), barHtml());
+    put(page.querySelector("#t-bar"), barHtml(ctrl, parts.bar, hintButton(ctrl, hintOffered())));
     page.querySelector("#t-felt").className = `felt players-${ctrl.n()}`;
-    put(page.querySelector("#t-seats"), s.seats.map((_, i) => seatHtml(i)).join(""));
-    put(page.querySelector("#t-centre"), centreHtml());
-    put(page.querySelector("#status"), ctrl.reconnectLine() || esc(statusLine()));
-    put(page.querySelector("#hint-line"), hintLine());
-    put(page.querySelector("#t-sheet"), call("sheet") || "");
-    const parts = handParts();
-    drawHand(page.querySelector("#t-hand"), parts?.hand, parts?.after ?? "");
+    put(page.querySelector("#t-seats"), s.seats.map((_, i) => seatHtml(ctrl, i, mode.seatNote(i) || "")).join(""));
+    put(page.querySelector("#t-centre"), centreHtml(ctrl));
+    put(page.querySelector("#status"), ctrl.reconnectLine() || esc(statusText(ctrl.shown, ctrl.me(), { status: ctrl.status, selected: ctrl.selected, nameOf: ctrl.nameOf })));
+    put(page.querySelector("#hint-line"), hintLine(ctrl));
+    put(page.querySelector("#t-sheet"), parts.sheet || "");
+    const hand = handParts(ctrl, root.querySelector("#t-hand")?.clientWidth ?? 0, cardWidth());
+    drawHand(page.querySelector("#t-hand"), hand?.hand, hand?.after ?? "");
     tabStop(page.querySelector("#hand"), focusedCard);
-    put(page.querySelector("#t-side"), (call("sidePanels") || "") + scoreSheet() + sealPanel());
-    renderOver();
+    checkSeal();
+    const sealOpen = !!root.querySelector(".seal-panel")?.open;
+    put(page.querySelector("#t-side"), (parts.side || "") + scoreSheet(ctrl) + sealHtml(s.fairness, ctrl.seal.verdict, sealOpen));
+    renderOver(parts.end || "");
 
     // A focus lost with the part drawn again comes back at once (the next
     // key must find it); the cards' travel waits for the next frame (before
     // it is painted): the state is on the page as soon as this message is handled.
     const lost = active && active !== document.body && !active.isConnected;
-    const hand = page.querySelector("#hand");
-    if ((ctrl.focusWanted || ((focusedCard || focusWasPass) && lost)) && hand && !dialog()?.open) {
-      const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || hand.querySelector('[tabindex="0"]');
+    const handBox = page.querySelector("#hand");
+    if ((ctrl.focusWanted || ((focusedCard || focusWasPass) && lost)) && handBox && !dialog()?.open) {
+      const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || handBox.querySelector('[tabindex="0"]');
       target?.focus({ preventScroll: true });
       if (target && document.activeElement === target && target.id !== "pass-btn") ctrl.focusWanted = false;
     }
-    requestAnimationFrame(() => !ctrl.closed && animate(main, before));
+    requestAnimationFrame(() => !ctrl.closed && animate(ctrl, main, before, root));
   }
 
   function put(el, html) {
@@ -439,221 +401,26 @@ export function openTable(root, cfg) {
     ctrl.drawn.set(el, html);
   }
 
-  // Cards travel: from where they were, from the seat that played them, from
-  // the deck at a new deal; a trick taken slides to its winner.
-  function animate(main, before) {
-    const v = ctrl.shown.view;
-    if (!v) return;
-    const felt = main.querySelector("#t-felt");
-    const feltRect = felt.getBoundingClientRect();
-    const deck = { left: feltRect.left + feltRect.width / 2 - 20, top: feltRect.top + feltRect.height / 2 - 28, width: 40, height: 56 };
-    const seatRect = (seat) => before.seats.get(seat) || main.querySelector(`[data-seat="${seat}"]`)?.getBoundingClientRect();
-    const newDeal = !before.cards.size;
-    let k = 0;
-    flip(main, before, (el) => {
-      if (el.dataset.from !== undefined) return { rect: seatRect(Number(el.dataset.from)) };
-      if (el.closest("#hand")) {
-        if ((v.received || []).includes(el.dataset.flip) && v.phase === "play") {
-          const giver = giverOf(v, ctrl.me(), ctrl.n());
-          return { rect: seatRect(giver) };
-        }
-        if (newDeal || v.tricks.length === 0) return { rect: deck, delay: 25 * k++ };
-      }
-      return null;
-    });
-    // Cards that left: a trick taken goes to its winner, cards passed to their receiver.
-    const now = new Set([...main.querySelectorAll("[data-flip]")].map((el) => el.dataset.flip));
-    for (const [card, was] of before.cards) {
-      if (now.has(card)) continue;
-      const trick = v.tricks.find((tr) => tr.cards.includes(card));
-      let to = null;
-      if (trick) to = seatRect(trick.winner);
-      else if ((v.passed || []).includes(card) && v.pass_to !== null && v.pass_to !== undefined) to = seatRect(v.pass_to);
-      if (to) ghost(was.html, was.rect, to, 0, root);
-    }
-  }
-
-  function barHtml() {
+  // A sealed game's secret, once revealed, is checked by the browser against
+  // every deal of its record (docs/fairness.md), once a game.
+  function checkSeal() {
     const s = ctrl.shown;
-    const v = s.view;
-    const dir = v && v.pass_direction !== "none" ? ` · ${t("pass_label")} → ${t("dir_" + v.pass_direction)}` : "";
-    const kittySize = s.rules.leftover === "kitty" ? removedCards(s.rules).length : 0;
-    let kitty = "";
-    if (v && v.kitty && v.kitty.length) kitty = `<span class="kitty">${t("kitty", { cards: v.kitty.map(cardChip).join(" ") })}</span>`;
-    else if (kittySize && v && v.phase !== "done") kitty = `<span class="kitty">${cardBack("mini")}${esc(t("kitty_face_down", { n: kittySize }))}</span>`;
-    return `<span class="deal-no">${t("deal_n", { n: (v?.deal ?? 0) + 1 })}${v?.phase === "pass" ? dir : ""}</span>
-      <span class="hearts ${v?.hearts_broken ? "broken" : ""}">${v?.hearts_broken ? "♥ " + t("hearts_broken") : "♡ " + t("hearts_not_broken")}</span>
-      ${kitty}
-      ${call("barExtras") || ""}
-      ${hintButton()}
-      <label class="switch"><input type="checkbox" role="switch" id="sound" ${soundOn() ? "checked" : ""}> ${t("sounds")}</label>
-      <details class="undo"><summary>${t("undo_q")}</summary><p>${t("undo_text")}</p></details>`;
+    if (!s.fairness?.secret || ctrl.seal.game === s.game) return;
+    const gameId = s.game;
+    ctrl.seal = { game: gameId, verdict: "" };
+    fetch(`/api/games/${encodeURIComponent(gameId)}/record`)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((record) => (record ? sealVerdict(record) : ""))
+      .then((html) => {
+        if (ctrl.closed || ctrl.shown?.game !== gameId) return;
+        ctrl.seal = { game: gameId, verdict: html };
+        const el = document.getElementById("seal-verdict");
+        if (el) el.innerHTML = html;
+      })
+      .catch(() => {});
   }
 
-  function seatHtml(seat) {
-    const s = ctrl.shown;
-    const v = s.view;
-    const acting = v && v.to_act === seat && v.phase === "play";
-    const voids = v ? v.voids[seat].map((x) => SUIT_SYMBOL["CDHS"[x]]).join(" ") : "";
-    const passed = v && v.phase === "pass" && v.passed_seats.length ? (v.passed_seats[seat] ? " ✓" : " …") : "";
-    const size = v ? v.hand_sizes[seat] : 0;
-    const name = ctrl.nameOf(seat);
-    // A person who is offline or away is said so on the felt, not left looking as if they were thinking.
-    const note = call("seatNote", seat) || "";
-    return `<div class="seat pos-${posOf(seat)} ${acting ? "acting" : ""} ${note ? "absent" : ""} ${seat === ctrl.me() ? "me" : ""}" data-seat="${seat}" aria-label="${esc(note ? `${name} (${note})` : name)}">
-      <div class="seat-name">${esc(name)}${passed}</div>
-      ${note ? `<div class="seat-note">${esc(note)}</div>` : ""}
-      ${seat === ctrl.me() ? "" : `<div class="backs" aria-hidden="true" style="--k:${size}">${'<span class="mini-back"></span>'.repeat(Math.min(size, 13))}</div>`}
-      <div class="seat-info wide">${t("cards_left", { n: size })} · ${t("points_deal", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
-      <div class="seat-info narrow">${t("cards_left", { n: size })}<br>${t("points_short", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
-      ${voids ? `<div class="seat-voids">${t("seat_voids", { suits: voids })}</div>` : ""}
-    </div>`;
-  }
-
-  const playedCount = (v) => played(v, ctrl.n());
-
-  function centreHtml() {
-    const v = ctrl.shown.view;
-    if (!v) return `<div class="centre"></div>`;
-    if (ctrl.lastTrick !== null && ctrl.lastTrick !== playedCount(v)) ctrl.lastTrick = null;
-    let cards = [];
-    let label = "";
-    let winner = null;
-    const showTrick = (tr) => {
-      cards = tr.cards.map((c, i) => ({ card: c, seat: (tr.leader + i) % ctrl.n() }));
-      winner = tr.winner;
-      label = `${winner === ctrl.me() ? t("you_take_trick") : t("takes_trick", { name: ctrl.nameOf(winner) })} (${t("trick_points", { n: tr.points })})`;
-    };
-    if (ctrl.lastTrick !== null && v.tricks.length) showTrick(v.tricks[v.tricks.length - 1]);
-    else if (ctrl.flash) showTrick(ctrl.flash.trick);
-    else if (v.trick.length) {
-      cards = v.trick.map((c, i) => ({ card: c, seat: (v.trick_leader + i) % ctrl.n() }));
-      label = v.trick_leader === ctrl.me() ? t("you_lead") : t("leads", { name: ctrl.nameOf(v.trick_leader) });
-    } else if (v.phase === "play") label = v.to_act === ctrl.me() ? t("you_lead") : t("leads", { name: ctrl.nameOf(v.to_act) });
-    const canLook = v.phase === "play" && v.tricks.length > 0 && !ctrl.flash;
-    return `<div class="centre" aria-label="${t("trick")}">
-      <div class="trick">${cards
-        .map((x) => `<div class="slot pos-${posOf(x.seat)} ${x.seat === winner ? "won" : ""}">${cardFace(x.card, "", `data-flip="${x.card}" data-from="${x.seat}"`)}</div>`)
-        .join("")}</div>
-      <div class="trick-label ${winner !== null ? "winner" : ""}">${esc(label)}</div>
-      ${canLook ? `<button type="button" class="button small last-trick" id="last-trick-btn" aria-pressed="${ctrl.lastTrick !== null}">${t(ctrl.lastTrick !== null ? "last_trick_hide" : "last_trick")}</button>` : ""}
-    </div>`;
-  }
-
-  function statusLine() {
-    return statusText(ctrl.shown, ctrl.me(), { status: ctrl.status, selected: ctrl.selected, nameOf: ctrl.nameOf });
-  }
-
-  function whyNot(card) {
-    if (ctrl.summary) return t("why_summary");
-    if (ctrl.pending !== null && ctrl.shown.view?.phase === "play") return t("why_not_your_turn");
-    return whyNotPlay(ctrl.shown, card, ctrl.me());
-  }
-
-  // One card of the hand is in the tab order (the arrows move along it), so
-  // that Tab goes from the hand to the Pass button in one key: the focused
-  // card, else the one that was (if the hand was not written again), else the
-  // first playable. It is set on the buttons, not written in the markup: a
-  // message drawn while a card takes the focus (a click's press) would write
-  // the hand again between the press and the release, and lose the click.
-  function tabStop(hand, focusedCard) {
-    if (!hand) return;
-    const cards = [...hand.querySelectorAll("[data-card]")];
-    const stop =
-      cards.find((b) => b.dataset.card === focusedCard) ||
-      cards.find((b) => b.getAttribute("tabindex") === "0") ||
-      cards.find((b) => b.getAttribute("aria-disabled") === "false") ||
-      cards[0];
-    cards.forEach((b) => b.setAttribute("tabindex", b === stop ? "0" : "-1"));
-  }
-
-  // The hand as keyed parts (hand.js draws them in place): the box's attributes,
-  // each card's button by its card, and the Pass and Claim buttons after it.
-  function handParts() {
-    const s = ctrl.shown;
-    const v = s.view;
-    if (!v) return null;
-    const received = new Set(v.phase === "play" && v.received && !v.tricks.length ? v.received : []);
-    const hand = sortHand(v.hand);
-    const passing = v.phase === "pass" && v.to_act === ctrl.me();
-    const count = s.rules.pass_count ?? 3;
-    const whys = hand.map(whyNot);
-    const buttons = hand
-      .map((c, i) => {
-        const why = whys[i];
-        const selected = ctrl.selected.includes(c);
-        return `<button type="button" class="card suit-${c[1]} ${received.has(c) ? "received" : ""}" data-card="${c}" data-flip="${c}"
-          tabindex="-1" aria-label="${esc(cardName(c))}" aria-disabled="${why ? "true" : "false"}"
-          ${passing ? `aria-pressed="${selected}"` : ""}
-          ${why ? `aria-describedby="why-${c}" title="${esc(why)}" data-why="${esc(why)}"` : received.has(c) ? `title="${t("received_badge")}"` : ""}>${faceSvg(c)}
-          ${received.has(c) ? `<span class="badge" aria-hidden="true">${t("received_badge")}</span>` : ""}
-          ${why ? `<span class="sr-only" id="why-${c}">${esc(why)}</span>` : ""}</button>`;
-      });
-    const passBtn = passing
-      ? `<button type="button" id="pass-btn" class="button primary pass-btn" ${ctrl.selected.length === count && ctrl.pending === null ? "" : "disabled"}>${t("pass_label")}</button>`
-      : "";
-    // The server offers a claim only when this seat's cards must take every trick left.
-    const claimBtn =
-      v.claim && v.phase === "play" && ctrl.isMyTurn() && !ctrl.summary
-        ? `<button type="button" id="claim-btn" class="button claim-btn" title="${esc(t("claim_title"))}" ${ctrl.pending === null ? "" : "disabled"}>${t("claim")}</button>`
-        : "";
-    // Where one row would leave a card less than TAP px of its own, the hand takes two.
-    const rows = handRows(hand.length, root.querySelector("#t-hand")?.clientWidth ?? 0, cardWidth());
-    const perRow = Math.ceil(hand.length / rows);
-    const items = hand.map((c, i) => ({ key: c, html: buttons[i] }));
-    if (rows === 2) items.splice(perRow, 0, { key: "row-break", html: `<span class="row-break" aria-hidden="true"></span>` });
-    const attrs = { id: "hand", class: `hand ${rows === 2 ? "rows-2" : ""}`, role: "group", "aria-label": t("your_hand"), style: `--n:${Math.max(perRow, 1)}` };
-    return { hand: { attrs, items }, after: `${passBtn}${claimBtn}` };
-  }
-
-  function scoreSheet() {
-    const s = ctrl.shown;
-    const rows = s.results
-      .map((r, k) => `<tr><th scope="row">${k + 1}</th>${r.points
-        .map((p, i) => `<td>${num(p)}${r.moon === i ? ` <span class="moon" title="${t("moon_mark")}">☾<span class="sr-only"> ${t("moon_mark")}</span></span>` : ""}</td>`)
-        .join("")}</tr>`)
-      .join("");
-    return `<section class="score-sheet" aria-label="${t("score_sheet")}">
-      <h2>${t("score_sheet")}</h2>
-      <table>
-        <thead><tr><th scope="col">${t("deal_col")}</th>${s.seats.map((_, i) => `<th scope="col" title="${esc(ctrl.nameOf(i))}">${esc(ctrl.nameOf(i))}</th>`).join("")}</tr></thead>
-        <tbody>${rows}</tbody>
-        <tfoot><tr><th scope="row">Σ</th>${s.totals.map((x) => `<td>${x}</td>`).join("")}</tr></tfoot>
-      </table>
-    </section>`;
-  }
-
-  // The commitment announced before the first deal; at the end, the secret and
-  // the browser's own check of every deal against it (docs/fairness.md).
-  function sealPanel() {
-    const s = ctrl.shown;
-    const f = s.fairness;
-    if (!f) return "";
-    let end = "";
-    if (f.secret) {
-      if (ctrl.sealGame !== s.game) {
-        ctrl.sealGame = s.game;
-        ctrl.seal = "";
-        const gameId = s.game;
-        fetch(`/api/games/${encodeURIComponent(gameId)}/record`)
-          .then((r) => (r.ok ? r.json() : null))
-          .then((record) => (record ? sealVerdict(record) : ""))
-          .then((html) => {
-            if (ctrl.closed || ctrl.shown?.game !== gameId) return;
-            ctrl.seal = html;
-            const el = document.getElementById("seal-verdict");
-            if (el) el.innerHTML = html;
-          })
-          .catch(() => {});
-      }
-      end = `<p>${esc(t("seal_revealed", { s: f.secret.slice(0, 16) }))} <span id="seal-verdict">${ctrl.seal || ""}</span></p>`;
-    }
-    const open = root.querySelector(".seal-panel")?.open ? "open" : "";
-    return `<details class="seal-panel" ${open}><summary>${esc(t("seal_label", { c: f.commitment.slice(0, 8) }))}</summary>
-      <p>${esc(t("seal_help"))}</p><p class="mono">${esc(f.commitment)}</p>${end}</details>`;
-  }
-
-  function renderOver() {
+  function renderOver(actions) {
     const s = ctrl.shown;
     const d = root.querySelector("#t-over");
     if (!d) return;
@@ -664,15 +431,10 @@ export function openTable(root, cfg) {
     }
     // The last trick is seen first, with its winner, as before a deal's summary.
     if (ctrl.flash) return;
-    const actions = call("endActions") || "";
     const key = `${s.game}|${t("game_over")}|${actions}`;
     if (ctrl.overKey === key) return;
     ctrl.overKey = key;
-    if (!d.open) d.show();
-    d.innerHTML = gameOverHtml(s, ctrl.me(), ctrl.nameOf, actions, 560);
-    // Drawn again at the dialog's own width, now that it has one.
-    const w = contentWidth(d);
-    if (Math.abs(w - 560) > 4) d.innerHTML = gameOverHtml(s, ctrl.me(), ctrl.nameOf, actions, w);
+    drawOver(ctrl, d, actions);
   }
 
   // -- actions
@@ -681,7 +443,7 @@ export function openTable(root, cfg) {
     const card = el.dataset.card;
     const s = ctrl.shown;
     if (!s || !s.view) return;
-    const why = whyNot(card);
+    const why = whyNot(ctrl, card);
     if (why) {
       flashAlert(why, el);
       return;
@@ -721,7 +483,7 @@ export function openTable(root, cfg) {
 
   function toggleLastTrick() {
     const v = ctrl.shown.view;
-    ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v) : null;
+    ctrl.lastTrick = ctrl.lastTrick === null ? playedCount(v, ctrl.n()) : null;
     render();
     document.getElementById("last-trick-btn")?.focus();
   }
@@ -739,16 +501,16 @@ export function openTable(root, cfg) {
     hover: (el) => {
       if (el === ctrl.hovered) return;
       ctrl.hovered = el;
-      call("onHover", el);
+      mode.pointed(el);
     },
     // The end's chart is drawn at the width of its box, the hand's rows at the hand's.
     resize: () => {
       ctrl.overKey = null;
       if (ctrl.shown) render();
     },
-    click: (e) => call("onClick", e),
-    change: (e) => call("onChange", e),
-    input: (e) => call("onInput", e),
+    click: (e) => mode.input(e),
+    change: (e) => mode.input(e),
+    input: (e) => mode.input(e),
   });
 
   ctrl.render = () => {

@@ -7,7 +7,7 @@ import { num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { load, save } from "./prefs.js";
 import { getOptions } from "./rules_form.js";
-import { saveToken } from "./tables.js";
+import { saveToken } from "./seat_tokens.js";
 
 const DIRECTOR_KEY = "damepique.tourney.director";
 const PLAYER_KEY = "damepique.tourney.player";

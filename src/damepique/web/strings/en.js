@@ -22,7 +22,7 @@ export default {
   title: "Dame de pique — Hearts",
   nav_play: "Play", nav_friends: "Play with others", nav_history: "History", nav_rules: "Rules",
   nav_guide: "Strategy guide", nav_scorer: "Score keeper", nav_leaderboard: "Leaderboard", nav_account: "Account",
-  nav_label: "Main", menu: "Menu", language: "Language", skip: "Skip to content",
+  nav_label: "Main", menu: "Menu", nav_more: "More", language: "Language", skip: "Skip to content",
 
   // -- home
   home_heading: "Play Hearts against the computer",

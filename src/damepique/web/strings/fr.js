@@ -21,7 +21,7 @@ export default {
   title: "Dame de pique",
   nav_play: "Jouer", nav_friends: "Jouer à plusieurs", nav_history: "Historique", nav_rules: "Règles",
   nav_guide: "Guide stratégique", nav_scorer: "Feuille de marque", nav_leaderboard: "Classement", nav_account: "Compte",
-  nav_label: "Menu principal", menu: "Menu", language: "Langue", skip: "Aller au contenu",
+  nav_label: "Menu principal", menu: "Menu", nav_more: "Plus", language: "Langue", skip: "Aller au contenu",
 
   // -- l'accueil
   home_heading: "Jouez à la Dame de pique contre l'ordinateur",
