@@ -41,7 +41,9 @@ async def test_the_header_holds_on_one_line_on_a_desk(new_context, lang, artifac
     await expect(page.locator("button.play-now")).to_be_enabled()
     await expect(page.locator("header .menu")).to_be_hidden()
     # The name, every link and the language: one row, each within 6 px of the same middle.
-    middles = await rows_of(page, "header.top .brand, header.top nav a, header.top .nav-more-btn, header.top #lang")
+    middles = await rows_of(
+        page, "header.top .brand, header.top nav a, header.top .nav-more-btn, header.top #lang"
+    )
     assert middles[-1] - middles[0] <= 6, middles
     # The links under "More" open in their box, and go with a click elsewhere.
     more = page.locator("header .nav-more-btn")
@@ -91,14 +93,20 @@ WAITING = {
     "en": {"second": "a second person", "bots": "2 empty seats go to computer players", "more": "more people",
            "rules": ["Standard (100 points)", "No limit", "friendly"], "players": "Players"},
     "fr": {"second": "deuxième personne", "bots": "2 places libres iront à des joueurs virtuels",
-           "more": "personnes de plus", "rules": ["Classique (100 points)", "Sans limite", "amicale"], "players": "Joueurs"},
+           "more": "personnes de plus", "rules": ["Classique (100 points)", "Sans limite", "amicale"],
+           "players": "Joueurs"},
 }  # fmt: skip
 
 
 @pytest.mark.parametrize(("lang", "size"), BOTH)
 async def test_the_waiting_room_with_a_program_and_its_rules_line(new_context, lang, size, artifacts) -> None:  # type: ignore[no-untyped-def]
     words = WAITING[lang]
-    seats = [{"name": "Ann"}, {"name": "Robo", "program": True}, {"kind": "empty", "name": ""}, {"kind": "empty", "name": ""}]
+    seats = [
+        {"name": "Ann"},
+        {"name": "Robo", "program": True},
+        {"kind": "empty", "name": ""},
+        {"kind": "empty", "name": ""},
+    ]
     server = FakeServer(table_message(seats, status="waiting"))
     context = await new_context(locale=LOCALES[lang], **SIZES[size])
     page = await context.new_page()
@@ -108,7 +116,9 @@ async def test_the_waiting_room_with_a_program_and_its_rules_line(new_context, l
     await expect(room).to_contain_text(words["bots"])
     await expect(room).not_to_contain_text(words["more"])
     # The preset's name says the target: the line says it once, and the players not at all (the seats do).
-    await expect(room.locator(".rules-line")).to_contain_text(words["rules"][0])  # once /api/options names the preset
+    await expect(room.locator(".rules-line")).to_contain_text(
+        words["rules"][0]
+    )  # once /api/options names the preset
     line = (await room.locator(".rules-line").inner_text()).replace("\u00a0", " ").replace("\u202f", " ")
     assert line.split(" · ") == words["rules"], line
     assert words["players"] not in line
