@@ -10,7 +10,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -20,19 +19,8 @@ from pathlib import Path
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _missing(what: str) -> None:
-    message = f"{what} is not installed (scripts/test installs it as root)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
+from ..conftest import free_port
+from .cluster_helpers import Cluster, _missing, make_cluster
 
 WITHIN = 120.0
 """Seconds a service may take to start or stop: generous (a busy machine), never what
@@ -142,3 +130,13 @@ def postgres_server() -> Iterator[PostgresServer]:
             check=False, stdout=subprocess.DEVNULL,
         )  # fmt: skip
         shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, postgres_server: PostgresServer, redis_server: RedisServer) -> Iterator[Cluster]:
+    """Processes ``a`` and ``b`` on one fresh database and one Redis, behind nginx."""
+    running = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["a", "b"])
+    try:
+        yield running
+    finally:
+        running.stop()

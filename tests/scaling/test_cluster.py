@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,7 +18,7 @@ import pytest
 
 from damepique.engine.record import replay
 
-from .cluster_helpers import Cluster, Seat, drive, is_subsequence, make_cluster, plays_of, settle
+from .cluster_helpers import Cluster, Seat, drive, is_subsequence, plays_of, settle
 from .conftest import WITHIN
 
 
@@ -76,16 +74,6 @@ def check_record(cluster: Cluster, seats: list[Seat]) -> dict[str, Any]:
         assert is_subsequence(s.acked, plays)
         assert is_subsequence(s.seen, plays), "what a seat was told happened in that order"
     return record
-
-
-@pytest.fixture
-def cluster(tmp_path: Path, postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
-    """Processes ``a`` and ``b`` on one fresh database and one Redis, behind nginx."""
-    running = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["a", "b"])
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def over(seats: list[Seat]) -> bool:

@@ -31,9 +31,9 @@ import pytest
 from playwright.async_api import expect
 
 from ..browser.test_multiplayer import create_table, join_by_code, new_page, play_until
-from ..conftest import ROOT
-from .cluster_helpers import nginx_binary
-from .conftest import _missing, _pg_bin, free_port
+from ..conftest import ROOT, free_port
+from .cluster_helpers import _missing, nginx_binary
+from .conftest import _pg_bin
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
 

@@ -6,27 +6,15 @@ Every read is bounded (the socket's own timeout)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from .cluster_helpers import Cluster, make_cluster
+from .cluster_helpers import Cluster
 
 READ_S = 60.0
 """The longest one message is waited for (it comes in well under a second)."""
-
-
-@pytest.fixture
-def cluster(tmp_path: Path, postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
-    running = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["a", "b"])
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def page(cluster: Cluster, name: str) -> ClientConnection:

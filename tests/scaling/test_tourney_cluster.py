@@ -12,26 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from .cluster_helpers import Cluster, Seat, drive, is_subsequence, make_cluster, settle
+from .cluster_helpers import Cluster, Seat, drive, is_subsequence, settle
 
 LIMIT = 120.0
 """Seconds after which a wait fails the test: a hang, never a slow machine."""
-
-
-@pytest.fixture
-def cluster(tmp_path: Path, postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
-    running = make_cluster(tmp_path, postgres_server.url, redis_server.url, ["a", "b"])
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def query(cluster: Cluster, sql: str, *args: Any) -> list[Any]:

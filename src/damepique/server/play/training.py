@@ -4,7 +4,7 @@ its review of a finished deal. Both run the expert's search off the loop
 
 from __future__ import annotations
 
-from damepique.engine import DONE
+from damepique.engine import DONE, Deal
 
 from ..errors import Refusal
 from ..protocol import VERSION, Json
@@ -18,14 +18,7 @@ async def advice(game: Game, seat: int, thinker: Thinker) -> Json:
     deal = game.deal
     assert deal is not None
     options = await thinker.advise(game.view(seat))
-    return {
-        "v": VERSION,
-        "type": "advice",
-        "deal": deal.number,
-        "phase": deal.phase,
-        "play": len(deal.plays),
-        "options": options,
-    }
+    return _at(deal, "advice") | {"options": options}
 
 
 async def hint(game: Game, seat: int, thinker: Thinker) -> Json:
@@ -33,13 +26,12 @@ async def hint(game: Game, seat: int, thinker: Thinker) -> Json:
     deal = game.deal
     assert deal is not None
     answer = await thinker.hint(game.view(seat))
-    return {
-        "v": VERSION,
-        "type": "hint",
-        "deal": deal.number,
-        "phase": deal.phase,
-        "play": len(deal.plays),
-    } | answer
+    return _at(deal, "hint") | answer
+
+
+def _at(deal: Deal, kind: str) -> Json:
+    """A ``kind`` message about the position now: the deal, its phase, the cards played."""
+    return {"v": VERSION, "type": kind, "deal": deal.number, "phase": deal.phase, "play": len(deal.plays)}
 
 
 async def review(game: Game, seat: int, number: int, thinker: Thinker) -> Json:

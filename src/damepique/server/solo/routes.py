@@ -138,12 +138,16 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
             ]
         }
 
-    @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
+    async def finished(game_id: str) -> Json:
+        """The record of a finished game as it may be shown now; ``not_found`` else."""
         g = await games.get_game(game_id)
         if g is None or g.record is None:
-            return refused(Refusal("not_found", "no finished game with this id"))
-        shown = shown_record(g, clock_time())
+            raise Refusal("not_found", "no finished game with this id")
+        return shown_record(g, clock_time())
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> Response:
+        shown = await finished(game_id)
         return Response(
             json.dumps(shown, ensure_ascii=False, indent=1),
             media_type="application/json",
@@ -152,10 +156,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
 
     @app.get("/api/games/{game_id}/replay")
     async def replay_game(game_id: str) -> JSONResponse:
-        g = await games.get_game(game_id)
-        if g is None or g.record is None:
-            return refused(Refusal("not_found", "no finished game with this id"))
-        shown = shown_record(g, clock_time())
+        shown = await finished(game_id)
         # Off the event loop: a long game's replay would hold up every table.
         data = await asyncio.to_thread(_replay, shown)
         return JSONResponse(data | {"game": game_id})
@@ -164,10 +165,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
     async def replay_advice(game_id: str, deal: int = 0, play: int = 0) -> JSONResponse:
         """The expert's view of a finished game at one card: the advice for the
         seat to play card ``play`` of deal ``deal`` (what a replay page shows)."""
-        g = await games.get_game(game_id)
-        if g is None or g.record is None:
-            return refused(Refusal("not_found", "no finished game with this id"))
-        shown = shown_record(g, clock_time())
+        shown = await finished(game_id)
         found = await asyncio.to_thread(_position, shown, deal, play)  # off the loop, as a replay
         if found is None:
             return refused(Refusal("bad_deal", "no such card in this game"))

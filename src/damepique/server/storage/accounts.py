@@ -137,24 +137,21 @@ class AccountStore:
     async def set_bot_token(self, owner: str, key: str, token_hash: str | None) -> bool:
         """Replace (or, with None, revoke) the token of ``owner``'s bot ``key``;
         False when ``owner`` has no such bot."""
-        accounts = schema.accounts
-        async with self.db.write() as conn:
-            done = await conn.execute(
-                update(accounts)
-                .where(accounts.c.key == key, accounts.c.owner == owner, accounts.c.kind == "bot")
-                .values(token=token_hash)
-            )
-            return bool(done.rowcount)
+        return await self._update_bot(owner, key, token=token_hash)
 
     async def set_bot_quick(self, owner: str, key: str, allowed: bool) -> bool:
         """Whether ``owner``'s bot ``key`` may join quick matches (casual ones only);
         False when ``owner`` has no such bot."""
+        return await self._update_bot(owner, key, quick=allowed)
+
+    async def _update_bot(self, owner: str, key: str, **values: object) -> bool:
+        """Set ``values`` on ``owner``'s bot ``key``; False when ``owner`` has no such bot."""
         accounts = schema.accounts
         async with self.db.write() as conn:
             done = await conn.execute(
                 update(accounts)
                 .where(accounts.c.key == key, accounts.c.owner == owner, accounts.c.kind == "bot")
-                .values(quick=allowed)
+                .values(**values)
             )
             return bool(done.rowcount)
 
