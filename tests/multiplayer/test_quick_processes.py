@@ -98,6 +98,14 @@ async def processes(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, Man
             await db.close()
 
 
+async def takes_over(a: Process, b: Process) -> None:
+    """``a`` stops (its leases handed back) and ``b`` takes the queue over,
+    hearing of who waits at it."""
+    await a.quick.stop()
+    await a.node.stop()
+    await b.quick.upkeep()
+
+
 async def join(p: Process, page: Page, person: str, wait: int = 30) -> str:
     entry = p.quick.entry({"wait": wait, "player": f"device-{person}"}, {}, person, None)
     await p.quick.join(page, entry)
@@ -143,9 +151,7 @@ async def test_when_the_owner_stops_the_other_process_rebuilds_the_queue(
         await join(b, one, "una", wait=10)
         await join(b, two, "dos", wait=10)
         assert len(a.quick.queue) == 2
-        await a.quick.stop()
-        await a.node.stop()  # hands its leases back
-        await b.quick.upkeep()  # b takes the lease and hears of who waits at it
+        await takes_over(a, b)  # b takes the lease and hears of who waits at it
         assert LEASE in b.node.owned and len(b.quick.queue) == 2
         await clock.advance(10)
         await b.quick.upkeep()
@@ -196,8 +202,6 @@ async def test_when_the_owner_dies_while_seating_the_new_owner_seats_everyone_on
 ) -> None:
     a, b, _ = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()
-        await b.quick.upkeep()
         seating = asyncio.Event()
 
         async def dies_seating(choice: Choice, people: list[Entry]) -> list[Json]:
@@ -211,9 +215,7 @@ async def test_when_the_owner_dies_while_seating_the_new_owner_seats_everyone_on
             await join(b, page, f"p{i}")
         await seating.wait()  # a claimed the four at b and was seating them
         assert all(w.claimed == a.node.pid for w in b.quick.local.values())
-        await a.quick.stop()
-        await a.node.stop()
-        await b.quick.upkeep()  # b owns the queue now: the four are offered to it again
+        await takes_over(a, b)  # b owns the queue now: the four are offered to it again
         await until(lambda: all("matched" in p.statuses() for p in pages))
     assert [sorted(g) for g in b.seated] == [[f"g:device-p{i}" for i in range(4)]]
     assert all(p.statuses().count("matched") == 1 for p in pages)
@@ -224,8 +226,6 @@ async def test_a_group_seated_by_an_owner_that_died_before_saying_so_is_not_seat
 ) -> None:
     a, b, _ = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()
-        await b.quick.upkeep()
         sent = a.node.send
         a.node.send = lambda pid, m, text="": None if m["op"] == "quick_seated" else sent(pid, m, text)  # type: ignore[method-assign]
         pages = [Page() for _ in range(4)]
@@ -237,9 +237,7 @@ async def test_a_group_seated_by_an_owner_that_died_before_saying_so_is_not_seat
             return all(t is not None and t.seated for t in found)
 
         await clocks.until(all_seated, BOUND_S)  # seated at a's table; the word never left a
-        await a.quick.stop()
-        await a.node.stop()
-        await b.quick.upkeep()
+        await takes_over(a, b)
         await until(lambda: all("matched" in p.statuses() for p in pages))
     assert b.seated == [] and len(a.seated) == 1
     assert {next(m for m in p.got if m["status"] == "matched")["code"] for p in pages} == {"T1a"}
@@ -250,7 +248,6 @@ async def test_a_lone_server_restarting_tells_its_waiting_pages_and_keeps_their_
 ) -> None:
     a, _, clock = processes
     async with asyncio.timeout(60):
-        await a.quick.upkeep()
         first, second = Page(), Page()
         t1 = await join(a, first, "una", wait=30)
         await clock.advance(5)
