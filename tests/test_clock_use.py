@@ -130,8 +130,8 @@ TESTS = Path(__file__).resolve().parent
 SLEEPS_ALLOWED: dict[Path, str] = {}
 """Test modules that may wait on real time, each with its reason: none now (the
 real-process tests of the cluster reconnect at once, the process that takes a
-table over waiting out its dead owner's lease itself; the browser tests are
-another engineer's: tests/browser waits on what the page says it drew)."""
+table over waiting out its dead owner's lease itself; the browser tests wait on
+what the page says it drew, or on the page's own messages)."""
 
 
 def sleeps(source: str) -> list[tuple[int, str]]:
@@ -149,7 +149,7 @@ def test_no_test_sleeps_to_let_something_happen() -> None:
     ``asyncio.sleep(0)``, a turn of the event loop, is not a sleep."""
     bad = []
     for path in sorted(TESTS.rglob("*.py")):
-        if "browser" in path.relative_to(TESTS).parts or path in SLEEPS_ALLOWED:
+        if path in SLEEPS_ALLOWED:
             continue
         bad += [f"{path.relative_to(TESTS)}:{line} {what}" for line, what in sleeps(path.read_text("utf-8"))]
     assert not bad, "tests that sleep (move a ManualClock or wait on a signal instead):\n" + "\n".join(bad)

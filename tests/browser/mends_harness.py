@@ -91,13 +91,20 @@ class FakeServer:
         self.refuse = False  # while true, every new connection is closed at once
         # Answers by message type: what the "server" sends back to a message (None: nothing).
         self.answers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {}
-        self._waiters: list[asyncio.Future[None]] = []  # ``wait_for``s, woken by each message
+        self._waiters: list[asyncio.Future[None]] = []  # ``until``s, woken by each message and connection
 
     async def install(self, page: Page) -> None:
         await page.route_web_socket("**/ws", self._connect)
 
+    def _wake(self) -> None:
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
+
     def _connect(self, ws: WebSocketRoute) -> None:
         self.sockets.append(ws)
+        self._wake()
         if self.refuse:
             # Accepted, then closed by the "server" before it says anything: a drop.
             async def drop(message: str | bytes) -> None:
@@ -109,10 +116,7 @@ class FakeServer:
         def on_message(message: str | bytes) -> None:
             msg = json.loads(message)
             self.received.append(msg)
-            for waiter in self._waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
-            self._waiters.clear()
+            self._wake()
             if msg.get("type") == "hello":
                 for early in self.before:
                     ws.send(json.dumps(early))
@@ -131,14 +135,19 @@ class FakeServer:
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.received if m.get("type") == kind]
 
-    async def wait_for(self, kind: str, seconds: float = 30.0) -> list[dict[str, Any]]:
-        """Until the page has sent a message of type ``kind``: woken by the message
-        itself, never polling (``seconds``: a generous bound, not what a test is about)."""
+    async def until(self, done: Callable[[], object], seconds: float = 30.0) -> None:
+        """Until ``done()`` holds, looked at after each message and each connection
+        of the page: woken by them, never polling (``seconds``: a generous bound,
+        not what a test is about)."""
         async with asyncio.timeout(seconds):
-            while not self.of_type(kind):
+            while not done():
                 waiter = asyncio.get_running_loop().create_future()
                 self._waiters.append(waiter)
                 await waiter
+
+    async def wait_for(self, kind: str, seconds: float = 30.0) -> list[dict[str, Any]]:
+        """Until the page has sent a message of type ``kind``."""
+        await self.until(lambda: self.of_type(kind), seconds)
         return self.of_type(kind)
 
 

@@ -5,9 +5,7 @@ the page's clock moves only when the test moves it."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable
 
 import pytest
 from playwright.async_api import expect
@@ -24,14 +22,6 @@ WORDS = {
         "turn": "À vous de jouer.",
     },
 }
-
-
-async def until(done: Callable[[], bool]) -> None:
-    for _ in range(200):
-        if done():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("never")
 
 
 @pytest.mark.parametrize(
@@ -56,7 +46,7 @@ async def test_a_lost_connection_counts_down_and_can_be_tried_at_once(
     for delay in (600, 1200):
         count = len(server.sockets)
         await page.clock.run_for(delay + 50)
-        await until(lambda count=count: len(server.sockets) == count + 1)
+        await server.until(lambda count=count: len(server.sockets) == count + 1)  # the page tried again
         await expect(page.get_by_role("button", name=words["try"])).to_be_visible()
     counted = re.compile(words["in"])
     text = await status.inner_text()
