@@ -63,6 +63,8 @@ TABLES = {
     "daily_entries",
     "quick_tickets",
     "tournaments",
+    "challenges",
+    "challenge_accounts",
 }
 
 

@@ -62,6 +62,7 @@ from .static import WebFiles
 from .stats import routes as stats_routes
 from .storage.accounts import AccountStore
 from .storage.analyses import AnalysisStore
+from .storage.challenges import ChallengeStore
 from .storage.daily import DailyStore
 from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
@@ -232,7 +233,8 @@ def create_app(
     puzzle_routes.install(app)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
-    challenge_routes.install(app, Challenges(tables, accounts.store, node.broker, settings.clock), accounts)
+    challenges = Challenges(ChallengeStore(db), tables, accounts.store, node.broker, settings.clock)
+    challenge_routes.install(app, challenges, accounts)
     stats_routes.install(app, tables.stats, accounts, settings.clock)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)

@@ -54,7 +54,7 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
     @app.get("/api/challenges")
     async def mine(request: Request) -> JSONResponse:
         account = await who(request)
-        found = challenges.of(account)
+        found = await challenges.of(account)
         return JSONResponse(
             {
                 "in": [c.to_json() for c in found if c.challenger != account],
@@ -90,7 +90,7 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
             # Subscribed first, then what is pending: nothing falls in between.
             # The first line (empty) says so: from then on no event is missed.
             yield "\n"
-            for c in challenges.received(account):
+            for c in await challenges.received(account):
                 yield line({"type": "challenge", "challenge": c.to_json()})
             for game in await challenges.playing(account):
                 yield line({"type": "gameStart", "game": game})

@@ -5,16 +5,17 @@ in the empty seats when the challenger said ``fill``) and tells each account
 ``gameStart`` on its event stream, with the table's code, its seat and the
 seat's token (``docs/bot-api.md``).
 
-Challenges are kept by the process that received them, for ``EXPIRY_S``
-seconds of the app's clock; the events go through the broker, so an event
-stream on any process hears them.
+Challenges are kept in the database (``storage.challenges``), each answer
+made under the challenge's row lock, so a challenge made at one process is
+answered at any other and started once; one nobody answered for
+``EXPIRY_S`` seconds of the app's clock is dropped. The events go through
+the broker, so an event stream on any process hears them.
 """
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 from damepique.engine import Rules
 
@@ -25,6 +26,7 @@ from ..cluster.events import tell
 from ..errors import Refusal
 from ..protocol import Json
 from ..storage.accounts import AccountStore
+from ..storage.challenges import ChallengeStore
 from ..tables.registry import Tables
 from ..tables.seats import Sitter, TableOptions, TableSeat
 from ..tables.table import Table
@@ -35,6 +37,9 @@ EXPIRY_S = 600.0
 """A challenge nobody answered in ten minutes is dropped."""
 MAX_PENDING = 20
 """Challenges an account may have made and not seen answered."""
+PLAYING_S = 86_400.0
+"""How long after its start a challenge's game is looked for, to tell its
+``gameStart`` again to a stream that opens (a game lasts far less)."""
 
 
 @dataclass
@@ -65,6 +70,24 @@ class Challenge:
     def accounts(self) -> list[str]:
         return [self.challenger, *(a.account for a in self.to)]
 
+    def to_doc(self) -> Json:
+        """Everything about it, as stored (``to_json`` is what accounts are shown)."""
+        return asdict(self) | {"options": self.options.to_json()}
+
+    @classmethod
+    def from_doc(cls, d: Json) -> Challenge:
+        return cls(
+            d["id"],
+            d["challenger"],
+            d["nickname"],
+            [Answer(**a) for a in d["to"]],
+            TableOptions(**d["options"]),
+            d["created"],
+            d["status"],
+            d["table"],
+            dict(d["seats"]),
+        )
+
     def to_json(self) -> Json:
         return {
             "id": self.id,
@@ -84,59 +107,53 @@ class Challenge:
 
 
 class Challenges:
-    def __init__(self, tables: Tables, store: AccountStore, broker: Broker, clock: Clock) -> None:
-        self.tables = tables
+    def __init__(
+        self, store: ChallengeStore, tables: Tables, accounts: AccountStore, broker: Broker, clock: Clock
+    ) -> None:
         self.store = store
+        self.tables = tables
+        self.accounts = accounts
         self.broker = broker
         self.clock = clock
-        self.open: dict[str, Challenge] = {}
-        self.started: dict[str, list[Json]] = {}
-        """Each account's ``gameStart`` of the challenges' games, until they are over."""
-        self.lock = asyncio.Lock()
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _expire(self) -> None:
-        now = self.clock.time()
-        for cid, c in list(self.open.items()):
-            if c.status != "pending" or now - c.created > EXPIRY_S:
-                del self.open[cid]
-
-    def of(self, account: str) -> list[Challenge]:
+    async def of(self, account: str) -> list[Challenge]:
         """The pending challenges ``account`` made or received, oldest first."""
-        self._expire()
-        return [c for c in self.open.values() if account in c.accounts()]
+        docs = await self.store.of(account, "pending", self.clock.time() - EXPIRY_S)
+        return [Challenge.from_doc(d) for d in docs]
 
-    def received(self, account: str) -> list[Challenge]:
+    async def received(self, account: str) -> list[Challenge]:
         """The pending challenges ``account`` has not answered yet."""
-        return [c for c in self.of(account) if any(a.account == account and a.answer is None for a in c.to)]
+        return [
+            c for c in await self.of(account) if any(a.account == account and a.answer is None for a in c.to)
+        ]
 
     async def playing(self, account: str) -> list[Json]:
         """The ``gameStart`` of each game a challenge started for ``account`` that
         is still being played (told again when its event stream opens)."""
         still = []
-        for game in self.started.get(account, []):
+        for doc in await self.store.of(account, "started", self.clock.time() - PLAYING_S):
+            game = doc["seats"].get(account)
+            if game is None or "game" not in game:
+                continue
             data = await self.tables.store.load(game["table"])
             if data is not None and data.get("status") == "playing" and data.get("game") == game["game"]:
                 still.append(game)
-        if still:
-            self.started[account] = still
-        else:
-            self.started.pop(account, None)
         return still
 
-    def _get(self, cid: str) -> Challenge:
-        self._expire()
-        found = self.open.get(cid)
-        if found is None:
+    def _pending(self, doc: Json) -> Challenge:
+        """The stored challenge, if still waiting for answers (``no_challenge`` else)."""
+        challenge = Challenge.from_doc(doc)
+        if challenge.status != "pending" or self.clock.time() - challenge.created > EXPIRY_S:
             raise Refusal("no_challenge", "no pending challenge with this id (answered, canceled or expired)")
-        return found
+        return challenge
 
     # -- changing --------------------------------------------------------------------------
 
     async def create(self, challenger: str, body: Json, options: TableOptions) -> Challenge:
         """A challenge from ``challenger`` to the nicknames of ``body["to"]``; each is told."""
-        me = await self.store.get_account(challenger)
+        me = await self.accounts.get_account(challenger)
         if me is None:
             raise Refusal("account_needed", "sign in, or send a bot's token, to challenge")
         if options.auto_players:
@@ -152,7 +169,7 @@ class Challenges:
         answers: list[Answer] = []
         for name in raw:
             key = nickname_key(name)
-            acc = await self.store.get_account(key) if key else None
+            acc = await self.accounts.get_account(key) if key else None
             if acc is None:
                 raise Refusal("not_found", f"no player with the nickname {name[:32]!r}")
             if acc["key"] == challenger or any(a.account == acc["key"] for a in answers):
@@ -165,38 +182,49 @@ class Challenges:
             if len(answers) != players - 1:
                 raise Refusal("bad_challenge", "a ranked challenge fills every seat with a challenged bot")
             options = replace(options, ranked=False, ladder=True, fill=False)
-        async with self.lock:
-            mine = [c for c in self.of(challenger) if c.challenger == challenger]
-            if len(mine) >= MAX_PENDING:
-                raise Refusal(
-                    "too_many_challenges", f"{MAX_PENDING} challenges are waiting for answers already"
-                )
-            challenge = Challenge(
-                secrets.token_hex(6), challenger, str(me["nickname"]), answers, options, self.clock.time()
-            )
-            self.open[challenge.id] = challenge
+        mine = [c for c in await self.of(challenger) if c.challenger == challenger]
+        if len(mine) >= MAX_PENDING:
+            raise Refusal("too_many_challenges", f"{MAX_PENDING} challenges are waiting for answers already")
+        challenge = Challenge(
+            secrets.token_hex(6), challenger, str(me["nickname"]), answers, options, self.clock.time()
+        )
+        await self.store.add(challenge.to_doc(), challenge.accounts())
         for a in answers:
             await tell(self.broker, a.account, {"type": "challenge", "challenge": challenge.to_json()})
         return challenge
 
+    async def _answer(self, cid: str, account: str, answer: str, reason: str | None) -> Challenge:
+        """Write down ``account``'s answer (row locked: two answers at two processes
+        both count, and only the last acceptance starts the game)."""
+
+        def edit(doc: Json) -> Challenge:
+            challenge = self._pending(doc)
+            mine = self._answer_of(challenge, account)
+            mine.answer, mine.reason = answer, reason
+            if answer == "decline":
+                challenge.status = "declined"
+            elif all(a.answer == "accept" for a in challenge.to):
+                challenge.status = "started"  # from here nobody else changes it
+            doc.update(challenge.to_doc())
+            return challenge
+
+        return (await self.store.change(cid, edit))[1]
+
     async def accept(self, account: str, cid: str) -> Challenge:
         """``account`` accepts; the last acceptance starts the game."""
-        async with self.lock:
-            challenge = self._get(cid)
-            answer = self._answer_of(challenge, account)
-            answer.answer, answer.reason = "accept", None
-            if any(a.answer != "accept" for a in challenge.to):
-                return challenge
-            challenge.status = "started"  # from here nobody else changes it
+        challenge = await self._answer(cid, account, "accept", None)
+        if challenge.status != "started":
+            return challenge
         try:
             table = await self._start(challenge)
         except Refusal:
             challenge.status = "canceled"
+            await self.store.change(cid, lambda doc: doc.update(status="canceled"))
             await self._tell_all(challenge, "challengeCanceled")
             raise
         challenge.table = table.code
+        await self.store.change(cid, lambda doc: doc.update(table=table.code, seats=challenge.seats))
         for key in challenge.accounts():
-            self.started.setdefault(key, []).append(challenge.seats[key])
             await tell(self.broker, key, {"type": "gameStart", "game": challenge.seats[key]})
         return challenge
 
@@ -205,22 +233,20 @@ class Challenges:
             reason = "generic"
         if reason not in REASONS:
             raise Refusal("bad_reason", f"a reason is one of {', '.join(REASONS)}")
-        async with self.lock:
-            challenge = self._get(cid)
-            answer = self._answer_of(challenge, account)
-            answer.answer, answer.reason = "decline", str(reason)
-            challenge.status = "declined"
-            del self.open[cid]
+        challenge = await self._answer(cid, account, "decline", str(reason))
         await self._tell_all(challenge, "challengeDeclined", but=account)
         return challenge
 
     async def cancel(self, account: str, cid: str) -> Challenge:
-        async with self.lock:
-            challenge = self._get(cid)
+        def edit(doc: Json) -> Challenge:
+            challenge = self._pending(doc)
             if challenge.challenger != account:
                 raise Refusal("not_challenged", "only the challenger cancels a challenge")
             challenge.status = "canceled"
-            del self.open[cid]
+            doc.update(challenge.to_doc())
+            return challenge
+
+        challenge = (await self.store.change(cid, edit))[1]
         await self._tell_all(challenge, "challengeCanceled", but=account)
         return challenge
 

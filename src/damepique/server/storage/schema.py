@@ -281,12 +281,36 @@ seating, tables, deal secret and the director's token's hash); ``status`` is
 ``open``, ``playing`` or ``over``; ``due``: from when some process must drive
 it (its start time while open, 0 while played; null: nothing to drive)."""
 
+# -- challenges between accounts (docs/bot-api.md) -------------------------------------------
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created", Float, nullable=False, index=True),
+    Column("data", Text, nullable=False),
+)
+"""A challenge as one JSON document (who challenged whom, the answers, the
+table's options; once started, each account's seat and token); ``status``
+is ``pending``, ``started``, ``declined`` or ``canceled``."""
+
+challenge_accounts = Table(
+    "challenge_accounts",
+    metadata,
+    Column("challenge", String(16), primary_key=True),
+    Column("account", String(64), primary_key=True, index=True),
+)
+"""Every account a challenge names (its challenger too): whose lists it is on."""
+
 
 __all__ = [
     "account_sessions",
     "accounts",
     "analyses",
     "bot_ladder",
+    "challenge_accounts",
+    "challenges",
     "daily_days",
     "daily_entries",
     "events",

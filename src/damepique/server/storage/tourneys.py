@@ -1,10 +1,8 @@
 """Tournaments (``schema.tournaments``): each one JSON document, written whole.
 
 Several processes share a tournament (a player joins at one, its director
-starts it at another): every change is made by ``change``, which reads the
-document with its row locked (PostgreSQL's ``FOR UPDATE``; SQLite has one
-writer, under the database's write lock), changes it and writes it back in
-one transaction, so two changes at once never lose one another.
+starts it at another): every change is made by ``change``, row locked
+(``documents.change``), so two changes at once never lose one another.
 """
 
 from __future__ import annotations
@@ -13,11 +11,11 @@ import json
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy import Select, insert, select, update
+from sqlalchemy import Select, insert, select
 
 from ..errors import Refusal
 from ..protocol import Json
-from . import schema
+from . import documents, schema
 from .database import Database
 
 T = TypeVar("T")
@@ -50,31 +48,16 @@ class TourneyStore:
             )
 
     async def change(self, code: str, edit: Callable[[Json], T]) -> tuple[Json, T]:
-        """Apply ``edit`` to the stored document, row locked, and write it back;
-        the document as changed and what ``edit`` returned. A ``Refusal`` from
-        ``edit`` changes nothing and is raised here; no such tournament: ``no_tourney``."""
-        t = schema.tournaments
-        refusal: Refusal | None = None
-        async with self.db.write() as conn:
-            row = (await conn.execute(select(t.c.data).where(t.c.code == code).with_for_update())).first()
-            if row is None:
-                refusal = Refusal("no_tourney", "no tournament with this code")
-            else:
-                doc = dict(json.loads(row.data))
-                try:
-                    result = edit(doc)
-                except Refusal as e:
-                    # Not raised inside: the write lock counts a raise as a failed write.
-                    refusal = e
-                else:
-                    await conn.execute(
-                        update(t)
-                        .where(t.c.code == code)
-                        .values(status=doc["status"], data=json.dumps(doc), due=due(doc))
-                    )
-        if refusal is not None:
-            raise refusal
-        return doc, result
+        """Apply ``edit`` to the stored document, row locked (``documents.change``);
+        no such tournament: ``no_tourney``."""
+        return await documents.change(
+            self.db,
+            schema.tournaments,
+            code,
+            edit,
+            Refusal("no_tourney", "no tournament with this code"),
+            lambda doc: {"status": doc["status"], "due": due(doc)},
+        )
 
     async def load(self, code: str) -> Json | None:
         t = schema.tournaments
