@@ -47,6 +47,14 @@ def check_invariants(deal: Deal) -> None:
     assert sum(deal.taken_points) == sum(t[3] for t in deal.tricks)
 
 
+def play_at_random(deal: Deal, rng: random.Random) -> None:
+    """Random passes, then random legal cards, to the end of the deal."""
+    for seat in deal.passing_seats:
+        deal.pass_cards(seat, rng.sample(list(cards_of(deal.hands[seat])), deal.rules.pass_count))
+    while deal.phase == "play":
+        deal.play_unchecked(rng.choice(deal.legal_cards()))
+
+
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_random_playouts_keep_the_invariants(name: str) -> None:
     rules = RULE_SETS[name]
@@ -101,10 +109,7 @@ def test_random_matches_end_with_one_lowest(name: str) -> None:
             deal = match.next_deal()
             assert match.dealer(deal.number) == (deal.number - 1) % rules.players
             assert deal.pass_offset % rules.players == rules.pass_offset(deal.number) % rules.players
-            for seat in deal.passing_seats:
-                deal.pass_cards(seat, rng.sample(list(cards_of(deal.hands[seat])), rules.pass_count))
-            while deal.phase == "play":
-                deal.play_unchecked(rng.choice(deal.legal_cards()))
+            play_at_random(deal, rng)
         totals = match.totals
         assert max(totals) >= rules.target
         assert totals.count(min(totals)) == 1 and match.winner == totals.index(min(totals))
@@ -123,10 +128,7 @@ def test_random_matches_with_tie_share_end_at_the_target(name: str) -> None:
         match = Match(rules, rng)
         while not match.over:
             deal = match.next_deal()
-            for seat in deal.passing_seats:
-                deal.pass_cards(seat, rng.sample(list(cards_of(deal.hands[seat])), rules.pass_count))
-            while deal.phase == "play":
-                deal.play_unchecked(rng.choice(deal.legal_cards()))
+            play_at_random(deal, rng)
         totals = match.totals
         assert max(totals) >= rules.target
         before = [t - p for t, p in zip(totals, match.deals[-1].result().points, strict=True)]

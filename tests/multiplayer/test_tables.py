@@ -20,6 +20,7 @@ from damepique.server.clock import ManualClock
 from damepique.server.settings import Settings
 
 from ..clocks import WITHIN, move, wait
+from ..server.helpers import MALFORMED
 from .mp_helpers import (
     Patched,
     Player,
@@ -175,12 +176,7 @@ def test_bad_and_hostile_input_gets_a_reason_and_changes_nothing(client: TestCli
         state = recv_type(a, "state")
         hand = state["view"]["hand"]
         bad: list[tuple[str, str]] = [
-            ("{oops", "bad_json"),
-            ("[1, 2]", "bad_message"),
-            ('{"card": "QS"}', "bad_message"),
-            ('{"type": "shuffle"}', "unknown_type"),
-            ('{"type": "play", "v": 7}', "bad_version"),
-            (json.dumps({"type": "play", "card": "x" * 100_000}), "too_large"),
+            *MALFORMED,
             (json.dumps({"type": "pass", "cards": hand[:2]}), "illegal_pass"),
             (json.dumps({"type": "pass", "cards": "QS AS KS"}), "bad_card"),
             (json.dumps({"type": "play", "card": hand[0]}), "not_playing"),

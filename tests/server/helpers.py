@@ -6,6 +6,16 @@ import json
 import random
 from typing import Any
 
+MALFORMED: list[tuple[str, str]] = [
+    ("{oops", "bad_json"),
+    ("[1, 2]", "bad_message"),
+    ('{"card": "QS"}', "bad_message"),
+    ('{"type": "shuffle"}', "unknown_type"),
+    ('{"type": "play", "v": 7}', "bad_version"),
+    (json.dumps({"type": "play", "card": "x" * 100_000}), "too_large"),
+]
+"""Messages a game's socket (solo or table) refuses before it looks at the game, and their codes."""
+
 
 def new_game(client: Any, **body: Any) -> dict[str, Any]:
     body.setdefault("speed", "fast")

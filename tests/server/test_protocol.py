@@ -17,7 +17,7 @@ from damepique.engine import PRESETS, Rules, cards_of, direction_name
 from damepique.engine.cards import CARD_NAMES
 from damepique.server.app import create_app
 
-from .helpers import my_turn, new_game, play_out, recv_state
+from .helpers import MALFORMED, my_turn, new_game, play_out, recv_state
 
 JSON = {"content-type": "application/json"}
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
@@ -95,12 +95,7 @@ def test_every_bad_input_gets_a_reason_and_changes_nothing(client: TestClient) -
         assert view["phase"] == "pass"
         hand = view["hand"]
         bad: list[tuple[str, str]] = [
-            ("{oops", "bad_json"),
-            ("[1, 2]", "bad_message"),
-            ('{"card": "QS"}', "bad_message"),
-            ('{"type": "shuffle"}', "unknown_type"),
-            ('{"type": "play", "v": 7}', "bad_version"),
-            (json.dumps({"type": "play", "card": "x" * 100_000}), "too_large"),
+            *MALFORMED,
             (json.dumps({"type": "pass", "cards": hand[:2]}), "illegal_pass"),
             (json.dumps({"type": "pass", "cards": hand[:4]}), "illegal_pass"),
             (json.dumps({"type": "pass", "cards": [hand[0], hand[0], hand[1]]}), "illegal_pass"),
