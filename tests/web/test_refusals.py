@@ -11,7 +11,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "damepique"
 
 # Where the server names a refusal's code: a ``Refusal`` built with a literal
 # code, and the accounts' (None, code, reason) refusals.
-RAISED = re.compile(r'(?:Refusal|WireError|error_response)\(\s*"([a-z_]+)"')
+RAISED = re.compile(r'(?:Refusal|WireError)\(\s*"([a-z_]+)"')
 RETURNED = re.compile(r'return None, "([a-z_]+)", "')
 CONSTANT = re.compile(r'^TOO_MANY_CODES = "([a-z_]+)"', re.M)
 

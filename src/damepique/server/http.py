@@ -43,11 +43,6 @@ def refused(refusal: Refusal) -> JSONResponse:
     return resp
 
 
-def error_response(code: str, reason: str) -> JSONResponse:
-    """``refused(Refusal(code, reason))``: the status comes from ``errors.STATUS``."""
-    return refused(Refusal(code, reason))
-
-
 async def json_body(request: Request, limit: int) -> Json:
     """The request's JSON object (an empty body is ``{}``); ``Refusal`` when the
     body is over ``limit`` bytes, not JSON, or not an object."""
@@ -111,7 +106,6 @@ async def frames(
 __all__ = [
     "address_key",
     "client_host",
-    "error_response",
     "frames",
     "json_body",
     "refused",

@@ -9,7 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from ..errors import Refusal
-from ..http import address_key, client_host, json_body, refused
+from ..http import address_key, client_host, json_body
 from ..protocol import Json
 from .accounts import COOKIE, SESSION_AGE, Accounts, nickname_key
 
@@ -44,7 +44,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
             address_key(client_host(request)), body.get("nickname"), body.get("password")
         )
         if key is None:
-            return refused(Refusal(code, reason))
+            raise Refusal(code, reason)
         return await signed_in(key, str(body["nickname"]).strip(), request, 201)
 
     @app.post("/api/login")
@@ -54,7 +54,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
             address_key(client_host(request)), body.get("nickname"), body.get("password")
         )
         if key is None:
-            return refused(Refusal("bad_login", "wrong nickname or password"))
+            raise Refusal("bad_login", "wrong nickname or password")
         acc = await store.get_account(key)
         assert acc is not None
         return await signed_in(key, acc["nickname"], request)
@@ -143,7 +143,7 @@ def install(app: FastAPI, accounts: Accounts) -> None:
         key = nickname_key(nickname)
         acc = await store.get_account(key) if key else None
         if acc is None:
-            return refused(Refusal("not_found", "no player with this nickname"))
+            raise Refusal("not_found", "no player with this nickname")
         s = acc["stats"]
         owner = await store.get_account(acc["owner"]) if acc["owner"] else None
         return JSONResponse(

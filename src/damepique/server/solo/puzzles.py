@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from damepique.bots import puzzles as bank
 
 from ..errors import Refusal
-from ..http import json_body, refused
+from ..http import json_body
 from ..protocol import Json
 
 PUZZLE_RD = 60.0
@@ -102,18 +102,18 @@ def install(app: FastAPI) -> None:
         if theme in ("", "all"):
             theme = None
         if theme is not None and theme not in bank.THEMES:
-            return refused(Refusal("bad_request", f"theme must be one of {', '.join(bank.THEMES)}"))
+            raise Refusal("bad_request", f"theme must be one of {', '.join(bank.THEMES)}")
         ids = set(seen.split(",")[-200:]) if seen else set()
         p = pick(theme, rating, ids, random.Random())
         if p is None:
-            return refused(Refusal("not_found", "no puzzle of this theme"))
+            raise Refusal("not_found", "no puzzle of this theme")
         return JSONResponse(shown(p))
 
     @app.get("/api/puzzles/{puzzle_id}")
     async def one_puzzle(puzzle_id: str) -> JSONResponse:
         p = by_id().get(puzzle_id)
         if p is None:
-            return refused(Refusal("not_found", "no puzzle with this id"))
+            raise Refusal("not_found", "no puzzle with this id")
         return JSONResponse(shown(p))
 
     @app.post("/api/puzzles/{puzzle_id}/answer")

@@ -18,7 +18,7 @@ from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
-from ..http import address_key, client_host, json_body, refused, rules_from_body
+from ..http import address_key, client_host, json_body, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
@@ -168,7 +168,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         shown = await finished(game_id)
         found = await asyncio.to_thread(_position, shown, deal, play)  # off the loop, as a replay
         if found is None:
-            return refused(Refusal("bad_deal", "no such card in this game"))
+            raise Refusal("bad_deal", "no such card in this game")
         view, seat = found
         options = await tables.thinker.advise(view)
         return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
@@ -177,7 +177,7 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
     async def replay_upload(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > MAX_RECORD:
-            return refused(Refusal("too_large", "a record larger than 2 MB"))
+            raise Refusal("too_large", "a record larger than 2 MB")
         status, body = await uploads.replay(raw, address_key(client_host(request)))
         return Response(body, status_code=status, media_type="application/json")
 

@@ -16,7 +16,7 @@ from ..accounts.nicknames import nickname_key
 from ..accounts.summaries import summary_of
 from ..clock import Clock
 from ..errors import Refusal
-from ..http import json_body, refused
+from ..http import json_body
 from ..protocol import Json
 from ..storage.daily import DailyStore
 from ..storage.stats import Played, StatsStore
@@ -106,7 +106,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
     async def player_stats(nickname: str) -> JSONResponse:
         key = nickname_key(nickname)
         if key is None or await store.get_account(key) is None:
-            return refused(Refusal("not_found", "no player with this nickname"))
+            raise Refusal("not_found", "no player with this nickname")
         return JSONResponse(await of_account(key))
 
 
