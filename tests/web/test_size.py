@@ -73,6 +73,15 @@ def test_a_first_visit_transfers_under_90_kb(page: str) -> None:
     print(f"{page}: {len(files)} files, {total / 1024:.1f} KB transferred ({raw / 1024:.1f} KB unpacked)")
 
 
+def test_a_first_visit_loads_the_home_page_only() -> None:
+    # The router imports the home page alone: the table and every other page
+    # come with import() when they open (benchmarks/page_load.py: on a phone's
+    # network each module of the first visit costs its place in the queue).
+    first = {p.name for p in loaded("index.html")}
+    assert {"app.js", "home.js", "rules_form.js", "i18n.js"} <= first
+    assert not first & {"table.js", "solo.js", "tables.js", "friends.js", "pages.js", "accounts.js", "net.js"}, first
+
+
 def test_the_count_follows_every_import() -> None:
     # Every module of web/ is loaded by one page or the other, at once or when
     # a page opens: none escapes the count.

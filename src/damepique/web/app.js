@@ -183,4 +183,11 @@ renderChrome();
 measureHeader();
 new ResizeObserver(measureHeader).observe(document.querySelector("header.top"));
 window.addEventListener("hashchange", route);
-route();
+// Once the first page is drawn, the solo table's modules load while the
+// person reads it: "Play now" then opens the table without a wait for them
+// (on a phone's network their chain of imports costs seconds), and the
+// first page never waited for them either (benchmarks/page_load.py).
+Promise.resolve(route()).finally(() => {
+  const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 0));
+  idle(() => import("./solo.js").catch(() => {}));
+});
