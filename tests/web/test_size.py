@@ -79,7 +79,15 @@ def test_a_first_visit_loads_the_home_page_only() -> None:
     # network each module of the first visit costs its place in the queue).
     first = {p.name for p in loaded("index.html")}
     assert {"app.js", "home.js", "rules_form.js", "i18n.js"} <= first
-    assert not first & {"table.js", "solo.js", "tables.js", "friends.js", "pages.js", "accounts.js", "net.js"}, first
+    assert not first & {
+        "table.js",
+        "solo.js",
+        "tables.js",
+        "friends.js",
+        "pages.js",
+        "accounts.js",
+        "net.js",
+    }, first
 
 
 def test_the_count_follows_every_import() -> None:
