@@ -31,7 +31,7 @@ from damepique.engine import Rules, View, cards_of
 from damepique.engine.cards import rank_of
 
 from ..clocks import WITHIN
-from ..conftest import ROOT, bot_token, free_port, person, real_server, start_server, stop_server
+from ..conftest import ROOT, bot_token, free_port, held_port, person, real_server, start_server, stop_server
 from .mp_helpers import Player, Socket, check_frames, recv, recv_type
 
 
@@ -429,65 +429,69 @@ def test_damepique_bot_comes_back_after_the_server_restarts_and_finishes_the_gam
     """The server restarts in the middle of a deal: the program reconnects by
     itself (docs/bot-api.md, "Close codes and reconnecting"), takes its seat
     again with the same token, and the game, kept by the server, ends."""
-    port = free_port()
     db = tmp_path / "restart.sqlite3"
-    env = {**os.environ, "DAMEPIQUE_CREATIONS": "0"}
-    proc = start_server(db, port, tmp_path / "first.log", env)
-    base = f"http://127.0.0.1:{port}"
-    bot = None
-    try:
-        ann = person(base, "ann_restart")
-        token = bot_token(ann, "ann_comeback")
-        rules = Rules(target=50)
-        table = new_table(ann, rules=rules.to_json(), timer=30)
-        log: list[dict[str, Any]] = []
-        host = host_socket(base, table, log)
-        transcript = tmp_path / "transcript.jsonl"
-        bot = bot_cli(
-            "--url",
-            f"{base}/#/t/{table['code']}",
-            "--token",
-            token,
-            "--bot",
-            "beginner",
-            "--transcript",
-            str(transcript),
-        )
-        start_when_ready(host, log)
-        # The host plays a few cards, so that the program has played some of its own.
-        Player(host, seed=5, log=log, actions=6).run()
-        played_before = sum(
-            1
-            for m in log
-            if m["type"] == "state"
-            for e in m.get("events") or []
-            if e["type"] == "play" and e["seat"] == 1
-        )
-        assert played_before >= 1
-        host.close()
-        stop_server(proc)  # the program's socket drops here
-        proc = start_server(db, port, tmp_path / "second.log", env)
-        after: list[dict[str, Any]] = []
-        host = host_socket(base, table, after)
-        player = Player(host, seed=6, log=after)
-        player.run()
-        assert player.failure is None and player.final is not None, player.failure
-        out, err = bot.communicate(timeout=60)
-        host.close()
-    finally:
-        if bot is not None and bot.poll() is None:
-            bot.kill()
-        stop_server(proc)
-    assert bot.returncode == 0, err
-    result = json.loads(out.splitlines()[-1])
-    assert result["game"] == player.final["game"] and result["totals"] == player.final["totals"]
-    frames = [json.loads(line) for line in transcript.read_text().splitlines()]
-    # It saw the game from both servers: states before the restart and the last one after it.
-    states = [m for m in frames if m["type"] == "state"]
-    assert states[-1]["over"] and any(not m["over"] for m in states)
-    plays = [e for m in states for e in m.get("events") or [] if e["type"] == "play" and e["seat"] == 1]
-    assert len({e["card"] for e in plays}) > played_before  # it went on playing after the restart
-    assert all("auto" not in e for e in plays)  # itself, not the timer for it
+    # The app's clock stands still: however long a loaded machine takes to restart
+    # the server, and the program to come back, its turn timer never plays for it.
+    env = {**os.environ, "DAMEPIQUE_CREATIONS": "0", "DAMEPIQUE_CLOCK": "manual"}
+    # The port held from the first start to the end: nobody takes it meanwhile, and
+    # the program's reconnection waits in its queue for the new server.
+    with held_port() as (listener, port):
+        proc = start_server(db, port, tmp_path / "first.log", env, listener)
+        base = f"http://127.0.0.1:{port}"
+        bot = None
+        try:
+            ann = person(base, "ann_restart")
+            token = bot_token(ann, "ann_comeback")
+            rules = Rules(target=50)
+            table = new_table(ann, rules=rules.to_json(), timer=30)
+            log: list[dict[str, Any]] = []
+            host = host_socket(base, table, log)
+            transcript = tmp_path / "transcript.jsonl"
+            bot = bot_cli(
+                "--url",
+                f"{base}/#/t/{table['code']}",
+                "--token",
+                token,
+                "--bot",
+                "beginner",
+                "--transcript",
+                str(transcript),
+            )
+            start_when_ready(host, log)
+            # The host plays a few cards, so that the program has played some of its own.
+            Player(host, seed=5, log=log, actions=6).run()
+            played_before = sum(
+                1
+                for m in log
+                if m["type"] == "state"
+                for e in m.get("events") or []
+                if e["type"] == "play" and e["seat"] == 1
+            )
+            assert played_before >= 1
+            host.close()
+            stop_server(proc)  # the program's socket drops here
+            proc = start_server(db, port, tmp_path / "second.log", env, listener)
+            after: list[dict[str, Any]] = []
+            host = host_socket(base, table, after)
+            player = Player(host, seed=6, log=after)
+            player.run()
+            assert player.failure is None and player.final is not None, player.failure
+            out, err = bot.communicate(timeout=60)
+            host.close()
+        finally:
+            if bot is not None and bot.poll() is None:
+                bot.kill()
+            stop_server(proc)
+        assert bot.returncode == 0, err
+        result = json.loads(out.splitlines()[-1])
+        assert result["game"] == player.final["game"] and result["totals"] == player.final["totals"]
+        frames = [json.loads(line) for line in transcript.read_text().splitlines()]
+        # It saw the game from both servers: states before the restart and the last one after it.
+        states = [m for m in frames if m["type"] == "state"]
+        assert states[-1]["over"] and any(not m["over"] for m in states)
+        plays = [e for m in states for e in m.get("events") or [] if e["type"] == "play" and e["seat"] == 1]
+        assert len({e["card"] for e in plays}) > played_before  # it went on playing after the restart
+        assert all("auto" not in e for e in plays)  # itself, not the timer for it
 
 
 def test_programs_get_their_own_games_by_challenges(server: str) -> None:
