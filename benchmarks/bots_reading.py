@@ -35,7 +35,7 @@ import time
 from collections.abc import Sequence
 
 from damepique.bots.arena import play_deal
-from damepique.bots.inference import FLOOR, PROPOSALS, Reader, sample_read_world
+from damepique.bots.inference import FLOOR, PROPOSALS, READ_PASS, Reader, sample_read_world
 from damepique.bots.knowledge import Knowledge, sample_world
 from damepique.bots.registry import get_bot
 from damepique.engine import PRESETS, Deal, cards_of, parse_card, view_of
@@ -107,6 +107,7 @@ def main() -> int:
     p.add_argument("--preset", default="", help="one preset (default: every preset in turn)")
     p.add_argument("--proposals", type=int, default=PROPOSALS, help="worlds drawn for each kept (reading)")
     p.add_argument("--floor", type=float, default=FLOOR, help="the inference's floor")
+    p.add_argument("--read-pass", type=int, default=int(READ_PASS), help="1: read the pass received as well")
     args = p.parse_args()
     seats = [s for s in args.seats.split(";") if s]
     names = [args.preset] if args.preset else list(PRESETS)
@@ -135,7 +136,7 @@ def main() -> int:
             uniform = [sample_world(view, know, rng) for _ in range(args.worlds)]
             sample_cpu["uniform"] += time.process_time() - c
             c = time.process_time()
-            reader = Reader.of(view, floor=args.floor)
+            reader = Reader.of(view, floor=args.floor, read_pass=bool(args.read_pass))
             reading = [sample_read_world(view, know, rng, reader, args.proposals) for _ in range(args.worlds)]
             sample_cpu["reading"] += time.process_time() - c
             scores["uniform"].add(uniform, truth, slots, trick)
@@ -148,6 +149,7 @@ def main() -> int:
         "worlds": args.worlds,
         "proposals": args.proposals,
         "floor": args.floor,
+        "read_pass": bool(args.read_pass),
         "seats": seats,
         "presets": names if args.preset else "all",
         "truth": {"queen_logloss": 0.0, "queen_accuracy": 1.0, "cards_logloss": 0.0, "cards_accuracy": 1.0},

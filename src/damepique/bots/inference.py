@@ -1,6 +1,7 @@
 """Worlds weighed by what the other seats did: the likelihood, under the model
-of play (``bots/reading.py``), of every card they played and of the pass this
-seat received, in each world the expert samples.
+of play (``bots/reading.py``), of every card they played (and, with
+``read_pass``, of the pass this seat received) in each world the expert
+samples.
 
 A world's weight is the product, over those actions, of
 
@@ -44,6 +45,13 @@ FLOOR = 0.1
 """The share of each action's likelihood that stays uniform whatever the
 model says: a seat may always have played any legal card."""
 
+READ_PASS = False
+"""Whether the pass this seat received is read as well. Off: the pass model
+scores a card alone, while whether a seat keeps the queen depends on the
+rest of its hand (its spades), and on held-out deals of expert play reading
+the pass made the worlds predict the queen's holder worse (log-loss 0.743
+against 0.719 for the uniform sampler; benchmarks/log.md, issue 31)."""
+
 PROPOSALS = 4
 """Worlds drawn for each world kept (kept in proportion to their weights:
 sampling-importance resampling, one world at a time)."""
@@ -59,7 +67,7 @@ def _strength_list(strength: dict[int, float]) -> list[float]:
 class Reader:
     """The weight of a world for one view (see the module docstring)."""
 
-    def __init__(self, view: View, model: Model, floor: float = FLOOR) -> None:
+    def __init__(self, view: View, model: Model, floor: float = FLOOR, read_pass: bool = READ_PASS) -> None:
         rules = view.rules
         self.rules = rules
         self.floor = floor
@@ -82,7 +90,7 @@ class Reader:
         self.received = 0
         self.source_played = 0
         self.pass_strength: list[float] = []
-        if view.phase != PASS and view.received and view.pass_offset % n:
+        if read_pass and view.phase != PASS and view.received and view.pass_offset % n:
             self.source = view.pass_source
             self.received = view.received
             self.source_played = view.played_by(self.source)
@@ -91,8 +99,10 @@ class Reader:
         self._memo: list[dict[int, float]] = [{} for _ in range(n)]
 
     @classmethod
-    def of(cls, view: View, model: Model | None = None, floor: float = FLOOR) -> Reader:
-        return cls(view, model or default_model(), floor)
+    def of(
+        cls, view: View, model: Model | None = None, floor: float = FLOOR, read_pass: bool = READ_PASS
+    ) -> Reader:
+        return cls(view, model or default_model(), floor, read_pass)
 
     @property
     def reads(self) -> bool:
