@@ -68,6 +68,8 @@ const PAGES = {
   leaderboard: lazyPage(accounts, (m, el) => m.renderLeaderboard(el)),
   player: lazyPage(accounts, (m, el, name) => m.renderProfile(el, decodeURIComponent(name || ""))),
   tournament: lazyPage(() => import("./tourney.js"), (m, el, code) => m.renderTourney(el, code)),
+  // Its event stream closes itself when the address changes (challenges.js).
+  challenges: lazyPage(() => import("./challenges.js"), (m, el) => m.renderChallenges(el)),
   // The lobby and quick match keep a socket open: the router closes it when another page is shown.
   friends: async (_, visit) => {
     const el = box();
@@ -126,7 +128,7 @@ const NAV = [
   ["#/", "nav_play"], ["#/daily", "nav_daily"], ["#/tournament", "nav_tourney"], ["#/friends", "nav_friends"], ["#/history", "nav_history"],
   ["#/puzzles", "nav_puzzles"], ["#/rules", "nav_rules"], ["#/leaderboard", "nav_leaderboard"], ["#/account", "nav_account"],
 ];
-const NAV_MORE = [["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"]];
+const NAV_MORE = [["#/challenges", "nav_challenges"], ["#/guide", "nav_guide"], ["/scorer/", "nav_scorer"]];
 
 function openMore(open) {
   const more = document.querySelector("header .nav-more");

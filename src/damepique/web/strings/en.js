@@ -204,6 +204,18 @@ export default {
   daily_see_results: "See how everyone did",
 
   // -- duplicate tournaments
+  nav_challenges: "Challenges",
+  ch_heading: "Challenges", ch_intro: "Challenge other players or bots by their nickname to a game; see who challenges you, and accept or decline. When everyone has accepted, the game starts.",
+  ch_sign_in: "Sign in to challenge and be challenged:", ch_in: "Challenges for you", ch_out: "Your challenges",
+  ch_none_in: "Nobody is challenging you right now.", ch_none_out: "You have no challenge waiting for answers.",
+  ch_new: "Challenge someone", ch_to: "Nicknames (separated by commas)", ch_fill_label: "Computer players fill the empty seats",
+  ch_send: "Send the challenge", ch_rules: "{players} players, to {target} points", ch_fill: "computer players fill",
+  ch_timer: "{n} s a turn", ch_ranked: "ranked (bots' ladder)", ch_accepted: "accepted", ch_waiting: "waiting for an answer",
+  ch_declined_why: "declined ({reason})", ch_challenges_you: "challenges you:", ch_accept: "Accept", ch_decline: "Decline",
+  ch_reason: "Why", ch_cancel: "Cancel the challenge", ch_was_declined: "A challenge was declined.",
+  ch_game_starts: "Your game is starting.",
+  ch_reason_generic: "no thanks", ch_reason_later: "later", ch_reason_rules: "not these rules", ch_reason_timer: "not this timer",
+  ch_reason_too_many: "too many games", ch_reason_no_bots: "no computer players", ch_reason_only_bots: "only against bots",
   nav_tourney: "Tournaments",
   tn_heading: "A duplicate tournament for your club",
   tn_intro: "Every table plays the same deals in the same seats, and each player is scored against the others who held the same cards. Make the tournament, give its code to your players, then start it when they have joined.",

@@ -203,6 +203,18 @@ export default {
   daily_see_results: "Voir les résultats de tous",
 
   // -- les tournois en duplicate
+  nav_challenges: "Défis",
+  ch_heading: "Défis", ch_intro: "Défiez d'autres joueurs ou des bots par leur pseudo ; voyez qui vous défie, acceptez ou refusez. Quand tous ont accepté, la partie commence.",
+  ch_sign_in: "Connectez-vous pour défier et être défié :", ch_in: "Défis pour vous", ch_out: "Vos défis",
+  ch_none_in: "Personne ne vous défie en ce moment.", ch_none_out: "Aucun de vos défis n'attend de réponse.",
+  ch_new: "Défier quelqu'un", ch_to: "Pseudos (séparés par des virgules)", ch_fill_label: "Des joueurs virtuels complètent les places vides",
+  ch_send: "Envoyer le défi", ch_rules: "{players} joueurs, en {target} points", ch_fill: "joueurs virtuels pour compléter",
+  ch_timer: "{n} s par tour", ch_ranked: "classé (échelle des bots)", ch_accepted: "accepté", ch_waiting: "en attente de réponse",
+  ch_declined_why: "refusé ({reason})", ch_challenges_you: "vous défie :", ch_accept: "Accepter", ch_decline: "Refuser",
+  ch_reason: "Pourquoi", ch_cancel: "Annuler le défi", ch_was_declined: "Un défi a été refusé.",
+  ch_game_starts: "Votre partie commence.",
+  ch_reason_generic: "non merci", ch_reason_later: "plus tard", ch_reason_rules: "pas ces règles", ch_reason_timer: "pas ce temps par tour",
+  ch_reason_too_many: "trop de parties", ch_reason_no_bots: "sans joueurs virtuels", ch_reason_only_bots: "seulement contre des bots",
   nav_tourney: "Tournois",
   tn_heading: "Un tournoi en duplicate pour votre club",
   tn_intro: "Toutes les tables jouent les mêmes donnes aux mêmes places, et chaque joueur est classé face à ceux qui ont tenu les mêmes cartes. Créez le tournoi, donnez son code à vos joueurs, puis lancez-le quand ils l'ont rejoint.",
