@@ -14,7 +14,7 @@ import math
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from damepique import __version__
@@ -619,27 +619,42 @@ def _add_analyze(sub: Any) -> None:
 # -- puzzles (damepique puzzles build | check) ----------------------------------------------------
 
 
+def _counts_of(
+    text: str | None, flag: str, shape: str, kind: str, known: Sequence[str] | Mapping[str, Any]
+) -> dict[str, int] | None:
+    """``NAME=N,NAME=N`` as a dict (None when absent); ``ValueError`` says what is wrong."""
+    if not text:
+        return None
+    try:
+        out = {k: int(v) for k, v in (x.split("=") for x in text.split(","))}
+    except ValueError:
+        raise ValueError(f"{flag} is {shape},{shape}") from None
+    unknown = sorted(set(out) - set(known))
+    if unknown:
+        raise ValueError(f"no {kind} {unknown[0]!r}")
+    return out
+
+
 def _puzzles(args: Any) -> int:
     from damepique.bots import puzzles
 
     if args.action == "build":
-        presets = None
-        if args.presets:
-            try:
-                presets = {k: int(v) for k, v in (x.split("=") for x in args.presets.split(","))}
-            except ValueError:
-                print("damepique puzzles build: --presets is NAME=WEIGHT,NAME=WEIGHT", file=sys.stderr)
-                return 2
-            unknown = sorted(set(presets) - set(PRESETS))
-            if unknown:
-                print(f"damepique puzzles build: no preset {unknown[0]!r}", file=sys.stderr)
-                return 2
+        try:
+            presets = _counts_of(args.presets, "--presets", "NAME=WEIGHT", "preset", PRESETS)
+            caps = _counts_of(args.caps, "--caps", "THEME=COUNT", "theme", puzzles.THEMES)
+        except ValueError as e:
+            print(f"damepique puzzles build: {e}", file=sys.stderr)
+            return 2
 
         def progress(done: int, total: int) -> None:
             if not args.quiet:
                 print(f"{done}/{total} puzzles", file=sys.stderr, flush=True)
 
-        data = puzzles.build(args.count, args.seed, args.playouts, args.jobs, presets, progress)
+        checks = tuple(int(x) for x in args.checks.split(",")) if args.checks else ()
+        keep = puzzles.load(args.keep)["puzzles"] if args.keep else []
+        data = puzzles.build(
+            args.count, args.seed, args.playouts, args.jobs, presets, progress, caps, checks, keep
+        )
         puzzles.dump(data, args.out)
         found = data["puzzles"]
         _print_json(
@@ -686,6 +701,13 @@ def _add_puzzles(sub: Any) -> None:
     )
     b.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     b.add_argument("--presets", default=None, help="NAME=WEIGHT,... (default: standard mostly)")
+    b.add_argument("--caps", default=None, help="THEME=COUNT,...: at most COUNT puzzles of a theme")
+    b.add_argument(
+        "--keep", default=None, help="a puzzle file whose puzzles are taken first (within the caps)"
+    )
+    b.add_argument(
+        "--checks", default="", help="SEED,...: keep only puzzles that `check` passes on each of these seeds"
+    )
     b.add_argument("--quiet", action="store_true", help="no progress on standard error")
     c = actions.add_parser("check", help="check every puzzle of a file on a fresh seed")
     c.add_argument("file", help="a puzzle file (.json or .json.gz)")

@@ -73,7 +73,10 @@ def test_the_starter_set_over_the_presets_people_play() -> None:
     for p in ps:  # every answer legal (cheap); the search's check is below
         view = puzzles.view_of_puzzle(p)
         assert p["view"] == view.to_json()
-        assert set(p["answer"]) <= set(p["view"]["legal"]), p["id"]
+        if p["theme"] == "pass":
+            assert set(p["answer"]) <= set(p["view"]["hand"]) and len(p["answer"]) == view.rules.pass_count
+        else:
+            assert set(p["answer"]) <= set(p["view"]["legal"]), p["id"]
         assert p["theme"] in puzzles.THEMES
     # The checker on a sample of the shipped file (the whole file: the slow test below).
     assert puzzles.check(data, seed=1, sample=6) == []
@@ -82,3 +85,36 @@ def test_the_starter_set_over_the_presets_people_play() -> None:
 @pytest.mark.slow
 def test_every_shipped_margin_holds_on_a_fresh_seed() -> None:
     assert puzzles.check(puzzles.load(), seed=12, jobs=2) == []
+
+
+def test_a_pass_puzzle_names_three_cards_of_the_hand_and_the_best_pass_clearly() -> None:
+    # Deal 13 of the standard game: seat 0's pass is a puzzle (every play theme capped away).
+    plays = tuple(t for t in puzzles.THEMES if t != "pass")
+    found = puzzles.mine_deal(("standard", 13, 600, plays, ()))
+    assert [p["theme"] for p in found] == ["pass"]
+    p = found[0]
+    view = puzzles.view_of_puzzle(p)
+    assert view.phase == "pass" and p["view"]["passed"] in (None, [])
+    assert len(p["answer"]) == 3 and set(p["answer"]) <= set(p["view"]["hand"])
+    assert (
+        len(p["options"]) > 1 and sorted(next(o for o in p["options"] if o["best"])["cards"]) == p["answer"]
+    )
+    assert all(o["payoff"] <= p["options"][0]["payoff"] - puzzles.MARGIN + 0.02 for o in p["options"][1:])
+    assert puzzles.check({"format": puzzles.FORMAT, "puzzles": found}, seed=3) == []
+    wrong = copy.deepcopy(p)
+    wrong["answer"] = p["answer"][:2]
+    assert (
+        "not a pass the seat has to make" in puzzles.check({"format": puzzles.FORMAT, "puzzles": [wrong]})[0]
+    )
+
+
+def test_caps_keep_a_theme_out_and_kept_puzzles_come_first() -> None:
+    kept = puzzles.mine_deal(("standard", 7, 600))
+    caps = {"exit_card": 0, "duck": 0, "pass": 0}
+    data = puzzles.build(len(kept) + 1, seed=4, playouts=300, caps=caps, keep=kept)
+    ps = data["puzzles"]
+    assert data["caps"] == caps and len(ps) >= len(kept) + 1
+    kept_in = [p for p in kept if p["theme"] not in caps]
+    assert ps[: len(kept_in)] == kept_in  # the earlier file's first, within the caps
+    assert not {p["theme"] for p in ps} & set(caps)
+    assert len({p["id"] for p in ps}) == len(ps)

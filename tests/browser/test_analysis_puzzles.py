@@ -54,6 +54,8 @@ async def test_a_puzzle_right_then_wrong(new_context, artifacts, lang, size) -> 
     page.on("pageerror", lambda e: errors.append(str(e)))
     await page.goto("/")
     await page.evaluate("(l) => localStorage.setItem('damepique.lang', JSON.stringify(l))", lang)
+    # Puzzles of one card (pass puzzles, of three, are tested in test_puzzle_progress.py).
+    await page.evaluate("localStorage.setItem('damepique.puzzles', JSON.stringify({theme: 'duck'}))")
     await page.goto("/#/puzzles")
     await expect(page.get_by_role("heading", name=words["heading"], exact=True)).to_be_visible()
     hand = page.get_by_role("group", name=words["hand"])

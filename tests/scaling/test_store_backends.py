@@ -62,6 +62,7 @@ TABLES = {
     "daily_days",
     "daily_entries",
     "quick_tickets",
+    "puzzle_attempts",
     "tournaments",
     "challenges",
     "challenge_accounts",

@@ -1,11 +1,14 @@
-"""Puzzles: positions where one card is clearly right, mined from games.
+"""Puzzles: positions where one card (or one pass) is clearly right, mined from games.
 
 A position of the play phase is a puzzle when the expert's best card (with
 the cards equivalent to it: the answer) beats every other legal card by at
 least ``MARGIN`` points of expected payoff (the others' points minus the
 seat's own, as ``advice`` measures it) at ``PLAYOUTS`` play-outs, and still
 does, with the same best card, on a second seed. A quick search at
-``SCREEN_PLAYOUTS`` screens the positions first.
+``SCREEN_PLAYOUTS`` screens the positions first. A position of the pass is a
+puzzle (theme ``pass``) when the expert's best three cards to pass beat every
+other pass it weighs (``PASS_OPTIONS`` candidates, ``advice``) by the same
+margin, on both seeds.
 
 A puzzle keeps the seat's view only (``View.to_json``: its hand, the cards
 played, the passes it made and received; never another hand), the answer,
@@ -13,8 +16,9 @@ the margin, every option's numbers, a theme (``THEMES``) and a rating (a
 harder puzzle has more options and a thinner margin: ``rating_of``).
 
 ``build`` mines puzzles from bot games (seeded: the same arguments give the
-same file); ``check`` replays each puzzle's view, checks that the answer is
-legal and that the margin holds on a fresh seed. The package ships a starter
+same file; ``caps`` keep a theme from crowding the others out); ``check``
+replays each puzzle's view, checks that the answer is legal and that the
+margin holds on a fresh seed. The package ships a starter
 set (``STARTER``), built by ``damepique puzzles build``.
 
 >>> THEMES[:3]
@@ -51,8 +55,12 @@ SCREEN_MARGIN = 1.0
 """The margin the quick search must see for a position to be measured."""
 THEMES = ("stop_moon", "dump_queen", "duck", "exit_card", "void_suit", "smoke_queen", "pass")
 """Stop the moon, dump the queen, duck, keep an exit card, void a suit, smoke
-out the queen, pass. (The miner finds play positions only: ``pass`` is there
-for puzzles of the pass, which it does not make yet.)"""
+out the queen, pass (which three cards to pass)."""
+PASS_OPTIONS = 6
+"""Candidate passes the search weighs in a pass position (the rule-based pass and its best variants)."""
+BATCH = 8
+"""Deals mined between two looks at the themes' caps: fixed, so that the file
+does not depend on the number of worker processes."""
 PRESET_WEIGHTS = {
     "standard": 70,
     "three_players": 8,
@@ -112,7 +120,7 @@ class Measure:
 
 def measure(view: View, rng: random.Random, playouts: int) -> Measure | None:
     """The search's verdict on ``view``: None with a single kind of card."""
-    options = advise(view, rng, playouts)
+    options = advise(view, rng, playouts, top_passes=PASS_OPTIONS)
     best = [a for a in options if a.best]
     rest = [a for a in options if not a.best]
     if not best or not rest:
@@ -124,7 +132,6 @@ def measure(view: View, rng: random.Random, playouts: int) -> Measure | None:
 def puzzle_json(view: View, preset: str, m: Measure, playouts: int, ident: str) -> dict[str, Any]:
     """One puzzle as the file keeps it."""
     groups = len({round(a.extra["utility"], 6) for a in m.options})
-    card = m.answer[0]
     return {
         "id": ident,
         "preset": preset,
@@ -132,7 +139,7 @@ def puzzle_json(view: View, preset: str, m: Measure, playouts: int, ident: str) 
         "view": view.to_json(),
         "answer": [CARD_NAMES[c] for c in m.answer],
         "margin": round(m.margin, 2),
-        "theme": theme_of(view, card),
+        "theme": theme_of(view, m.answer[0]) if view.phase == PLAY else "pass",
         "rating": rating_of(groups, m.margin),
         "playouts": playouts,
         "options": [
@@ -156,13 +163,15 @@ def view_of_puzzle(p: Mapping[str, Any]) -> View:
 
 
 def _positions(preset: str, seed: int) -> Iterator[View]:
-    """The play positions of one seeded deal between bots, as the seat to act saw them."""
+    """The positions of one seeded deal between bots, as the seat to act saw
+    them: the first seat's pass (when the deal has one), then each play."""
     rules = PRESETS[preset]
     rng = random.Random(seed)
     deal = Deal.shuffled(rules, rng)
     # Bots of both kinds: positions after a weaker seat's play are as real as the others.
     bots = [get_bot("intermediate" if rng.random() < 0.7 else "beginner") for _ in range(rules.players)]
     if deal.phase == PASS:
+        yield view_of(deal, 0)
         for s in range(rules.players):
             deal.pass_cards(s, bots[s].choose_pass(view_of(deal, s), rng))
     while deal.phase == PLAY:
@@ -173,16 +182,31 @@ def _positions(preset: str, seed: int) -> Iterator[View]:
     assert deal.phase == DONE
 
 
-def mine_deal(job: tuple[str, int, int]) -> list[dict[str, Any]]:
-    """The puzzles of one seeded deal (``(preset, seed, playouts)``): at most ``PER_DEAL``."""
-    preset, seed, playouts = job
+def _theme(view: View, m: Measure) -> str:
+    return theme_of(view, m.answer[0]) if view.phase == PLAY else "pass"
+
+
+Job = tuple[str, int, int] | tuple[str, int, int, tuple[str, ...], tuple[int, ...]]
+"""``(preset, seed, playouts[, full themes, check seeds])``: one deal to mine."""
+
+
+def mine_deal(job: Job) -> list[dict[str, Any]]:
+    """The puzzles of one seeded deal (``Job``): at most ``PER_DEAL``, none of
+    the themes ``full``, each holding ``check`` on every one of the check seeds."""
+    preset, seed, playouts = job[:3]
+    full = set(job[3]) if len(job) > 3 else set()
+    seeds: tuple[int, ...] = job[4] if len(job) > 4 else ()
     found: list[dict[str, Any]] = []
     for k, view in enumerate(_positions(preset, seed)):
-        legal = view.legal_mask()
-        if legal & (legal - 1) == 0 or view.hand.bit_count() <= 2:
-            continue
+        if view.phase == PASS:
+            if "pass" in full:
+                continue
+        else:
+            legal = view.legal_mask()
+            if legal & (legal - 1) == 0 or view.hand.bit_count() <= 2:
+                continue
         quick = measure(view, random.Random(f"screen:{seed}:{k}"), SCREEN_PLAYOUTS)
-        if quick is None or quick.margin < SCREEN_MARGIN:
+        if quick is None or quick.margin < SCREEN_MARGIN or _theme(view, quick) in full:
             continue
         first = measure(view, random.Random(f"first:{seed}:{k}"), playouts)
         if first is None or first.margin < MARGIN:
@@ -191,18 +215,23 @@ def mine_deal(job: tuple[str, int, int]) -> list[dict[str, Any]]:
         if second is None or second.margin < MARGIN or second.answer != first.answer:
             continue
         m = Measure(first.answer, min(first.margin, second.margin), first.options)
-        found.append(puzzle_json(view, preset, m, playouts, f"{preset}-{seed}-{k}"))
+        if _theme(view, m) in full:
+            continue
+        p = puzzle_json(view, preset, m, playouts, f"{preset}-{seed}-{k}")
+        if any(check_one((p, s)) for s in seeds):
+            continue  # noisy: its margin or its answer does not hold on a check's seed
+        found.append(p)
         if len(found) >= PER_DEAL:
             break
     return found
 
 
-def _jobs(seed: int, playouts: int, presets: Mapping[str, int]) -> Iterator[tuple[str, int, int]]:
+def _jobs(seed: int, presets: Mapping[str, int]) -> Iterator[tuple[str, int]]:
     rng = random.Random(seed)
     names = list(presets)
     weights = [presets[n] for n in names]
     while True:
-        yield rng.choices(names, weights)[0], rng.getrandbits(32), playouts
+        yield rng.choices(names, weights)[0], rng.getrandbits(32)
 
 
 def build(
@@ -212,27 +241,49 @@ def build(
     jobs: int = 1,
     presets: Mapping[str, int] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    caps: Mapping[str, int] | None = None,
+    checks: tuple[int, ...] = (),
+    keep: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """At least ``count`` puzzles (a deal's puzzles come together), mined
     from seeded bot games over ``presets`` (default ``PRESET_WEIGHTS``), as
-    the file keeps them. The same arguments give the same file, whatever
-    ``jobs``."""
+    the file keeps them; at most ``caps[theme]`` puzzles of a theme (the
+    others are mined on); only those that pass ``check`` on each seed of
+    ``checks``. ``keep``: puzzles of an earlier file taken first (in their
+    order, within the caps), the mined ones added after them. The same
+    arguments give the same file, whatever ``jobs``."""
+    caps = dict(caps or {})
     puzzles: list[dict[str, Any]] = []
-    source = _jobs(seed, playouts, presets or PRESET_WEIGHTS)
-    batch = max(1, jobs) * 4
+    have: dict[str, int] = {}
+    for p in keep:
+        if have.get(p["theme"], 0) < caps.get(p["theme"], count) and len(puzzles) < count:
+            have[p["theme"]] = have.get(p["theme"], 0) + 1
+            puzzles.append(dict(p))
+    ids = {p["id"] for p in puzzles}
+    source = _jobs(seed, presets or PRESET_WEIGHTS)
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
         while len(puzzles) < count:
-            work = [next(source) for _ in range(batch)]
+            full = tuple(sorted(t for t, n in caps.items() if have.get(t, 0) >= n))
+            work: list[Job] = [(*next(source), playouts, full, checks) for _ in range(BATCH)]
             results = pool.map(mine_deal, work) if pool else map(mine_deal, work)
             for found in results:
-                puzzles.extend(found)
+                for p in found:
+                    if p["id"] not in ids and have.get(p["theme"], 0) < caps.get(p["theme"], count):
+                        ids.add(p["id"])
+                        have[p["theme"]] = have.get(p["theme"], 0) + 1
+                        puzzles.append(p)
             if progress is not None:
                 progress(len(puzzles), count)
     finally:
         if pool is not None:
             pool.shutdown()
-    return {"format": FORMAT, "margin": MARGIN, "playouts": playouts, "puzzles": puzzles}
+    out: dict[str, Any] = {"format": FORMAT, "margin": MARGIN, "playouts": playouts, "puzzles": puzzles}
+    if caps:
+        out["caps"] = caps
+    if checks:
+        out["checks"] = list(checks)
+    return out
 
 
 # -- checking ----------------------------------------------------------------------------------
@@ -249,9 +300,14 @@ def check_one(job: tuple[Mapping[str, Any], int]) -> list[str]:
         answer = {CARD_NAMES.index(c) for c in p["answer"]}
     except (KeyError, ValueError, TypeError) as e:
         return [f"{ident}: unreadable ({type(e).__name__}: {e})"]
-    if view.phase != PLAY or view.to_act != view.seat:
+    if view.phase == PASS:
+        if view.passed_seats[view.seat] or len(answer) != view.rules.pass_count:
+            return [f"{ident}: not a pass the seat has to make"]
+        legal = view.hand
+    elif view.phase != PLAY or view.to_act != view.seat:
         return [f"{ident}: not the seat's turn to play"]
-    legal = view.legal_mask()
+    else:
+        legal = view.legal_mask()
     bad = [CARD_NAMES[c] for c in sorted(answer) if not legal >> c & 1]
     if bad:
         return [f"{ident}: the answer {' '.join(bad)} is not legal"]
@@ -317,6 +373,7 @@ def counts(puzzles: Sequence[Mapping[str, Any]], key: str) -> dict[str, int]:
 __all__ = [
     "FORMAT",
     "MARGIN",
+    "PASS_OPTIONS",
     "PLAYOUTS",
     "PRESET_WEIGHTS",
     "STARTER",

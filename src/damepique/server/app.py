@@ -66,6 +66,7 @@ from .storage.challenges import ChallengeStore
 from .storage.daily import DailyStore
 from .storage.database import Database, DatabaseGone
 from .storage.games import GameStore
+from .storage.puzzles import PuzzleStore
 from .storage.quick import QuickStore
 from .storage.sheets import SheetStore
 from .storage.tables import TableStore
@@ -113,6 +114,7 @@ def create_app(
     tourneys = Tourneys(TourneyStore(db), tables, games)
     uploads = Uploads(clock=settings.clock)
     analyses = Analyses(AnalysisStore(db), tables)
+    puzzle_store = PuzzleStore(db)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -230,12 +232,12 @@ def create_app(
 
     solo_routes.install(app, tables, games, uploads)
     analysis_routes.install(app, tables, games, analyses)
-    puzzle_routes.install(app)
+    puzzle_routes.install(app, puzzle_store, accounts, settings.clock)
     table_routes.install(app, tables, accounts)
     quick_routes.install(app, quick, tables, accounts)
     challenges = Challenges(ChallengeStore(db), tables, accounts.store, node.broker, settings.clock)
     challenge_routes.install(app, challenges, accounts)
-    stats_routes.install(app, tables.stats, accounts, settings.clock)
+    stats_routes.install(app, tables.stats, accounts, settings.clock, puzzle_store)
     account_routes.install(app, accounts)
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)

@@ -2,12 +2,15 @@
 // trick on the felt, the hand, what has fallen), where one card is clearly
 // right (docs/protocol.md, "puzzles"). The player picks a card; right or
 // wrong, the answer comes with the numbers of the card chosen and of the best
-// one, then the next. The puzzle rating (Glicko-2, computed by the server),
-// the streak and the theme chosen are kept on this device.
+// one, then the next. A pass puzzle is answered with three cards. The
+// server keeps each answer for this browser (its player id) or the account
+// signed in, and its rating (Glicko-2): the page shows the server's figures
+// when it has some (a guest's move to the account on sign-in), else what
+// this device kept; the theme and the puzzles seen stay on the device.
 import { cardName, num, refusalText, seatName, t } from "./i18n.js";
 import { esc } from "./dom.js";
 import { cardChip, cardFace, faceSvg, sortHand } from "./cards.js";
-import { load, save } from "./prefs.js";
+import { load, playerId, save } from "./prefs.js";
 
 export const PUZZLE_KEY = "damepique.puzzles";
 const POSITIONS = {
@@ -20,7 +23,7 @@ const NAMES = {
   4: ["You", "West", "North", "East"],
   5: ["You", "West", "North-West", "North-East", "East"],
 };
-export const THEMES = ["stop_moon", "dump_queen", "duck", "exit_card", "void_suit", "smoke_queen"];
+export const THEMES = ["stop_moon", "dump_queen", "duck", "exit_card", "void_suit", "smoke_queen", "pass"];
 
 /** What this device keeps: the rating ({rating, rd, vol}), the streaks, the theme, the puzzles seen. */
 export function puzzleState() {
@@ -33,6 +36,19 @@ export function puzzleState() {
     tried: s.tried || 0,
     theme: s.theme || "all",
     seen: Array.isArray(s.seen) ? s.seen.slice(-200) : [],
+  };
+}
+
+/** The state with the server's figures for this player (`GET /api/puzzles/me`), when it has some. */
+export function withServer(state, me) {
+  if (!me || !me.tried) return state;
+  return {
+    ...state,
+    rating: { ...state.rating, rating: me.rating, rd: me.rd },
+    streak: me.streak,
+    best: me.best_streak,
+    solved: me.solved,
+    tried: me.tried,
   };
 }
 
@@ -60,29 +76,42 @@ export function positionHtml(p) {
   const trick = v.trick.map((c, i) => ({ card: c, seat: (v.trick_leader + i) % n }));
   const seats = [...Array(n).keys()].filter((s) => s !== me).map((s) => `<div class="seat pos-${POSITIONS[n][rel(s)]}">
     <div class="seat-name">${esc(name(s))}</div><div class="seat-info">${esc(t("pz_seat_info", { n: v.hand_sizes[s], p: v.taken_points[s] }))}</div></div>`).join("");
-  const label = trick.length ? t("leads", { name: name(v.trick_leader) }) : t("you_lead");
+  const passing = v.phase === "pass";
+  const label = passing
+    ? t("pz_pass_dir", { dir: t("dir_to_" + v.pass_direction), name: name(v.pass_to) })
+    : trick.length ? t("leads", { name: name(v.trick_leader) }) : t("you_lead");
   const fallen = v.tricks.flatMap((tr) => tr.cards);
-  const legal = new Set(v.legal);
+  // A pass: any card of the hand, pressed or not; a play: the legal cards.
+  const legal = new Set(passing ? v.hand : v.legal);
   const hand = sortHand(v.hand).map((c) => `<button type="button" class="card suit-${c[1]}" data-card="${c}" aria-label="${esc(cardName(c))}"
-      aria-disabled="${legal.has(c) ? "false" : "true"}" ${legal.has(c) ? "" : `title="${esc(t("pz_not_legal"))}"`}>${faceSvg(c)}</button>`).join("");
+      ${passing ? `aria-pressed="false" ` : ""}aria-disabled="${legal.has(c) ? "false" : "true"}" ${legal.has(c) ? "" : `title="${esc(t("pz_not_legal"))}"`}>${faceSvg(c)}</button>`).join("");
   return `<div class="felt players-${n} puzzle-felt">${seats}
       <div class="centre" aria-label="${esc(t("trick"))}"><div class="trick">${trick
         .map((x) => `<div class="slot pos-${POSITIONS[n][rel(x.seat)]}">${cardFace(x.card)}</div>`).join("")}</div>
       <div class="trick-label">${esc(label)}</div></div></div>
-    <p class="pz-facts">${esc(t("pz_trick", { t: v.tricks.length + 1 }))} · ${esc(t("pz_points", { p: v.taken_points[me] }))}${v.hearts_broken ? ` · ${esc(t("pz_hearts_broken"))}` : ""}</p>
+    ${passing ? "" : `<p class="pz-facts">${esc(t("pz_trick", { t: v.tricks.length + 1 }))} · ${esc(t("pz_points", { p: v.taken_points[me] }))}${v.hearts_broken ? ` · ${esc(t("pz_hearts_broken"))}` : ""}</p>`}
     <div id="pz-hand" class="hand" role="group" aria-label="${esc(t("your_hand"))}" style="--n:${v.hand.length}">${hand}</div>
     ${v.received ? `<p>${t("label_value", { label: esc(t("pz_received")), value: v.received.map(cardChip).join(" ") })}</p>` : ""}
     ${v.passed ? `<p>${t("label_value", { label: esc(t("pz_passed")), value: v.passed.map(cardChip).join(" ") })}</p>` : ""}
-    <p class="pz-fallen">${t("label_value", { label: esc(t("pz_fallen")), value: fallen.length ? fallen.map(cardChip).join(" ") : esc(t("pz_nothing")) })}</p>`;
+    ${passing ? `<p><button type="button" class="button primary" id="pz-pass" disabled>${esc(t("pz_pass_go", { n: passCount(p) }))}</button></p>` : `<p class="pz-fallen">${t("label_value", { label: esc(t("pz_fallen")), value: fallen.length ? fallen.map(cardChip).join(" ") : esc(t("pz_nothing")) })}</p>`}`;
 }
 
-/** The answer: right or not, the numbers of the card chosen and of the best one. */
+/** How many cards a pass puzzle's answer names (the rules' pass count). */
+export function passCount(p) {
+  return Number(p.rules?.pass_count) || 3;
+}
+
+/** The answer: right or not, the numbers of the card (or pass) chosen and of the best one. */
 export function answerHtml(a) {
   const pts = (o) => t("pz_numbers", { x: num(o.expected, 1), p: `${o.payoff > 0 ? "+" : ""}${num(o.payoff, 1)}` });
-  return `<p class="pz-verdict ${a.correct ? "right" : "wrong"}">${esc(t(a.correct ? "pz_right" : "pz_wrong"))}</p>
-    <p>${t("pz_chosen", { card: cardChip(a.card) })} ${esc(pts(a.chosen))}</p>
+  const pass = a.theme === "pass";
+  const mine = pass ? t("pz_passed_these", { cards: a.cards.map(cardChip).join(" ") }) : t("pz_chosen", { card: cardChip(a.card) });
+  // A pass the expert did not weigh has no numbers: said so, never made up.
+  const numbers = a.chosen ? esc(pts(a.chosen)) : esc(t("pz_unmeasured"));
+  return `<p class="pz-verdict ${a.correct ? "right" : "wrong"}">${esc(t(a.correct ? (pass ? "pz_right_pass" : "pz_right") : pass ? "pz_wrong_pass" : "pz_wrong"))}</p>
+    <p>${mine} ${numbers}</p>
     <p>${t("pz_best", { cards: a.best.cards.map(cardChip).join(" ") })} ${esc(pts(a.best))}</p>
-    <p class="muted">${esc(t("pz_margin", { x: num(a.margin, 1), theme: t("theme_" + a.theme) }))}</p>`;
+    <p class="muted">${esc(pass ? t("pz_margin_pass", { x: num(a.margin, 1) }) : t("pz_margin", { x: num(a.margin, 1), theme: t("theme_" + a.theme) }))}</p>`;
 }
 
 function statusHtml(s) {
@@ -91,6 +120,11 @@ function statusHtml(s) {
 
 export async function renderPuzzles(root) {
   let state = puzzleState();
+  const me = await fetch("/api/puzzles/me", { headers: { "X-Player": playerId() }, cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .catch(() => null);
+  if (!root.isConnected) return;
+  state = withServer(state, me);
   root.innerHTML = `<section class="puzzles-page" aria-labelledby="pz-h"><h1 id="pz-h">${t("pz_heading")}</h1>
     <p class="pz-intro">${esc(t("pz_intro"))}</p>
     <p class="pz-bar"><label>${t("pz_theme")} <select id="pz-theme"><option value="all">${t("theme_all")}</option>${THEMES.map(
@@ -113,18 +147,19 @@ export async function renderPuzzles(root) {
     puzzle = out;
     answered = false;
     board().dataset.id = out.id;
-    board().innerHTML = `<p class="pz-task">${esc(t("pz_task", { theme: t("theme_" + out.theme), r: out.rating }))}</p>${positionHtml(out)}`;
+    const task = out.theme === "pass" ? t("pz_task_pass", { n: passCount(out), r: out.rating }) : t("pz_task", { theme: t("theme_" + out.theme), r: out.rating });
+    board().innerHTML = `<p class="pz-task">${esc(task)}</p>${positionHtml(out)}`;
     root.querySelector("#pz-answer").innerHTML = "";
     root.querySelector("#pz-next").hidden = true;
     root.querySelector('#pz-hand [aria-disabled="false"]')?.focus();
   };
-  const choose = async (card) => {
+  const choose = async (card, cards = null) => {
     if (!puzzle || answered) return;
     answered = true;
     const r = await fetch(`/api/puzzles/${encodeURIComponent(puzzle.id)}/answer`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ card, rating: state.rating }),
+      body: JSON.stringify({ ...(cards ? { cards } : { card }), rating: state.rating, player: playerId() }),
     });
     const out = await r.json().catch(() => ({}));
     if (!root.isConnected) return;
@@ -138,7 +173,7 @@ export async function renderPuzzles(root) {
     root.querySelectorAll("#pz-hand [data-card]").forEach((b) => {
       b.setAttribute("aria-disabled", "true");
       if (out.answer.includes(b.dataset.card)) b.classList.add("pz-best");
-      if (b.dataset.card === card) b.classList.add(out.correct ? "pz-right" : "pz-wrong");
+      if (out.cards.includes(b.dataset.card)) b.classList.add(out.correct ? "pz-right" : "pz-wrong");
     });
     root.querySelector("#pz-answer").innerHTML = answerHtml(out);
     root.querySelector("#pz-status").innerHTML = statusHtml(state);
@@ -148,7 +183,23 @@ export async function renderPuzzles(root) {
   };
   root.onclick = (e) => {
     const card = e.target.closest("#pz-hand [data-card]");
-    if (card && card.getAttribute("aria-disabled") === "false") return choose(card.dataset.card);
+    if (card && card.getAttribute("aria-disabled") === "false") {
+      if (puzzle?.theme !== "pass") return choose(card.dataset.card);
+      // A pass: press up to the count, then "Pass these cards".
+      const pressed = root.querySelectorAll('#pz-hand [aria-pressed="true"]').length;
+      const on = card.getAttribute("aria-pressed") === "true";
+      if (on || pressed < passCount(puzzle)) card.setAttribute("aria-pressed", on ? "false" : "true");
+      const now = [...root.querySelectorAll('#pz-hand [aria-pressed="true"]')].map((b) => b.dataset.card);
+      root.querySelector("#pz-pass").disabled = now.length !== passCount(puzzle);
+      return;
+    }
+    if (e.target.closest("#pz-pass")) {
+      const cards = [...root.querySelectorAll('#pz-hand [aria-pressed="true"]')].map((b) => b.dataset.card);
+      if (cards.length === passCount(puzzle)) {
+        root.querySelector("#pz-pass").disabled = true;
+        return choose(null, cards);
+      }
+    }
     if (e.target.closest("#pz-next")) next();
   };
   // The arrows move along the hand, as at the table.

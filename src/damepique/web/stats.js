@@ -17,6 +17,18 @@ export function breakdown(counts, label) {
     .map(([key, c]) => ({ key, label: label(key), games: c.games, wins: c.wins }));
 }
 
+/** The puzzle figures (`puzzles` of the stats): the rating, solved of tried, the best streak, by theme. */
+export function puzzlesHtml(p) {
+  if (!p || !p.tried) return "";
+  const themes = Object.entries(p.by_theme || {})
+    .sort((a, b) => b[1].tried - a[1].tried || (a[0] < b[0] ? -1 : 1))
+    .map(([k, c]) => `<li><strong>${esc(t("theme_" + k))}</strong> · ${esc(t("st_puzzles_theme", { k: c.solved, n: c.tried }))}</li>`)
+    .join("");
+  return `<h2>${t("st_puzzles")}</h2>
+    <p id="stats-puzzles">${esc(t("st_puzzles_line", { r: p.rating, k: p.solved, n: p.tried, b: p.best_streak }))} <a href="#/puzzles">${t("st_puzzles_more")}</a></p>
+    <ul class="breakdown" id="stats-puzzle-themes">${themes}</ul>`;
+}
+
 function countsList(id, caption, rows) {
   if (!rows.length) return "";
   return `<h2>${caption}</h2><ul class="breakdown" id="${id}">${rows
@@ -59,6 +71,7 @@ export async function renderStats(root, nickname = "") {
     <ol class="last-games" id="stats-last">${s.last.map((g) => `<li>
       <span>${t(g.won ? "st_won" : "st_place", { n: g.place })} · ${esc(t("st_mode_" + g.mode))} · ${esc(g.players.join(", "))} · ${t("total", { n: g.totals[g.seat] })}</span>
       <a href="${g.replay}">${t("st_replay")}</a> <a href="${g.analysis}">${t("analyse")}</a></li>`).join("")}</ol>` : `<p>${t("st_none")}</p>`}
+    ${puzzlesHtml(s.puzzles)}
   </section>`;
   if (s.ratings && s.ratings.length) {
     const box = root.querySelector("#stats-rating");

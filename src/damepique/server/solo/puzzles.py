@@ -3,9 +3,14 @@ clearly right, from the starter set shipped with the package
 (``bots.puzzles``). A puzzle is served without its answer; the answer comes
 back with the numbers of the card chosen and of the best one, and the
 player's new puzzle rating (Glicko-2, computed with the ``glicko2``
-library: the puzzle is the opponent, at its own rating). The rating is the
-player's to keep (the page keeps it on the device) and to send with the
-next answer: the server stores nothing.
+library: the puzzle is the opponent, at its own rating).
+
+Each answer is kept for who gave it (``storage.puzzles``): the signed-in
+account, else the browser (``player``, its id), whose answers move to the
+account first signed in on it (``POST /api/stats/link``). The rating an
+answer starts from is the player's kept one; a player with none yet starts
+from the rating the page sends (what the device kept before), else a new
+player's. ``GET /api/puzzles/me``: the player's puzzle figures.
 """
 
 from __future__ import annotations
@@ -19,14 +24,14 @@ from fastapi.responses import JSONResponse
 
 from damepique.bots import puzzles as bank
 
+from ..accounts.accounts import Accounts
+from ..clock import Clock
 from ..errors import Refusal
 from ..http import json_body
 from ..protocol import Json
+from ..stats.puzzles import START, figures_of, new_rating
+from ..storage.puzzles import Attempt, PuzzleStore
 
-PUZZLE_RD = 60.0
-"""The deviation a puzzle's rating is taken with (puzzles are many and steady)."""
-START = {"rating": 1500.0, "rd": 350.0, "vol": 0.06}
-"""A new player's rating."""
 NEAR = 200
 """A next puzzle is drawn among those within this of the player's rating (wider when none is)."""
 
@@ -47,19 +52,6 @@ def shown(p: Json) -> Json:
     return {k: p[k] for k in ("id", "preset", "rules", "view", "theme", "rating")}
 
 
-def new_rating(player: Json, puzzle_rating: float, won: bool) -> Json:
-    """The player's rating after a puzzle solved (``won``) or missed."""
-    import glicko2  # the server's extra; read only here
-
-    me = glicko2.Player(rating=float(player["rating"]), rd=float(player["rd"]), vol=float(player["vol"]))
-    me.update_player([float(puzzle_rating)], [PUZZLE_RD], [1.0 if won else 0.0])
-    return {
-        "rating": round(float(me.rating), 1),
-        "rd": round(float(me.rd), 1),
-        "vol": round(float(me.vol), 6),
-    }
-
-
 def _rating(value: object) -> Json:
     """The player's rating as the page sends it, checked; a new player's when absent."""
     if value is None:
@@ -73,6 +65,20 @@ def _rating(value: object) -> Json:
             raise Refusal("bad_request", f"rating.{key} must be a number from {low:g} to {high:g}")
         out[key] = float(x)
     return out
+
+
+def _pass_of(p: Json, cards: object) -> list[str]:
+    """The cards a pass puzzle's answer names, checked: as many as the rules pass, from the hand."""
+    count = len(p["answer"])
+    hand = set(p["view"]["hand"])
+    if (
+        not isinstance(cards, list)
+        or len(cards) != count
+        or len(set(map(str, cards))) != count
+        or not all(isinstance(c, str) and c in hand for c in cards)
+    ):
+        raise Refusal("illegal_pass", f"cards must be {count} different cards of the hand")
+    return [str(c) for c in cards]
 
 
 def pick(theme: str | None, rating: float, seen: set[str], rng: random.Random) -> Json | None:
@@ -89,7 +95,33 @@ def pick(theme: str | None, rating: float, seen: set[str], rng: random.Random) -
     return rng.choice(pool)
 
 
-def install(app: FastAPI) -> None:
+def device_of(value: object) -> str | None:
+    """A browser's id as the pages make it (``prefs.playerId``), else None."""
+    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
+        return value
+    return None
+
+
+def install(app: FastAPI, store: PuzzleStore, accounts: Accounts, clock: Clock) -> None:
+    async def who(request: Request, device: object) -> str | None:
+        """``a:KEY`` signed in, ``g:BROWSER`` a guest that said its id, else None."""
+        account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+        if account is not None:
+            return f"a:{account}"
+        found = device_of(device)
+        return None if found is None else f"g:{found}"
+
+    @app.get("/api/puzzles/me")
+    async def my_puzzles(request: Request) -> JSONResponse:
+        """The puzzle figures of the signed-in account, else of this browser (``X-Player``)."""
+        player = await who(request, request.headers.get("x-player"))
+        if player is None:
+            raise Refusal("bad_request", "say which browser: its player id (X-Player)")
+        kind, _, key = player.partition(":")
+        if kind == "a":
+            return JSONResponse(await figures_of(store, key, []))
+        return JSONResponse(await figures_of(store, None, [key]))
+
     @app.get("/api/puzzles")
     async def puzzle_set() -> JSONResponse:
         ps = starter()
@@ -122,16 +154,27 @@ def install(app: FastAPI) -> None:
         if p is None:
             raise Refusal("not_found", "no puzzle with this id")
         body = await json_body(request, 4096)
-        card = body.get("card")
-        if not isinstance(card, str) or card not in p["view"]["legal"]:
-            raise Refusal("illegal_play", "card must be one of the legal cards of the puzzle")
-        player = _rating(body.get("rating"))
-        right = card in p["answer"]
-        chosen = next((o for o in p["options"] if card in o["cards"]), None)
+        if p["theme"] == "pass":
+            cards = _pass_of(p, body.get("cards"))
+            right = set(cards) == set(p["answer"])
+            chosen = next((o for o in p["options"] if set(o["cards"]) == set(cards)), None)
+            card: str | None = None
+        else:
+            card = body.get("card")
+            if not isinstance(card, str) or card not in p["view"]["legal"]:
+                raise Refusal("illegal_play", "card must be one of the legal cards of the puzzle")
+            cards = [card]
+            right = card in p["answer"]
+            chosen = next((o for o in p["options"] if card in o["cards"]), None)
+        rating = _rating(body.get("rating"))
+        player = await who(request, body.get("player"))
+        kept = None if player is None else await store.rating(player)
+        before = rating if kept is None else kept
         best = next(o for o in p["options"] if o["best"])
         out: dict[str, Any] = {
             "id": puzzle_id,
             "card": card,
+            "cards": cards,
             "correct": right,
             "answer": p["answer"],
             "margin": p["margin"],
@@ -140,9 +183,15 @@ def install(app: FastAPI) -> None:
             "best": best,
             "options": p["options"],
             "puzzle_rating": p["rating"],
-            "rating": new_rating(player, p["rating"], right),
+            "rating": new_rating(before, p["rating"], right),
         }
+        if player is not None:
+            await store.answered(
+                Attempt(
+                    player, puzzle_id, p["theme"], right, p["rating"], clock.time(), before, out["rating"]
+                )
+            )
         return JSONResponse(out)
 
 
-__all__ = ["START", "install", "new_rating", "pick", "shown", "starter"]
+__all__ = ["START", "device_of", "figures_of", "install", "new_rating", "pick", "shown", "starter"]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ..accounts.summaries import mode_for, mode_of, preset_of, seat_summary, summary_of
 from ..protocol import Json
 from ..storage.daily import Entry
+from ..storage.puzzles import Attempt
 
 LAST = 10
 """Games listed under "last games"."""
@@ -85,6 +86,29 @@ def daily_figures(entries: Sequence[Entry]) -> Json:
     }
 
 
+def puzzle_figures(attempts: Sequence[Attempt], rating: Json | None) -> Json:
+    """The puzzles a player answered (``storage.puzzles``, oldest first) and
+    their puzzle ``rating`` (None: none answered): how many were tried and
+    solved, the current and best streaks of solved puzzles, and by theme."""
+    streak = best = 0
+    themes: dict[str, Json] = {}
+    for a in attempts:
+        streak = streak + 1 if a.correct else 0
+        best = max(best, streak)
+        t = themes.setdefault(a.theme, {"tried": 0, "solved": 0})
+        t["tried"] += 1
+        t["solved"] += int(a.correct)
+    return {
+        "rating": None if rating is None else round(float(rating["rating"])),
+        "rd": None if rating is None else round(float(rating["rd"])),
+        "tried": len(attempts),
+        "solved": sum(1 for a in attempts if a.correct),
+        "streak": streak,
+        "best_streak": best,
+        "by_theme": dict(sorted(themes.items())),
+    }
+
+
 __all__ = [
     "LAST",
     "MODES",
@@ -93,6 +117,7 @@ __all__ = [
     "mode_for",
     "mode_of",
     "preset_of",
+    "puzzle_figures",
     "seat_summary",
     "summary_of",
 ]

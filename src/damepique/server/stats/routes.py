@@ -19,8 +19,10 @@ from ..errors import Refusal
 from ..http import json_body
 from ..protocol import Json
 from ..storage.daily import DailyStore
+from ..storage.puzzles import PuzzleStore
 from ..storage.stats import Played, StatsStore
 from .figures import daily_figures, figures
+from .puzzles import figures_of, new_rating
 
 BACKFILL = 25
 """Games without a summary summed up from their records at one visit (the rest at the next)."""
@@ -33,7 +35,7 @@ def _device(value: object) -> str | None:
     return None
 
 
-def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -> None:
+def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock, puzzles: PuzzleStore) -> None:
     store = accounts.store
     daily = DailyStore(stats.db)
 
@@ -73,6 +75,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
             "ratings": await store.history(key),
             "leaves": {"recent": len(recent(leaves, now)), "barred_until": barred_until(leaves, now)},
             "daily": await daily_of([key, *devices]),
+            "puzzles": await figures_of(puzzles, key, devices),
         }
 
     @app.get("/api/stats")
@@ -87,7 +90,8 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
             raise Refusal("bad_request", "say which browser: its player id (X-Player), 8 to 64 characters")
         out = figures(await summaries(None, [device]))
         guest: Json = {"nickname": None, "guest": True, "rating": None, "ratings": [], "leaves": None}
-        return JSONResponse(out | guest | {"daily": await daily_of([device])})
+        mine = {"daily": await daily_of([device]), "puzzles": await figures_of(puzzles, None, [device])}
+        return JSONResponse(out | guest | mine)
 
     @app.post("/api/stats/link")
     async def link(request: Request) -> JSONResponse:
@@ -100,6 +104,9 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock) -
         if device is None:
             raise Refusal("bad_request", "player must be the browser's id, 8 to 64 characters")
         owner = await stats.link(device, account)
+        if owner == account:
+            # The browser's puzzle answers and rating move to the account, once.
+            await puzzles.merge(device, account, new_rating)
         return JSONResponse({"linked": owner == account})
 
     @app.get("/api/players/{nickname}/stats")

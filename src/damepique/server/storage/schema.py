@@ -247,6 +247,27 @@ daily_entries = Table(
 else the browser's id (``device``); a browser's tries move to the account
 when its owner signs in. ``points``: the player's points by deal (JSON), once finished."""
 
+# -- puzzles (issue 26) ----------------------------------------------------------------------
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", String(80), nullable=False, index=True),
+    Column("puzzle_id", String(64), nullable=False),
+    Column("theme", String(16), nullable=False),
+    Column("correct", Boolean, nullable=False),
+    Column("puzzle_rating", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("before", Text, nullable=False),
+    Column("after", Text, nullable=False),
+)
+"""Each puzzle answered: ``player`` is ``a:<account key>`` or ``g:<browser id>``
+(a guest's move to the account when its owner signs in on that browser),
+with the player's puzzle rating before and after (``{rating, rd, vol}``,
+JSON): a player's rating is the last ``after``, and replaying every attempt
+from the first ``before`` gives it again (``storage.puzzles.merge``)."""
+
 # -- quick match ----------------------------------------------------------------------------
 
 quick_tickets = Table(
@@ -320,6 +341,7 @@ __all__ = [
     "metadata",
     "player_games",
     "player_links",
+    "puzzle_attempts",
     "quick_tickets",
     "ranked_leaves",
     "rating_history",

@@ -564,5 +564,12 @@ export default {
   pz_chosen: "Vous avez joué {card} :", pz_best: "La meilleure, {cards} :",
   pz_numbers: "{x} points attendus, gain {p}",
   pz_margin: "La meilleure carte l'emporte de {x} points de gain sur toute autre (thème : {theme}).",
+  pz_task_pass: "L'échange : choisissez les {n} meilleures cartes à passer (classé {r}).",
+  pz_pass_dir: "Vous passez {dir}, à {name}", pz_pass_go: "Passer ces {n} cartes",
+  pz_passed_these: "Vous avez passé {cards} :", pz_unmeasured: "un échange que l'expert n'a pas mesuré (pas de chiffres).",
+  pz_right_pass: "Bravo : c'est le meilleur échange.", pz_wrong_pass: "Ce n'est pas le meilleur échange.",
+  st_puzzles: "Problèmes", st_puzzles_line: "Classement aux problèmes {r} · {k} résolus sur {n} · meilleure série {b}.",
+  st_puzzles_theme: "{k} résolus sur {n}", st_puzzles_more: "En résoudre d'autres",
+  pz_margin_pass: "Le meilleur échange l'emporte de {x} points de gain sur tout autre que l'expert a mesuré.",
   pz_next: "Problème suivant", pz_rating: "Votre classement aux problèmes : {r}", pz_streak: "série {n} (record {b})", pz_solved: "{k} résolus sur {n}",
 };
