@@ -7,7 +7,9 @@ ends with deals unfinished."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from damepique.server.clock import ManualClock
 from damepique.server.duplicate import score_board
 from damepique.server.play.runner import Pace
 from damepique.server.settings import Settings
+from damepique.server.tourney import movement
 
 from ..clocks import WITHIN, move, wait
 from ..multiplayer.mp_helpers import Player, cards_in, hello, knowable
@@ -313,6 +316,53 @@ def test_its_driver_starts_it_at_its_start_time_with_nobody_visiting(tmp_path: P
         doc = client.portal.call(app.state.tourneys.store.load, t["code"])  # type: ignore[union-attr]
         assert doc["players"][0]["seat"]["table"] in doc["table_codes"]
         assert app.state.node.owned >= {"tourney:" + t["code"]}  # driven here, the only process
+
+
+def test_three_rounds_move_the_players_so_that_each_meets_the_others_once_and_all_are_scored(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    app = create_app(
+        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}",
+        settings=Settings(clock=clock, grace=5),
+        pace=Pace(0, 0, 0),
+    )
+    with TestClient(app) as client:
+        t = create(client, rules={"players": 3, "target": 100}, deals=1, tables=3, rounds=3, bots=True)
+        code = t["code"]
+        bad = client.post("/api/tournaments", json={"name": "Club", "tables": 2, "rounds": 3})
+        assert bad.json()["code"] == "bad_rounds"
+        ids = [p["id"] for p in join(client, code, [f"P{i}" for i in range(9)])]
+        first = [ids[0:3], ids[3:6], ids[6:9]]
+        r = client.post(f"/api/tournaments/{code}/start", json={"director": t["director"], "seating": first})
+        assert r.status_code == 200, r.text
+        # Nobody comes: computer players stand in after the grace period, round after round.
+
+        async def over() -> bool:
+            return bool((await app.state.tourneys.store.load(code))["status"] == "over")
+
+        wait(client, over, clock)
+        doc = client.portal.call(app.state.tourneys.store.load, code)  # type: ignore[union-attr]
+        rounds = [p["seating"] for p in doc["past"]] + [doc["seating"]]
+        assert rounds == [movement.seating(first, r) for r in range(3)]
+        met: Counter[frozenset[str]] = Counter()
+        for seating in rounds:
+            for row in seating:
+                met.update(frozenset(pair) for pair in itertools.combinations(row, 2))
+        for i, j in itertools.combinations(range(9), 2):
+            # Each keeps their seat position (the same cards as the others in it): meets every other once.
+            assert met[frozenset((ids[i], ids[j]))] == (0 if i % 3 == j % 3 else 1)
+        data = client.get(f"/api/tournaments/{code}/results").json()
+        assert data["rounds"] == 3 and [b["round"] for b in data["boards"]] == [0, 1, 2]
+        assert all(b["published"] and len(b["results"]) == 9 for b in data["boards"])
+        assert data["boards"][0]["hands"] != data["boards"][1]["hands"]  # each round its own deals
+        assert sorted(r["name"] for r in data["standings"]) == [f"P{i}" for i in range(9)]
+        for row in data["standings"]:
+            mine = [
+                r["matchpoints"] for b in data["boards"] for r in b["results"] if r["name"] == row["name"]
+            ]
+            assert len(mine) == 3 and row["matchpoints"] == sum(mine)
+            assert row["percent"] == round(100 * sum(mine) / (3 * 2), 1)
 
 
 def test_score_board_by_hand() -> None:

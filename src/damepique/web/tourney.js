@@ -33,7 +33,9 @@ export async function renderTourney(root, code) {
         <div class="field"><label for="tn-preset">${t("tn_rules")}</label><select id="tn-preset">${presets.map((p) => `<option value="${p}">${esc(t("preset_" + p))}</option>`).join("")}</select></div>
         <div class="field"><label for="tn-deals">${t("tn_deals")}</label><input id="tn-deals" type="number" min="1" max="26" value="8"></div>
         <div class="field"><label for="tn-tables">${t("tn_tables")}</label><input id="tn-tables" type="number" min="1" max="20" value="2"></div>
+        <div class="field"><label for="tn-rounds">${t("tn_rounds")}</label><input id="tn-rounds" type="number" min="1" max="20" value="1" aria-describedby="tn-rounds-help"></div>
       </div>
+      <p class="hint" id="tn-rounds-help">${t("tn_rounds_help")}</p>
       <div class="field check"><input type="checkbox" id="tn-bots" checked><label for="tn-bots">${t("tn_bots")}</label></div>
       <p><button type="submit" class="button primary">${t("tn_create")}</button></p>
       <p class="error" id="tn-error" role="alert"></p>
@@ -45,6 +47,7 @@ export async function renderTourney(root, code) {
       preset: root.querySelector("#tn-preset").value,
       deals: Number(root.querySelector("#tn-deals").value),
       tables: Number(root.querySelector("#tn-tables").value),
+      rounds: Number(root.querySelector("#tn-rounds").value),
       bots: root.querySelector("#tn-bots").checked,
     };
     try {
@@ -73,12 +76,18 @@ function standings(res) {
   </table></div>`;
 }
 
-function board(b) {
-  if (!b.published) return `<h3>${t("daily_deal")} ${b.deal + 1}</h3><p class="muted">${t("tn_hidden")}</p>`;
+// A board's heading: its deal, and its round when there are several.
+function boardName(b, res) {
+  if ((res.rounds || 1) < 2) return `${t("daily_deal")} ${b.deal + 1}`;
+  return t("tn_round_deal", { r: b.round + 1, k: b.deal - b.round * res.deals + 1 });
+}
+
+function board(b, res) {
+  if (!b.published) return `<h3>${boardName(b, res)}</h3><p class="muted">${t("tn_hidden")}</p>`;
   const rows = b.results.map((r) => `<tr><td>${r.table}</td><td>${t("tn_seat_n", { n: r.seat + 1 })}</td><td class="name">${who(r)}${r.stand_in ? ` <span class="stand-in" title="${t("tn_stand_in")}">*</span>` : ""}</td>
     <td class="num">${r.points ?? "—"}</td><td class="num">${num(r.matchpoints, 1)}</td><td class="num">${signed(r.diff)}</td></tr>`).join("");
   const hands = b.hands.map((h, s) => `<li><strong>${t("tn_seat_n", { n: s + 1 })}</strong>: <span class="cards-text">${h.join(" ")}</span></li>`).join("");
-  return `<h3>${t("daily_deal")} ${b.deal + 1}</h3>
+  return `<h3>${boardName(b, res)}</h3>
     <details class="tn-hands"><summary>${t("tn_who_held")}</summary><ul>${hands}</ul></details>
     <div class="tn-scroll"><table class="data-table tn-board"><thead><tr><th scope="col">${t("tn_table")}</th><th scope="col">${t("tn_seat")}</th><th scope="col">${t("tn_player")}</th>
     <th scope="col" class="num">${t("daily_total")}</th><th scope="col" class="num">${t("tn_mp")}</th><th scope="col" class="num">${t("tn_diff")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -131,7 +140,7 @@ async function renderOne(root, code) {
   }
   root.innerHTML = `<section class="tourney">
     <h1>${esc(info.name)}</h1>
-    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { deals: info.deals, tables: info.tables })}</p>
+    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { deals: info.deals, tables: info.tables })}${info.rounds > 1 ? ` · ${t("tn_round_of", { r: info.round + 1, n: info.rounds })}` : ""}</p>
     ${info.players.length ? `<p class="no-print">${t("tn_players", { n: info.players.length })} ${info.players.map((p) => esc(p.name)).join(", ")}</p>` : ""}
     ${info.status === "open" && !player ? `<form id="tn-join" class="row no-print"><div class="field"><label for="tn-you">${t("your_name")}</label><input id="tn-you" maxlength="24" required></div>
       <p><button type="submit" class="button primary">${t("tn_join")}</button></p></form>` : ""}
@@ -142,7 +151,7 @@ async function renderOne(root, code) {
     ${director && info.status === "playing" ? `<p class="no-print"><button type="button" class="button" id="tn-end">${t("tn_end")}</button></p>` : ""}
     <p class="error" id="tn-error" role="alert"></p>
     <h2>${t("tn_standings")}</h2>${standings(res)}
-    <h2>${t("tn_boards")}</h2>${res.boards.map((b) => board(b)).join("")}
+    <h2>${t("tn_boards")}</h2>${res.boards.map((b) => board(b, res)).join("")}
     <p class="no-print tn-export"><a href="/api/tournaments/${info.code}/results.csv" download>${t("tn_csv")}</a> · <a href="/api/tournaments/${info.code}/results" target="_blank" rel="noopener">${t("tn_json")}</a> ·
       <button type="button" class="button secondary" id="tn-print">${t("tn_print")}</button></p>
     <p class="muted">${t("tn_commitment")} <code class="hash">${esc(info.fairness.commitment)}</code>${info.fairness.secret ? `<br>${t("tn_secret")} <code class="hash">${esc(info.fairness.secret)}</code>` : ""}</p>

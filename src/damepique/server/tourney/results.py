@@ -24,6 +24,7 @@ from ..play.fixed import FixedGame
 from ..play.game import Seat
 from ..protocol import Json
 from ..storage.games import GameStore
+from . import movement
 
 Table = tuple[list[list[int]], list[list[bool]], list[Json]]
 """One table's points by deal and seat, whether a bot stood in for the seat
@@ -62,46 +63,34 @@ async def results(doc: Json, games: GameStore) -> Json:
     rules = Rules.from_json(doc["rules"])
     secret = bytes.fromhex(doc["secret"])
     over = doc["status"] == "over"
-    tables = [await table_results(games, gid, secret, doc["deals"]) for gid in doc.get("game_ids", [])]
-    progress = [len(points) for points, _, _ in tables]
+    deals, count, current = doc["deals"], doc["tables"], doc.get("round", 0)
+    begun = [p["game_ids"] for p in doc.get("past", [])] + [doc.get("game_ids", [])]
     boards: list[Json] = []
     totals: dict[tuple[int, int], list[float]] = {}
-    for k in range(doc["deals"]):
-        published = bool(tables) and (over or all(p > k for p in progress))
-        board: Json = {"deal": k, "published": published}
-        if published:
-            hands, _ = deal_cards(rules, secret, k)
-            board["hands"] = [[CARD_NAMES[c] for c in sorted(h)] for h in hands]
-            rows = []
-            for s in range(rules.players):
-                held = [pts[k][s] if k < len(pts) else None for pts, _, _ in tables]
-                for t, (score, (_, stood, people)) in enumerate(zip(score_board(held), tables, strict=True)):
-                    mp, diff = score
-                    rows.append(
-                        {
-                            "table": t + 1,
-                            "seat": s,
-                            "name": people[s]["name"],
-                            "kind": people[s]["kind"],
-                            "points": held[t],
-                            "matchpoints": mp,
-                            "diff": diff,
-                            "stand_in": k < len(stood) and stood[k][s],
-                        }
-                    )
-                    total = totals.setdefault((t, s), [0.0, 0.0, 0.0])
-                    total[0] += mp
-                    total[1] += diff
-                    total[2] += len(tables) - 1
-            board["results"] = rows
-        boards.append(board)
+    """(first round's table, seat position) -> matchpoints, difference, most possible:
+    a player keeps their seat position and moves between tables (``movement``)."""
+    who: dict[tuple[int, int], Json] = {}
+    progress: list[int] = []
+    for r in range(doc.get("rounds", 1)):
+        gids = begun[r] if r < len(begun) else []
+        dealt = movement.round_secret(secret, r)
+        tables = [await table_results(games, gid, dealt, deals) for gid in gids]
+        progress = [len(points) for points, _, _ in tables] if r <= current else progress
+        for k in range(deals):
+            finished = r < current or all(len(points) > k for points, _, _ in tables)
+            published = bool(tables) and (over or finished)
+            board: Json = {"deal": r * deals + k, "round": r, "published": published}
+            if published:
+                hands, _ = deal_cards(rules, dealt, k)
+                board["hands"] = [[CARD_NAMES[c] for c in sorted(h)] for h in hands]
+                board["results"] = _board_rows(tables, k, r, count, rules.players, totals, who)
+            boards.append(board)
     standings = []
     for (t, s), (mp, diff, top) in totals.items():
-        people = tables[t][2]
         standings.append(
             {
-                "name": people[s]["name"],
-                "kind": people[s]["kind"],
+                "name": who[(t, s)]["name"],
+                "kind": who[(t, s)]["kind"],
                 "table": t + 1,
                 "seat": s,
                 "matchpoints": round(mp, 2),
@@ -111,21 +100,59 @@ async def results(doc: Json, games: GameStore) -> Json:
         )
     standings.sort(key=lambda r: (-r["matchpoints"], -r["diff"]))
     ranks = competition_ranks([-r["matchpoints"] for r in standings])
-    for r, rank in zip(standings, ranks, strict=True):
-        r["rank"] = rank
+    for row, rank in zip(standings, ranks, strict=True):
+        row["rank"] = rank
     return {
         "code": doc["code"],
         "name": doc["name"],
         "status": doc["status"],
         "final": over,
         "rules": doc["rules"],
-        "deals": doc["deals"],
-        "tables": doc["tables"],
+        "deals": deals,
+        "tables": count,
+        "rounds": doc.get("rounds", 1),
+        "round": current,
         "progress": progress,
         "fairness": fairness_json(secret, revealed=over),
         "boards": boards,
         "standings": standings,
     }
+
+
+def _board_rows(
+    tables: list[Table],
+    k: int,
+    r: int,
+    count: int,
+    players: int,
+    totals: dict[tuple[int, int], list[float]],
+    who: dict[tuple[int, int], Json],
+) -> list[Json]:
+    """One published board's results (deal ``k`` of round ``r``), added to the totals."""
+    rows = []
+    for s in range(players):
+        held = [pts[k][s] if k < len(pts) else None for pts, _, _ in tables]
+        for t, (score, (_, stood, people)) in enumerate(zip(score_board(held), tables, strict=True)):
+            mp, diff = score
+            rows.append(
+                {
+                    "table": t + 1,
+                    "seat": s,
+                    "name": people[s]["name"],
+                    "kind": people[s]["kind"],
+                    "points": held[t],
+                    "matchpoints": mp,
+                    "diff": diff,
+                    "stand_in": k < len(stood) and stood[k][s],
+                }
+            )
+            key = (movement.origin(t, s, r, count), s)
+            who.setdefault(key, people[s])
+            total = totals.setdefault(key, [0.0, 0.0, 0.0])
+            total[0] += mp
+            total[1] += diff
+            total[2] += len(tables) - 1
+    return rows
 
 
 def results_csv(data: Json) -> str:

@@ -33,6 +33,8 @@ def public(doc: Json) -> Json:
         "rules": doc["rules"],
         "deals": doc["deals"],
         "tables": doc["tables"],
+        "rounds": doc.get("rounds", 1),
+        "round": doc.get("round", 0),
         "bots": doc["bots"],
         "level": doc["level"],
         "speed": doc["speed"],

@@ -50,6 +50,7 @@ from ..tables.registry import Tables
 from ..tables.seats import TableOptions, TableSeat, clean_name
 from ..tables.session import TableMoved
 from ..tables.table import Table
+from . import movement
 
 log = logging.getLogger("damepique.server")
 
@@ -130,6 +131,10 @@ class Tourneys:
         rules = rules_from_body(body)
         deals = _int(body, "deals", 1, MAX_DEALS, 8)
         count = _int(body, "tables", 1, MAX_TABLES, 2)
+        rounds = body.get("rounds", 1)
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= count:
+            # Past as many rounds as tables, the movement brings the same players together again.
+            raise Refusal("bad_rounds", f"rounds is a whole number from 1 to the number of tables ({count})")
         level = body.get("level", "intermediate")
         if level not in CHOICES:
             raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
@@ -149,6 +154,9 @@ class Tourneys:
             "rules": rules.to_json(),
             "deals": deals,
             "tables": count,
+            "rounds": rounds,
+            "round": 0,
+            "past": [],
             "bots": bool(body.get("bots", True)),
             "level": level,
             "speed": speed,
@@ -320,7 +328,13 @@ class Tourneys:
         )
         if found is None:
             raise Refusal("bad_player", "no player of this tournament with this token")
-        return {"id": found["id"], "name": found["name"], "status": doc["status"], "seat": found.get("seat")}
+        return {
+            "id": found["id"],
+            "name": found["name"],
+            "status": doc["status"],
+            "round": doc.get("round", 0),
+            "seat": found.get("seat"),
+        }
 
     # -- the driver ----------------------------------------------------------------------------
 
@@ -357,6 +371,7 @@ class Tourneys:
                 doc = await self._make_tables(doc)
                 await self._run_tables(doc)
                 doc = await self._maybe_over(doc)
+                doc = await self._make_tables(doc)  # the next round's, when that one ended
             if doc is None or doc["status"] == "over":
                 self.node.released(LEASE + code)
                 self._driving.pop(code, None)
@@ -398,7 +413,9 @@ class Tourneys:
         if code is None:
             raise Refusal("no_tourney", "this table belongs to no tournament")
         doc = await self.get(code)
-        return bytes.fromhex(doc["secret"]), {"tourney": code, "deals": doc["deals"], "withheld_until": NEVER}
+        r = doc.get("round", 0)
+        options = {"tourney": code, "deals": doc["deals"], "round": r, "withheld_until": NEVER}
+        return movement.round_secret(bytes.fromhex(doc["secret"]), r), options
 
     def game(
         self, rules: Rules, seats: Sequence[Seat], secret: bytes, options: Json, events: Sequence[Json]
@@ -429,25 +446,39 @@ class Tourneys:
         if code is not None:
             doc = await self.store.load(str(code))
             if doc is not None:
-                await self._maybe_over(doc)
+                before = doc.get("round", 0)
+                doc = await self._maybe_over(doc)
+                if doc.get("round", 0) != before:
+                    self.node.spawn(self._drive_now(doc["code"]))  # the next round's tables
 
     async def _maybe_over(self, doc: Json) -> Json:
-        """Over once every table is made and has finished (any process may find it: row locked)."""
+        """Once every table of the round is made and has finished: the next round
+        (its seating by the movement; its driver makes its tables), or over after
+        the last. Any process may find it (row locked: once)."""
         if doc["status"] != "playing" or len(doc.get("game_ids", [])) < len(doc["seating"]):
             return doc
         for gid in doc["game_ids"]:
             row = await self.games.get_game(gid)
             if row is None or row.finished is None:
                 return doc
+        r = doc.get("round", 0)
 
-        def edit(d: Json) -> bool:
-            if d["status"] != "playing":
-                return False
-            d["status"] = "over"
-            return True
+        def edit(d: Json) -> str | None:
+            if d["status"] != "playing" or d.get("round", 0) != r:
+                return None
+            if r + 1 >= d.get("rounds", 1):
+                d["status"] = "over"
+                return "over"
+            d["past"].append({k: d[k] for k in ("seating", "table_codes", "game_ids")})
+            d["round"] = r + 1
+            d["seating"] = movement.seating(d["past"][0]["seating"], r + 1)
+            d["table_codes"], d["game_ids"] = [], []
+            for p in d["players"]:
+                p.pop("seat", None)
+            return "next"
 
         doc, changed = await self._change(doc["code"], edit)
-        if changed:
+        if changed == "over":
             await self._ended_now(doc["code"])
         return doc
 

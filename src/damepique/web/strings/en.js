@@ -235,6 +235,8 @@ export default {
   tn_seating: "Seat the players yourself", tn_seating_help: "Choose who sits at each seat of each table; a seat left to nobody goes to a computer player.",
   tn_seating_help_full: "Choose who sits at each seat of each table: every seat needs a player.",
   tn_seat_computer: "(a computer player)", tn_seat_nobody: "(nobody)", tn_start_seated: "Start with this seating",
+  tn_rounds: "Rounds", tn_rounds_help: "Each round plays its own deals; between rounds the players move (each keeps their seat, and meets the others in turn). As many rounds as tables, with a prime number of tables at least the number of players (3, 5, 7...), and everyone meets everyone once.",
+  tn_round_of: "round {r} of {n}", tn_round_deal: "Round {r}, deal {k}",
   tn_csv: "Results as CSV", tn_json: "as JSON", tn_print: "Print",
 
   // -- history and replays

@@ -234,6 +234,8 @@ export default {
   tn_seating: "Placer les joueurs soi-même", tn_seating_help: "Choisissez qui s'assoit à chaque place de chaque table ; une place laissée vide revient à un joueur virtuel.",
   tn_seating_help_full: "Choisissez qui s'assoit à chaque place de chaque table : chaque place demande un joueur.",
   tn_seat_computer: "(un joueur virtuel)", tn_seat_nobody: "(personne)", tn_start_seated: "Lancer avec ce placement",
+  tn_rounds: "Manches", tn_rounds_help: "Chaque manche a ses propres donnes ; entre les manches les joueurs changent de table (chacun garde sa place et rencontre les autres tour à tour). Autant de manches que de tables, avec un nombre premier de tables au moins égal au nombre de joueurs (3, 5, 7…), et chacun rencontre chacun une fois.",
+  tn_round_of: "manche {r} sur {n}", tn_round_deal: "Manche {r}, donne {k}",
   tn_csv: "Résultats en CSV", tn_json: "en JSON", tn_print: "Imprimer",
 
   // -- l'historique et les parties revues
@@ -408,6 +410,7 @@ export default {
   refusal_bad_name: "Un tournoi a besoin d'un nom.",
   refusal_bad_deals: "Le nombre de donnes va de 1 à 26.",
   refusal_bad_tables: "Le nombre de tables va de 1 à 20.",
+  refusal_bad_rounds: "Le nombre de manches va de 1 au nombre de tables.",
   refusal_bad_seating: "Ce placement ne convient pas : une liste de joueurs par table, chacun une seule fois.",
   refusal_bad_start: "L'heure de départ est un nombre de secondes depuis 1970, ou rien.",
   refusal_no_training: "Les conseils d'entraînement sont pour les parties en solo.",
