@@ -171,3 +171,53 @@ async def test_the_director_seats_the_players_by_hand(
     assert shown["status"] == "playing"
     assert shown["seating"] == [[ids["Cy"], None, None, None], [ids["Ann"], None, ids["Bob"], None]]
     await context.close()
+
+
+ROUNDS = {
+    "en": {"heading": "Round 3, deal 1", "round": "round 3 of 3", "rounds": "Rounds"},
+    "fr": {"heading": "Manche 3, donne 1", "round": "manche 3 sur 3", "rounds": "Manches"},
+}
+
+
+@pytest.fixture(scope="module")
+def rounds_over(finished: tuple[str, str]) -> str:
+    """A tournament of three rounds at three tables of computer players, played out."""
+    url, _ = finished
+    with httpx.Client(base_url=url, timeout=30) as http:
+        made = http.post(
+            "/api/tournaments",
+            json={"name": "Three rounds", "rules": {"players": 3}, "deals": 1, "tables": 3, "rounds": 3,
+                  "speed": "fast", "level": "beginner"},
+        ).json()  # fmt: skip
+        code = made["code"]
+        assert (
+            http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
+            == 200
+        )
+        for _ in range(10_000):  # asked again, never waited on by time
+            if http.get(f"/api/tournaments/{code}").json()["status"] == "over":
+                break
+        else:
+            raise AssertionError("the tournament did not finish")
+    return str(code)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_tournament_of_three_rounds_shows_every_rounds_deals(
+    new_context, finished: tuple[str, str], rounds_over: str, lang: str, artifacts: Path
+) -> None:  # type: ignore[no-untyped-def]
+    url, _ = finished
+    words = ROUNDS[lang]
+    context = await new_context(locale="fr-FR" if lang == "fr" else "en-GB", **DESKTOP)
+    await context.add_init_script(f"localStorage.setItem('damepique.lang', '{lang}')")
+    page = await context.new_page()
+    await page.goto(f"{url}/#/tournament/{rounds_over}")
+    await expect(page.get_by_text(words["round"])).to_be_visible()
+    await expect(page.get_by_role("heading", name=words["heading"])).to_be_visible()
+    await expect(page.locator("table.tn-board")).to_have_count(3)
+    await expect(page.get_by_role("table", name=WORDS[lang]["final"]).locator("tbody tr")).to_have_count(9)
+    await page.screenshot(path=str(artifacts / f"tourney-rounds-{lang}.png"), full_page=True)
+    # The form that makes one asks for its rounds.
+    await page.goto(f"{url}/#/tournament")
+    await expect(page.get_by_label(words["rounds"])).to_have_value("1")
+    await context.close()

@@ -114,8 +114,10 @@ class Tourneys:
         if doc is None:
             raise Refusal("no_tourney", "no tournament with this code")
         if doc["status"] == "open" and doc["start"] is not None and self.now >= doc["start"]:
-            # Its time has come and nobody has started it yet: its driver does, now.
-            await self._drive_now(doc["code"])
+            # Its time has come and nobody has started it yet: its driver does, now
+            # (a driver that does not answer does at its next second, or its successor).
+            with contextlib.suppress(Refusal):
+                await self._drive_now(doc["code"])
             doc = await self.store.load(doc["code"]) or doc
         return doc
 
