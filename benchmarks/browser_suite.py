@@ -63,7 +63,12 @@ def pytest(tree: Path, args: list[str], log: str) -> dict[str, object]:
     wall = time.monotonic() - start
     (tree / "test-artifacts" / log).write_text(proc.stdout + proc.stderr)
     tail = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-300:]
-    return {"seconds": round(wall, 1), "rc": proc.returncode, "summary": tail}
+    part = {"seconds": round(wall, 1), "rc": proc.returncode, "summary": tail}
+    # Said at once: a run cut short still leaves the parts it finished.
+    print(
+        json.dumps({"tree": str(tree), "part": log, "load": round(os.getloadavg()[0], 1), **part}), flush=True
+    )
+    return part
 
 
 def run(tree: Path, extra: list[str], others: list[str] | None = None) -> dict[str, object]:
