@@ -475,7 +475,7 @@ async def test_three_people_at_an_auto_table_play_three_handed_and_the_lobby_fol
     code = ann.locator(".waiting-room .code")
     await expect(code).to_be_visible()
     display = (await code.inner_text()).strip()
-    await expect(ann.locator(".waiting-room")).to_contain_text("Players 3 to 5, as many as sit down")
+    await expect(ann.locator(".waiting-room")).to_contain_text("Players: 3 to 5, as many as sit down")
     await expect(ann.get_by_text("Waiting for 2 more people (three at least)")).to_be_visible()
     entry = lobby.locator(".lobby-table", has_text=display)
     await expect(entry).to_contain_text("Players 1 (3 to 5, as many as sit down)")
