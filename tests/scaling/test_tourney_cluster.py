@@ -105,6 +105,9 @@ def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: 
     drive(seats, lambda: sum(len(s.acked) for s in seats) >= 12, limit=LIMIT)
     settle(seats)
 
+    # Mid-round (nobody playing while asked): the same results at both processes.
+    halfway = [httpx.get(base + f"/api/tournaments/{code}/results", timeout=30).json() for base in (a, b)]
+    assert halfway[0] == halfway[1] and halfway[0]["status"] == "playing" and sum(halfway[0]["progress"]) < 4
     cluster.kill("a")
     for s in seats:
         s.ws.close()  # type: ignore[union-attr]
@@ -131,3 +134,47 @@ def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: 
     while driver(cluster, code) is not None:
         assert time.monotonic() < deadline
         settle(seats, 0.2)
+
+
+def test_a_table_of_computer_players_goes_on_at_the_other_process_when_its_driver_is_killed(
+    cluster: Cluster,
+) -> None:
+    """Nobody reconnects to a table of computer players: the tournament's new
+    driver runs it (no table of a tournament is left stopped by a kill)."""
+    a, b = cluster.processes["a"].base, cluster.processes["b"].base
+    made = httpx.post(
+        a + "/api/tournaments",
+        json={"name": "Bots", "rules": {"players": 3}, "deals": 1, "tables": 2, "level": "beginner"},
+        timeout=30,
+    ).json()  # at normal speed: the computer players take their time, the deal is under way at the kill
+    code = made["code"]
+    assert (
+        httpx.post(a + f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
+        == 200
+    )
+    doc = json.loads(query(cluster, "SELECT data FROM tournaments WHERE code = $1", code)[0]["data"])
+    table, game = doc["table_codes"][1], doc["game_ids"][1]
+
+    def cards() -> int:
+        rows = query(
+            cluster, "SELECT count(*) AS n FROM events WHERE game_id = $1 AND body LIKE '%\"play\"%'", game
+        )
+        return int(rows[0]["n"])
+
+    def holder(name: str) -> str | None:
+        rows = query(
+            cluster,
+            "SELECT holder FROM leases WHERE name = $1 AND expires >= extract(epoch from clock_timestamp())",
+            name,
+        )
+        return str(rows[0]["holder"]).split("~")[0] if rows else None
+
+    assert holder(table) == "a"
+    cluster.kill("a")
+    at_kill = cards()
+    deadline = time.monotonic() + LIMIT
+    while not (holder(table) == "b" and cards() > at_kill):
+        assert time.monotonic() < deadline, (holder(table), cards(), at_kill)
+        httpx.get(b + "/healthz", timeout=30)  # (a request between looks, no sleep)
+    assert holder("tourney:" + code) == "b"
+    assert httpx.get(b + f"/api/tournaments/{code}", timeout=30).json()["status"] == "playing"
