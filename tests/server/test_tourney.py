@@ -295,6 +295,10 @@ def test_a_start_time_starts_it_at_random_on_the_first_visit_after(tmp_path: Pat
         shown = client.get(f"/api/tournaments/{t['code']}").json()
         assert shown["status"] == "playing" and len(shown["seating"][0]) == 4
         assert client.get(f"/api/tournaments/{early['code']}").json()["status"] == "open"
+        # That one waits for its director: no process drives it (nor retries every second).
+        move(client, clock, 5)
+        assert "tourney:" + early["code"] not in app.state.node.owned
+        assert "tourney:" + t["code"] in app.state.node.owned
 
 
 def test_its_driver_starts_it_at_its_start_time_with_nobody_visiting(tmp_path: Path) -> None:

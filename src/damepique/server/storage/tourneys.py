@@ -22,10 +22,11 @@ T = TypeVar("T")
 
 
 def due(doc: Json) -> float | None:
-    """From when a process must drive the tournament (``schema.tournaments.due``)."""
+    """From when a process must drive the tournament (``schema.tournaments.due``):
+    not while it waits for its director (its start time came and it could not start)."""
     if doc["status"] == "playing":
         return 0.0
-    if doc["status"] == "open" and doc.get("start") is not None:
+    if doc["status"] == "open" and doc.get("start") is not None and not doc.get("start_failed"):
         return float(doc["start"])
     return None
 

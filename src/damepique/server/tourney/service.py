@@ -365,10 +365,16 @@ class Tourneys:
             due = doc is not None and doc["status"] == "open" and doc["start"] is not None
             if doc is not None and due and self.now >= doc["start"]:
                 # Seated at random. One that cannot start (too few players
-                # and no bots) stays open for its director.
-                with contextlib.suppress(Refusal):
+                # and no bots) stays open for its director, driven no more
+                # (tried again on a visit): ``storage.tourneys.due``.
+                try:
                     await self._begin(code, None)
+                except Refusal:
+                    await self._change(code, lambda d: d.update(start_failed=True))
                 doc = await self.store.load(code)
+            if doc is not None and doc["status"] == "open" and doc.get("start_failed"):
+                self.node.released(LEASE + code)
+                self._driving.pop(code, None)
             if doc is not None and doc["status"] == "playing":
                 doc = await self._make_tables(doc)
                 await self._run_tables(doc)
