@@ -17,7 +17,7 @@ from playwright.async_api import expect
 
 from ..conftest import free_port, start_server, stop_server
 from ..outside.outside_bot import EventStream
-from .test_table import DESKTOP
+from .test_table import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.browser]
 
@@ -116,3 +116,32 @@ async def test_challenged_on_the_page_declined_then_accepted_and_a_challenge_sen
     finally:
         bob_events.close()
         await context.close()
+
+
+async def test_the_page_on_a_phone_keeps_to_its_width(new_context, url: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    challenger = person(url, "bob_phone")
+    context = await new_context(locale="fr-FR", **PHONE)
+    await context.add_init_script("localStorage.setItem('damepique.lang', 'fr')")
+    made = await context.request.post(
+        f"{url}/api/accounts", data={"nickname": "ann_phone", "password": PASSWORD}
+    )
+    assert made.status == 201
+    challenger.post("/api/challenges", json={"to": ["ann_phone"], "fill": True, "rules": {"players": 5}})
+    page = await context.new_page()
+    await page.goto(f"{url}/#/challenges")
+    await expect(page.get_by_role("button", name="Accepter")).to_be_visible()
+    await expect(page.get_by_text("5 joueurs, en 100 points")).to_be_visible()
+    assert await page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    await page.screenshot(path=str(artifacts / "challenges-fr-phone.png"), full_page=True)
+    await context.close()
+
+
+async def test_signed_out_the_page_says_to_sign_in(new_context, url: str) -> None:  # type: ignore[no-untyped-def]
+    context = await new_context(locale="en-GB", **PHONE)
+    page = await context.new_page()
+    await page.goto(f"{url}/#/challenges")
+    await expect(page.get_by_text("Sign in to challenge and be challenged")).to_be_visible()
+    await expect(page.get_by_role("main").get_by_role("link", name="Account")).to_be_visible()
+    await context.close()
