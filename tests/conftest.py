@@ -192,7 +192,7 @@ PASSWORD = "correct horse battery"
 
 def person(base: str, nickname: str) -> httpx.Client:
     """A person who signs up at ``base`` (the session cookie is kept by the client)."""
-    client = httpx.Client(base_url=base, timeout=15)
+    client = httpx.Client(base_url=base, timeout=30)  # a hang, not a speed (a cluster is slower)
     r = client.post("/api/accounts", json={"nickname": nickname, "password": PASSWORD})
     assert r.status_code == 201, r.text
     return client

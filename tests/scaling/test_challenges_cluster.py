@@ -8,17 +8,9 @@ from __future__ import annotations
 
 import httpx
 
+from ..conftest import person
 from ..outside.outside_bot import EventStream
 from .cluster_helpers import Cluster
-
-PASSWORD = "correct horse battery"
-
-
-def person(base: str, nickname: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=30)
-    r = client.post("/api/accounts", json={"nickname": nickname, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return client
 
 
 def test_a_challenge_made_at_one_process_is_answered_at_the_other(cluster: Cluster) -> None:

@@ -76,6 +76,18 @@ def check_record(cluster: Cluster, seats: list[Seat]) -> dict[str, Any]:
     return record
 
 
+def come_back(seats: list[Seat], since: float) -> None:
+    """Every page reconnects through nginx and hears its table again (bounded
+    from ``since``: a hang, not a speed)."""
+    for s in seats:
+        s.ws.close()  # type: ignore[union-attr]
+        s.reconnect()
+    while any(s.latest is None for s in seats):
+        for s in seats:
+            s.pump(0.1)
+        assert time.monotonic() - since < WITHIN, "the table never came back"
+
+
 def over(seats: list[Seat]) -> bool:
     return all(s.latest is not None and s.latest["over"] for s in seats)
 
@@ -103,13 +115,7 @@ def test_two_processes_one_table_then_its_owner_is_killed_mid_trick(cluster: Clu
     cluster.kill("a")
     # Every page reconnects through nginx: players 0 and 3 lost their server,
     # players 1 and 2 were relayed to it; p2 takes the table over.
-    for s in seats:
-        s.ws.close()  # type: ignore[union-attr]
-        s.reconnect()
-    while any(s.latest is None for s in seats):
-        for s in seats:
-            s.pump(0.1)
-        assert time.monotonic() - killed_at < WITHIN, "the table never came back"  # a hang, not a speed
+    come_back(seats, killed_at)
     after = seats[waiting].latest
     assert after is not None and after["game"] == before["game"]
     taken_over_in = time.monotonic() - killed_at
@@ -251,14 +257,7 @@ def test_a_process_restarted_under_its_name_takes_its_tables_back(cluster: Clust
     assert httpx.get(cluster.processes["a"].base + "/healthz").json()["process"] == "a"
     cluster.kill("a")
     cluster.start_all(["a"])  # at once, under the same name
-    killed_at = time.monotonic()
-    for s in seats:
-        s.ws.close()  # type: ignore[union-attr]
-        s.reconnect()
-    while any(s.latest is None for s in seats):
-        for s in seats:
-            s.pump(0.1)
-        assert time.monotonic() - killed_at < WITHIN, "the table never came back"  # a hang, not a speed
+    come_back(seats, time.monotonic())
     after = seats[0].latest
     assert after is not None and after["game"] == before["game"]
     assert after["view"]["tricks"] == before["view"]["tricks"]
