@@ -635,6 +635,51 @@ def _counts_of(
     return out
 
 
+def _build_source(args: Any) -> str:
+    """How a puzzle file was built: the options that decide its content (not
+    ``--out``, ``--jobs``, ``--quiet``), kept files by name."""
+    words = ["damepique puzzles build"]
+    words += [f"--keep {os.path.basename(k)}" for k in args.keep or []]
+    words += [f"--count {args.count}", f"--seed {args.seed}", f"--playouts {args.playouts}"]
+    for flag in ("presets", "caps", "checks"):
+        if getattr(args, flag):
+            words.append(f"--{flag} {getattr(args, flag)}")
+    return " ".join(words)
+
+
+def _mine_games(args: Any) -> int:
+    """Puzzles from the server's finished games whose every person allowed it."""
+    import asyncio
+
+    from damepique.bots import puzzles
+    from damepique.server.settings import database_url
+    from damepique.server.storage.database import Database
+    from damepique.server.storage.puzzles import PuzzleStore
+
+    async def consented() -> list[tuple[str, Any, list[int]]]:
+        db = Database(database_url(args.db))
+        await db.open()
+        try:
+            return await PuzzleStore(db).consented_games(args.games)
+        finally:
+            await db.close()
+
+    games = asyncio.run(consented())
+    checks = tuple(int(x) for x in args.checks.split(",")) if args.checks else ()
+    data = puzzles.mine_games(games, args.playouts, args.jobs, checks)
+    puzzles.dump(data, args.out)
+    found = data["puzzles"]
+    _print_json(
+        {
+            "out": args.out,
+            "games": len(games),
+            "puzzles": len(found),
+            "themes": puzzles.counts(found, "theme"),
+        }
+    )
+    return 0
+
+
 def _puzzles(args: Any) -> int:
     from damepique.bots import puzzles
 
@@ -651,10 +696,11 @@ def _puzzles(args: Any) -> int:
                 print(f"{done}/{total} puzzles", file=sys.stderr, flush=True)
 
         checks = tuple(int(x) for x in args.checks.split(",")) if args.checks else ()
-        keep = puzzles.load(args.keep)["puzzles"] if args.keep else []
+        keep = [p for path in args.keep or [] for p in puzzles.load(path)["puzzles"]]
         data = puzzles.build(
             args.count, args.seed, args.playouts, args.jobs, presets, progress, caps, checks, keep
         )
+        data["source"] = _build_source(args)
         puzzles.dump(data, args.out)
         found = data["puzzles"]
         _print_json(
@@ -666,6 +712,8 @@ def _puzzles(args: Any) -> int:
             }
         )
         return 0
+    if args.action == "mine-games":
+        return _mine_games(args)
     try:
         data = puzzles.load(args.file)
     except (OSError, ValueError) as e:
@@ -703,12 +751,27 @@ def _add_puzzles(sub: Any) -> None:
     b.add_argument("--presets", default=None, help="NAME=WEIGHT,... (default: standard mostly)")
     b.add_argument("--caps", default=None, help="THEME=COUNT,...: at most COUNT puzzles of a theme")
     b.add_argument(
-        "--keep", default=None, help="a puzzle file whose puzzles are taken first (within the caps)"
+        "--keep",
+        action="append",
+        help="a puzzle file whose puzzles are taken first, within the caps (again: another file)",
     )
     b.add_argument(
         "--checks", default="", help="SEED,...: keep only puzzles that `check` passes on each of these seeds"
     )
     b.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    g = actions.add_parser(
+        "mine-games", help="mine puzzles from the server's finished games whose people allowed it"
+    )
+    g.add_argument("--db", default=None, help="the server's database (default: $DAMEPIQUE_DB, else its file)")
+    g.add_argument("--out", required=True, help="the file to write (.json, or .json.gz compressed)")
+    g.add_argument("--games", type=int, default=1000, help="the newest N games allowed (default 1000)")
+    g.add_argument(
+        "--playouts", type=int, default=3000, help="play-outs of the deciding search (default 3000)"
+    )
+    g.add_argument(
+        "--checks", default="1", help="SEED,...: keep only puzzles `check` passes on these (default 1)"
+    )
+    g.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     c = actions.add_parser("check", help="check every puzzle of a file on a fresh seed")
     c.add_argument("file", help="a puzzle file (.json or .json.gz)")
     c.add_argument("--seed", type=int, default=1, help="the fresh seed (default 1)")

@@ -1,7 +1,8 @@
 """A guest's puzzle progress in a real Chromium (issue 26), in English on a
 desktop and in French on a phone: a puzzle solved, the puzzles on the
 statistics page, then an account made on that browser: the progress moves
-to it and the statistics say so. Contract checks; screenshots go to
+to it and the statistics say so; the account's setting for puzzles from its
+games is off until turned on. Contract checks; screenshots go to
 test-artifacts/."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ WORDS = {
         "duck": "Duck · 1 solved of 1",
         "solved": "1 solved of 1",
         "register": "Create an account",
+        "consent": "Puzzles may be made from the games I finish",
     },
     "fr": {
         "locale": "fr-FR",
@@ -43,6 +45,7 @@ WORDS = {
         "duck": "Passer sous · 1 résolus sur 1",
         "solved": "1 résolus sur 1",
         "register": "Créer un compte",
+        "consent": "Des problèmes peuvent être tirés des parties que je termine",
     },
 }
 SHIPPED = {p["id"]: p for p in puzzles.load()["puzzles"]}
@@ -87,6 +90,14 @@ async def test_a_guest_s_puzzles_show_in_the_statistics_and_move_to_the_account(
     await page.locator("#acc-pass").fill("a long password")
     await page.get_by_role("button", name=words["register"]).click()
     await expect(page.locator("#logout-btn")).to_be_visible()
+    # Mining puzzles from the games this person finishes: off until they turn it on.
+    consent = page.get_by_label(words["consent"])
+    await expect(consent).not_to_be_checked()
+    await page.screenshot(path=str(artifacts / f"account-consent-{lang}-{size}.png"), full_page=True)
+    async with page.expect_response("**/api/me/puzzle-consent") as said:
+        await consent.check()
+    assert await (await said.value).json() == {"puzzle_consent": True}
+    assert (await page.evaluate("fetch('/api/me').then((r) => r.json())"))["puzzle_consent"] is True
     await page.goto(f"/#/stats/{nickname}")
     await expect(page.get_by_role("heading", name=re.compile(nickname))).to_be_visible()
     await expect(page.locator("#stats-puzzles")).to_contain_text(words["line"])

@@ -30,13 +30,13 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, PRESETS, Deal, Rules, View, view_of
+from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, PRESETS, Deal, Rules, View, preset_of, view_of
 
 from .advice import advise
 from .base import Advice
@@ -196,8 +196,17 @@ def mine_deal(job: Job) -> list[dict[str, Any]]:
     preset, seed, playouts = job[:3]
     full = set(job[3]) if len(job) > 3 else set()
     seeds: tuple[int, ...] = job[4] if len(job) > 4 else ()
+    views = ((f"{seed}:{k}", f"{preset}-{seed}-{k}", v) for k, v in enumerate(_positions(preset, seed)))
+    return _mine(views, preset, playouts, full, seeds)
+
+
+def _mine(
+    views: Iterable[tuple[str, str, View]], preset: str, playouts: int, full: set[str], seeds: tuple[int, ...]
+) -> list[dict[str, Any]]:
+    """The puzzles among the positions of one deal (``(key, id, view)`` each:
+    ``key`` seeds its searches): at most ``PER_DEAL``."""
     found: list[dict[str, Any]] = []
-    for k, view in enumerate(_positions(preset, seed)):
+    for key, ident, view in views:
         if view.phase == PASS:
             if "pass" in full:
                 continue
@@ -205,25 +214,75 @@ def mine_deal(job: Job) -> list[dict[str, Any]]:
             legal = view.legal_mask()
             if legal & (legal - 1) == 0 or view.hand.bit_count() <= 2:
                 continue
-        quick = measure(view, random.Random(f"screen:{seed}:{k}"), SCREEN_PLAYOUTS)
+        quick = measure(view, random.Random(f"screen:{key}"), SCREEN_PLAYOUTS)
         if quick is None or quick.margin < SCREEN_MARGIN or _theme(view, quick) in full:
             continue
-        first = measure(view, random.Random(f"first:{seed}:{k}"), playouts)
+        first = measure(view, random.Random(f"first:{key}"), playouts)
         if first is None or first.margin < MARGIN:
             continue
-        second = measure(view, random.Random(f"second:{seed}:{k}"), playouts)
+        second = measure(view, random.Random(f"second:{key}"), playouts)
         if second is None or second.margin < MARGIN or second.answer != first.answer:
             continue
         m = Measure(first.answer, min(first.margin, second.margin), first.options)
         if _theme(view, m) in full:
             continue
-        p = puzzle_json(view, preset, m, playouts, f"{preset}-{seed}-{k}")
+        p = puzzle_json(view, preset, m, playouts, ident)
         if any(check_one((p, s)) for s in seeds):
             continue  # noisy: its margin or its answer does not hold on a check's seed
         found.append(p)
         if len(found) >= PER_DEAL:
             break
     return found
+
+
+GameJob = tuple[str, Mapping[str, Any], Sequence[int], int, tuple[int, ...]]
+"""``(name, record, seats, playouts, check seeds)``: one finished game to mine."""
+
+
+def mine_record(job: GameJob) -> list[dict[str, Any]]:
+    """The puzzles of a finished game (a ``damepique-game/1`` record) from the
+    decisions of ``seats`` only, each from what that seat saw then
+    (``analysis.decisions``): at most ``PER_DEAL`` a deal and seat; none
+    from a record that does not replay. Ids are ``game-NAME-SEAT-DEAL-K``."""
+    from .analysis import decisions_of_record  # (the analysis does not import puzzles)
+
+    name, record, seats, playouts, checks = job
+    found: list[dict[str, Any]] = []
+    for seat in seats:
+        decisions, error = decisions_of_record(record, seat)
+        if error is not None:
+            return []
+        preset = preset_of(decisions[0].view.rules) if decisions else "custom"
+        by_deal: dict[int, list[View]] = {}
+        for d in decisions:
+            by_deal.setdefault(d.deal, []).append(d.view)
+        for deal, views in sorted(by_deal.items()):
+            keyed = (
+                (f"{name}:{seat}:{deal}:{k}", f"game-{name}-{seat}-{deal}-{k}", v)
+                for k, v in enumerate(views)
+            )
+            found += _mine(keyed, preset, playouts, set(), checks)
+    return found
+
+
+def mine_games(
+    games: Sequence[tuple[str, Mapping[str, Any], Sequence[int]]],
+    playouts: int = PLAYOUTS,
+    jobs: int = 1,
+    checks: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    """A puzzle file mined from finished games (``(name, record, seats)``
+    each: ``mine_record``), in their order, whatever ``jobs``."""
+    work: list[GameJob] = [(name, record, seats, playouts, checks) for name, record, seats in games]
+    puzzles: list[dict[str, Any]] = []
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for found in pool.map(mine_record, work):
+                puzzles += found
+    else:
+        for job in work:
+            puzzles += mine_record(job)
+    return {"format": FORMAT, "margin": MARGIN, "playouts": playouts, "puzzles": puzzles, "source": "games"}
 
 
 def _jobs(seed: int, presets: Mapping[str, int]) -> Iterator[tuple[str, int]]:
@@ -386,6 +445,8 @@ __all__ = [
     "load",
     "measure",
     "mine_deal",
+    "mine_games",
+    "mine_record",
     "rating_of",
     "theme_of",
     "view_of_puzzle",

@@ -38,7 +38,7 @@ from .errors import (
 from .events import DealResult, Dealt, Passed, Played
 from .match import Match, winner_of, winners_of
 from .record import FORMAT, RecordError, dump_match, referee_legal, referee_replay, replay
-from .rules import PRESET_NAMES, PRESETS, Rules
+from .rules import PRESET_NAMES, PRESETS, Rules, preset_of
 from .views import View, decision_id, direction_name, event_for, view_of
 
 __all__ = [
@@ -85,6 +85,7 @@ __all__ = [
     "mask_of",
     "parse_card",
     "parse_cards",
+    "preset_of",
     "referee_legal",
     "referee_replay",
     "replay",

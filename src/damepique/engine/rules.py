@@ -363,4 +363,14 @@ PRESETS: dict[str, Rules] = {
 
 PRESET_NAMES = tuple(PRESETS)
 
-__all__ = ["PRESETS", "PRESET_NAMES", "SUITS", "Rules"]
+
+def preset_of(rules: Rules) -> str:
+    """The name of the preset these rules are (``custom`` when none is).
+
+    >>> preset_of(PRESETS["omnibus"]), preset_of(Rules(target=77))
+    ('omnibus', 'custom')
+    """
+    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+
+__all__ = ["PRESETS", "PRESET_NAMES", "SUITS", "Rules", "preset_of"]

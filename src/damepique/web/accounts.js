@@ -11,7 +11,9 @@ export async function renderAccount(root) {
     ${me.nickname ? `<div class="panel"><p>${t("acc_signed_in", { name: esc(me.nickname), rating: me.rating })}</p>
       <p class="actions"><a class="button" href="#/player/${encodeURIComponent(me.nickname)}">${t("acc_profile")}</a>
       <a class="button" href="#/stats">${t("st_link")}</a>
-      <button type="button" class="button secondary" id="logout-btn">${t("acc_logout")}</button></p></div>` : `
+      <button type="button" class="button secondary" id="logout-btn">${t("acc_logout")}</button></p>
+      ${me.bot ? "" : `<p><label><input type="checkbox" id="puzzle-consent" ${me.puzzle_consent ? "checked" : ""}> ${t("acc_puzzle_consent")}</label></p>
+      <p class="hint">${t("acc_puzzle_consent_why")}</p>`}</div>` : `
     <form id="acc-form" class="panel stack">
       <div class="field"><label for="acc-nick">${t("acc_nickname")}</label><input id="acc-nick" autocomplete="username" maxlength="24" required></div>
       <div class="field"><label for="acc-pass">${t("acc_password")}</label><input id="acc-pass" type="password" autocomplete="current-password" maxlength="200" required></div>
@@ -38,6 +40,12 @@ export async function renderAccount(root) {
     send("/api/login");
   });
   root.querySelector("#register-btn")?.addEventListener("click", () => send("/api/accounts"));
+  // Off until the person turns it on: puzzles mined from their finished games (docs/bots.md, "Puzzles").
+  root.querySelector("#puzzle-consent")?.addEventListener("change", async (e) => {
+    const box = e.target;
+    const r = await fetch("/api/me/puzzle-consent", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ allowed: box.checked }) });
+    if (!r.ok) box.checked = !box.checked;
+  });
   root.querySelector("#logout-btn")?.addEventListener("click", async () => {
     await fetch("/api/logout", { method: "POST" });
     renderAccount(root);

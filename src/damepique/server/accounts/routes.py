@@ -76,8 +76,26 @@ def install(app: FastAPI, accounts: Accounts) -> None:
         if acc is None:
             return JSONResponse({"nickname": None})
         return JSONResponse(
-            {"nickname": acc["nickname"], "rating": round(acc["rating"]), "bot": acc["kind"] == "bot"}
+            {
+                "nickname": acc["nickname"],
+                "rating": round(acc["rating"]),
+                "bot": acc["kind"] == "bot",
+                "puzzle_consent": acc["puzzle_consent"],
+            }
         )
+
+    @app.post("/api/me/puzzle-consent")
+    async def puzzle_consent(request: Request) -> JSONResponse:
+        """The person lets puzzles be mined from the games they finish (``{"allowed": true}``),
+        or no longer does; off until they say so (``docs/bots.md``, "Puzzles")."""
+        body = await json_body(request, 4096)
+        allowed = body.get("allowed")
+        if not isinstance(allowed, bool):
+            raise Refusal("bad_request", "allowed must be true or false")
+        key = await account_of(request)
+        if key is None or not await store.set_puzzle_consent(key, allowed):
+            raise Refusal("account_needed", "sign in first (a person's account)")
+        return JSONResponse({"puzzle_consent": allowed})
 
     # -- bots: a person's programs, each with an account and a token ------------------------------
 

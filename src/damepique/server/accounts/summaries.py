@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from damepique.engine import PRESETS, QS, Match, Rules
+from damepique.engine import QS, Match, preset_of
 from damepique.engine.errors import HeartsError
 from damepique.engine.record import replay
 
@@ -21,11 +21,6 @@ def mode_of(row: GameRow) -> str:
     """``solo`` (one person and bots), ``daily`` (the daily deal), ``ranked`` or
     ``casual`` (a table with others)."""
     return mode_for(str(row.options.get("kind", "table")), bool(row.options.get("ranked")))
-
-
-def preset_of(rules: Rules) -> str:
-    """The preset these rules are (``custom`` when none is)."""
-    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
 
 
 def mode_for(kind: str, ranked: bool) -> str:

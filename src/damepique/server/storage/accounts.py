@@ -51,7 +51,20 @@ class AccountStore:
                 "kind": r.kind,
                 "owner": r.owner,
                 "quick": bool(r.quick),
+                "puzzle_consent": bool(r.puzzle_consent),
             }
+
+    async def set_puzzle_consent(self, key: str, allowed: bool) -> bool:
+        """Whether the person ``key`` lets puzzles be mined from their finished
+        games; False when there is no such person."""
+        accounts = schema.accounts
+        async with self.db.write() as conn:
+            done = await conn.execute(
+                update(accounts)
+                .where(accounts.c.key == key, accounts.c.kind == "person")
+                .values(puzzle_consent=allowed)
+            )
+            return bool(done.rowcount)
 
     async def set_password(self, key: str, password_hash: str) -> None:
         async with self.db.write() as conn:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 
 from ..protocol import Json
 from . import schema
@@ -108,6 +108,46 @@ class PuzzleStore:
                 )
                 rating = after
         return int(moved)
+
+    async def consented_games(self, limit: int = 1000) -> list[tuple[str, Json, list[int]]]:
+        """The finished games puzzles may be mined from, newest first: those
+        whose every person is an account that allows it (``puzzle_consent``;
+        a guest cannot, so a game with a guest is never taken), each as
+        ``(game id, record, the seats those people played)``."""
+        pg, games, accounts = schema.player_games, schema.games, schema.accounts
+        async with self.db.read() as conn:
+            allowed = {
+                f"a:{r.key}"
+                for r in await conn.execute(select(accounts.c.key).where(accounts.c.puzzle_consent.is_(True)))
+            }
+            if not allowed:
+                return []
+            ids = [
+                str(r.game_id)
+                for r in await conn.execute(
+                    select(pg.c.game_id, func.max(pg.c.finished).label("at"))
+                    .where(pg.c.player.in_(allowed))
+                    .group_by(pg.c.game_id)
+                    .order_by(func.max(pg.c.finished).desc())
+                    .limit(limit)
+                )
+            ]
+            people: dict[str, list[tuple[str, int]]] = {}
+            for r in await conn.execute(
+                select(pg.c.game_id, pg.c.player, pg.c.seat).where(pg.c.game_id.in_(ids))
+            ):
+                people.setdefault(str(r.game_id), []).append((str(r.player), int(r.seat)))
+            records = {
+                str(r.id): json.loads(r.record)
+                for r in await conn.execute(
+                    select(games.c.id, games.c.record).where(games.c.id.in_(ids), games.c.record.is_not(None))
+                )
+            }
+        return [
+            (g, records[g], sorted(seat for _, seat in people[g]))
+            for g in ids
+            if g in records and all(p in allowed for p, _ in people[g])
+        ]
 
 
 __all__ = ["Attempt", "PuzzleStore", "Rate"]

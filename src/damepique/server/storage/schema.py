@@ -98,13 +98,15 @@ accounts = Table(
     Column("owner", String(32), index=True),
     Column("token", String(64), unique=True, index=True),
     Column("quick", Boolean, nullable=False, server_default=false()),
+    Column("puzzle_consent", Boolean, nullable=False, server_default=false()),
 )
 """People and bots share one namespace of nicknames, one rating and the same
 statistics. ``kind``: ``person`` (signs in with a password) or ``bot`` (a
 program that authenticates with a token; ``password`` is empty, so no
 password ever signs it in). A bot's ``owner`` is the key of the person who
 made it; its ``token`` is the SHA-256 (hex) of its secret token, None once
-revoked."""
+revoked. ``puzzle_consent``: the person lets puzzles be mined from the games
+they finish (off unless they turn it on: ``damepique puzzles mine-games``)."""
 
 rating_history = Table(
     "rating_history",

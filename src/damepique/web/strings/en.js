@@ -317,6 +317,8 @@ export default {
   qm_sorry: "Sorry!", qm_nice_try: "Nice try!", qm_good_game: "Good game!", qm_bye: "Bye!",
 
   // -- accounts
+  acc_puzzle_consent: "Puzzles may be made from the games I finish",
+  acc_puzzle_consent_why: "Off unless you turn it on. Positions of your finished games, as your seat saw them, may become puzzles for everyone, when every person at the table allowed it.",
   acc_heading: "Your account", acc_nickname: "Nickname", acc_password: "Password",
   acc_login: "Sign in", acc_register: "Create an account", acc_logout: "Sign out", acc_profile: "Your profile",
   acc_signed_in: "Signed in as {name} (rating {rating}).",

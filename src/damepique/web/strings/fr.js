@@ -316,6 +316,8 @@ export default {
   qm_sorry: "Désolé !", qm_nice_try: "Bien tenté !", qm_good_game: "Bonne partie !", qm_bye: "Au revoir !",
 
   // -- les comptes
+  acc_puzzle_consent: "Des problèmes peuvent être tirés des parties que je termine",
+  acc_puzzle_consent_why: "Désactivé tant que vous ne l'activez pas. Des positions de vos parties terminées, telles que votre place les voyait, peuvent devenir des problèmes pour tous, quand chaque personne à la table l'a permis.",
   acc_heading: "Votre compte", acc_nickname: "Pseudo", acc_password: "Mot de passe",
   acc_login: "Se connecter", acc_register: "Créer un compte", acc_logout: "Se déconnecter", acc_profile: "Votre profil",
   acc_signed_in: "Connecté en tant que {name} (classement {rating}).",
