@@ -40,6 +40,8 @@ MAX_PENDING = 20
 PLAYING_S = 86_400.0
 """How long after its start a challenge's game is looked for, to tell its
 ``gameStart`` again to a stream that opens (a game lasts far less)."""
+CLEAN_EVERY_S = 3600.0
+"""How often a process forgets the challenges older than ``PLAYING_S`` (on a new challenge)."""
 
 
 @dataclass
@@ -115,6 +117,7 @@ class Challenges:
         self.accounts = accounts
         self.broker = broker
         self.clock = clock
+        self._cleaned = -CLEAN_EVERY_S
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -188,6 +191,10 @@ class Challenges:
         challenge = Challenge(
             secrets.token_hex(6), challenger, str(me["nickname"]), answers, options, self.clock.time()
         )
+        if self.clock.monotonic() - self._cleaned >= CLEAN_EVERY_S:
+            # Nothing reads a challenge past a day (pending ones expire in ten minutes).
+            self._cleaned = self.clock.monotonic()
+            await self.store.drop_before(self.clock.time() - PLAYING_S)
         await self.store.add(challenge.to_doc(), challenge.accounts())
         for a in answers:
             await tell(self.broker, a.account, {"type": "challenge", "challenge": challenge.to_json()})

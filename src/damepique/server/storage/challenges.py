@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 
 from ..errors import Refusal
 from ..protocol import Json
@@ -60,6 +60,14 @@ class ChallengeStore:
         )
         async with self.db.read() as conn:
             return [dict(json.loads(r.data)) for r in await conn.execute(stmt)]
+
+    async def drop_before(self, before: float) -> int:
+        """Forget the challenges made before ``before`` (answered or not): how many."""
+        c, a = schema.challenges, schema.challenge_accounts
+        old = select(c.c.id).where(c.c.created < before)
+        async with self.db.write() as conn:
+            await conn.execute(delete(a).where(a.c.challenge.in_(old)))
+            return int((await conn.execute(delete(c).where(c.c.created < before))).rowcount)
 
 
 __all__ = ["ChallengeStore"]
