@@ -1,26 +1,25 @@
 // The one table view's controller, for every kind of table: the connection,
-// the states as they come, the deal's summary, the hint, what the person's
-// actions send, and when each part is drawn again. What differs between a
-// solo game, a table with others and the daily deal comes from the table's
-// mode (table_mode.js); nothing here asks which one it is. The markup is
-// table_view.js's, the pure decisions table_state.js's, the events
-// table_input.js's, the hand's buttons hand.js's.
+// the states as they come and what they announce, the hint, what the
+// person's actions send, and when each part is drawn again. What differs
+// between a solo game, a table with others and the daily deal comes from the
+// table's mode (table_mode.js); nothing here asks which one it is. The markup
+// is table_view.js's, the pure decisions table_state.js's, the events
+// table_input.js's, the hand's buttons hand.js's, the deal's summary
+// table_summary.js's.
 import { cardName, refusalText, seatName, t } from "./i18n.js";
 import { announce, esc, flashAlert } from "./dom.js";
 import { gameConnection } from "./net.js";
-import { reduced, snapshot } from "./motion.js";
+import { snapshot } from "./motion.js";
 import { play as sound, setSound } from "./sound.js";
-import { summaryHtml, summaryOpen } from "./summary.js";
 import { sealVerdict } from "./fairness.js";
 import { drawHand } from "./hand.js";
+import { dealSummary } from "./table_summary.js";
 import { listen } from "./table_input.js";
 import { eventsSince, flashFor, giverOf, hintKey, isMyTurn, playedCount, statusText, trickTaken } from "./table_state.js";
 import { animate, barHtml, centreHtml, claimText, drawOver, handParts, hintButton, hintLine, lastTrickStill, scoreSheet, sealHtml, seatHtml, SKELETON, tabStop, whyNot } from "./table_view.js";
 
 // The pure parts live in table_state.js; these names stay importable from here.
 export { FLASH, handRows, TAP, whyNotPlay } from "./table_state.js";
-
-const SUMMARY_DELAY = 700; // ms the last trick stays in view before the deal's summary
 
 function cardWidth() {
   return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 0;
@@ -67,6 +66,10 @@ export function openTable(root, mode) {
     return seatName(s.name);
   };
   ctrl.send = (msg) => ctrl.conn.send(msg);
+  const summary = dealSummary(ctrl, root, mode.summaryTimeout, () => {
+    ctrl.focusWanted = true;
+    if (ctrl.state) draw(ctrl.state);
+  });
   ctrl.isMyTurn = (state = ctrl.shown) => isMyTurn(state);
 
   // -- the connection
@@ -147,7 +150,7 @@ export function openTable(root, mode) {
     ctrl.overKey = null;
     // A page that joins a game already under way does not sum up its old deals.
     ctrl.seen = ctrl.shown ? 0 : msg.results.length;
-    closeDialog();
+    summary.close();
     ctrl.shown = null;
   }
 
@@ -181,19 +184,19 @@ export function openTable(root, mode) {
     if (msg.results.length > ctrl.seen) {
       ctrl.seen = msg.results.length;
       draw(msg);
-      if (!msg.over) openSummary(msg);
+      if (!msg.over) summary.open(msg);
       return;
     }
     if (ctrl.summary) {
       if (msg.summary) ctrl.hadServerSummary = true;
-      refreshSummary();
+      summary.refresh();
       return;
     }
     // A page that comes back while the table waits for it to read a deal's summary shows it.
     const server = msg.summary;
     if (server && !msg.over && (server.waiting || []).includes(msg.seat) && !ctrl.summariesRead.has(server.deal) && msg.results[server.deal]) {
       draw(msg);
-      openSummary(msg, server.deal);
+      summary.open(msg, server.deal);
       return;
     }
     draw(msg);
@@ -244,90 +247,6 @@ export function openTable(root, mode) {
       sound("turn");
     }
     render();
-  }
-
-  // -- the deal's summary
-
-  function dialog() {
-    return root.querySelector("#t-summary");
-  }
-  function closeDialog() {
-    clearTimeout(ctrl.summaryTimer);
-    clearInterval(ctrl.summaryClock);
-    const d = dialog();
-    if (d && d.open) d.close();
-  }
-
-  function openSummary(msg, deal = msg.results.length - 1) {
-    ctrl.summary = {
-      deal,
-      result: msg.results[deal],
-      view: msg.view && msg.view.deal === deal ? msg.view : null,
-      totals: msg.totals,
-      openedAt: Date.now(),
-      pressed: false,
-      shownAt: null,
-    };
-    ctrl.hadServerSummary = !!msg.summary;
-    const delay = reduced() ? 0 : SUMMARY_DELAY;
-    ctrl.summaryTimer = setTimeout(() => {
-      if (!ctrl.summary || ctrl.closed) return;
-      ctrl.summary.openedAt = Date.now();
-      const d = dialog();
-      if (!d) return;
-      renderSummary();
-      if (!d.open) d.showModal();
-      d.querySelector("#continue-btn")?.focus();
-      clearInterval(ctrl.summaryClock);
-      ctrl.summaryClock = setInterval(refreshSummary, 1000);
-    }, delay);
-  }
-
-  function summaryDeadline() {
-    const server = ctrl.state?.summary;
-    if (server && server.deal === ctrl.summary.deal && server.deadline) return server.deadline;
-    return mode.summaryTimeout === null ? null : ctrl.summary.openedAt + mode.summaryTimeout;
-  }
-
-  function renderSummary() {
-    const s = ctrl.summary;
-    const d = dialog();
-    if (!s || !d) return;
-    const server = ctrl.state?.summary;
-    const waiting = server && server.deal === s.deal && server.waiting ? server.waiting.map(ctrl.nameOf) : null;
-    const deadline = summaryDeadline();
-    const focused = document.activeElement === d.querySelector("#continue-btn");
-    d.innerHTML = summaryHtml({
-      deal: s.deal, result: s.result, view: s.view, totals: s.totals, rules: ctrl.shown.rules, me: ctrl.me(),
-      nameOf: ctrl.nameOf, waiting, pressed: s.pressed,
-      seconds: deadline === null ? null : Math.max(0, Math.ceil((deadline - Date.now()) / 1000)),
-    });
-    if (focused || !d.contains(document.activeElement)) d.querySelector("#continue-btn:not([disabled])")?.focus();
-  }
-
-  function refreshSummary() {
-    if (!ctrl.summary) return;
-    const open = summaryOpen(ctrl.summary, ctrl.state?.summary, mode.summaryTimeout, Date.now(), ctrl.hadServerSummary);
-    if (!open) endSummary();
-    else if (dialog()?.open) renderSummary();
-  }
-
-  function pressContinue() {
-    if (!ctrl.summary || ctrl.summary.pressed) return;
-    ctrl.summary.pressed = true;
-    // At a table the server holds the next deal until every person has read it
-    // (its states' `summary`): it hears who pressed. A solo game's summary is the page's own.
-    const s = ctrl.state;
-    if (s && s.mode === "table" && !s.spectator && s.seat !== null) ctrl.send({ type: "continue", deal: ctrl.summary.deal });
-    refreshSummary();
-  }
-
-  function endSummary() {
-    ctrl.summariesRead.add(ctrl.summary.deal);
-    ctrl.summary = null;
-    closeDialog();
-    ctrl.focusWanted = true;
-    if (ctrl.state) draw(ctrl.state);
   }
 
   // -- drawing
@@ -387,7 +306,7 @@ export function openTable(root, mode) {
     // it is painted): the state is on the page as soon as this message is handled.
     const lost = active && active !== document.body && !active.isConnected;
     const handBox = page.querySelector("#hand");
-    if ((ctrl.focusWanted || ((focusedCard || focusWasPass) && lost)) && handBox && !dialog()?.open) {
+    if ((ctrl.focusWanted || ((focusedCard || focusWasPass) && lost)) && handBox && !summary.shown()) {
       const target = (focusWasPass && page.querySelector("#pass-btn:not([disabled])")) || handBox.querySelector('[tabindex="0"]');
       target?.focus({ preventScroll: true });
       if (target && document.activeElement === target && target.id !== "pass-btn") ctrl.focusWanted = false;
@@ -492,7 +411,7 @@ export function openTable(root, mode) {
   const unlisten = listen(root, {
     card: onCard,
     pass: onPass,
-    continueDeal: pressContinue,
+    continueDeal: summary.press,
     hint: askHint,
     claim: onClaim,
     retry: () => ctrl.conn.retry(),
@@ -517,13 +436,13 @@ export function openTable(root, mode) {
     ctrl.overKey = null;
     ctrl.drawn = new WeakMap(); // a new language: every part again
     render();
-    if (ctrl.summary && dialog()?.open) renderSummary();
+    if (ctrl.summary) summary.render();
   };
   ctrl.close = () => {
     ctrl.closed = true;
     clearTimeout(ctrl.flashTimer);
     clearInterval(ctrl.retryClock);
-    closeDialog();
+    summary.close();
     root.querySelectorAll(".ghost").forEach((g) => g.remove()); // cards still flying go with the table
     ctrl.conn.close();
     unlisten();
