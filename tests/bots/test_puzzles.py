@@ -78,6 +78,10 @@ def test_the_starter_set_over_the_presets_people_play() -> None:
         else:
             assert set(p["answer"]) <= set(p["view"]["legal"]), p["id"]
         assert p["theme"] in puzzles.THEMES
+    # Every theme is drilled, none crowds the others out (docs/bots.md: the caps it was built with).
+    themes = puzzles.counts(ps, "theme")
+    assert set(themes) == set(puzzles.THEMES), themes
+    assert max(themes.values()) <= 0.3 * len(ps), themes
     # The checker on a sample of the shipped file (the whole file: the slow test below).
     assert puzzles.check(data, seed=1, sample=6) == []
 

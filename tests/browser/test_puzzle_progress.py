@@ -2,7 +2,8 @@
 desktop and in French on a phone: a puzzle solved, the puzzles on the
 statistics page, then an account made on that browser: the progress moves
 to it and the statistics say so; the account's setting for puzzles from its
-games is off until turned on. Contract checks; screenshots go to
+games is off until turned on. A pass puzzle: three cards pressed (not a
+fourth), then the pass. Contract checks; screenshots go to
 test-artifacts/."""
 
 from __future__ import annotations
@@ -107,4 +108,33 @@ async def test_a_guest_s_puzzles_show_in_the_statistics_and_move_to_the_account(
     # Back on the puzzle page, signed in: the account's figures.
     await page.goto("/#/puzzles")
     await expect(page.locator("#pz-status")).to_contain_text(words["solved"])
+    assert errors == []
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
+async def test_a_pass_puzzle_is_three_cards_pressed_then_passed(  # type: ignore[no-untyped-def]
+    new_context, artifacts, lang, size
+) -> None:
+    words = WORDS[lang]
+    page, hand, errors = await open_puzzles(new_context, lang, size, "pass")
+    await expect(hand.locator('[aria-pressed="false"]').first).to_be_visible(timeout=WAIT)
+    p = SHIPPED[await page.locator("#pz-board").get_attribute("data-id") or ""]
+    assert p["theme"] == "pass"
+    go = page.get_by_role("button", name=words["go"])
+    await expect(go).to_be_disabled()
+    # Three cards pressed (a fourth is not taken), then the pass.
+    others = [c for c in p["view"]["hand"] if c not in p["answer"]]
+    for card in [*p["answer"], others[0]]:
+        await hand.locator(f'[data-card="{card}"]').click()
+    await expect(hand.locator('[aria-pressed="true"]')).to_have_count(3)
+    await expect(hand.locator(f'[data-card="{others[0]}"]')).to_have_attribute("aria-pressed", "false")
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"] + 1, width
+    await page.screenshot(path=str(artifacts / f"puzzle-pass-{lang}-{size}.png"), full_page=True)
+    await go.click()
+    await expect(page.locator(".pz-verdict")).to_have_text(words["right"])
+    await expect(hand.locator(".pz-right")).to_have_count(3)
+    await page.screenshot(path=str(artifacts / f"puzzle-pass-right-{lang}-{size}.png"), full_page=True)
+    await page.goto("/#/stats")
+    await expect(page.locator("#stats-puzzle-themes li")).to_have_text([words["theme"]])
     assert errors == []
