@@ -186,10 +186,12 @@ measureHeader();
 new ResizeObserver(measureHeader).observe(document.querySelector("header.top"));
 window.addEventListener("hashchange", route);
 // Once the first page is drawn, the solo table's modules load while the
-// person reads it: "Play now" then opens the table without a wait for them
-// (on a phone's network their chain of imports costs seconds), and the
-// first page never waited for them either (benchmarks/page_load.py).
+// person reads it: "Play now" then opens the table without a wait for them,
+// and the first page never waited for them either (benchmarks/page_load.py).
+// On a phone's network each level of imports costs a round trip: the table,
+// its view and its socket are asked for at once, beside solo.js that imports
+// them, so that four levels take two (a module left out here only loads later).
 Promise.resolve(route()).finally(() => {
   const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 0));
-  idle(() => import("./solo.js").catch(() => {}));
+  idle(() => Promise.all([import("./solo.js"), import("./table.js"), import("./table_view.js"), import("./net.js")]).catch(() => {}));
 });
