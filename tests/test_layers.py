@@ -7,7 +7,8 @@ wire (the protocol's messages, table codes, decision ids, the error shape) sits
 on the engine, below the server and botapi alike: both speak through it.
 The interop modules at the top of the package sit above engine and bots:
 observation <- worlds <- openspiel, observation <- pettingzoo; nothing below
-imports them.
+imports them. words (the pages' words, read from web/strings) imports nothing of
+ours: bots say their reasons and sentences with it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "damepique"
 # What each layer may import of ours.
 ALLOWED = {
     "engine": {"engine"},
-    "bots": {"engine", "bots"},
+    # "words": the pages' words (web/strings), read where Python must say a sentence.
+    "bots": {"engine", "bots", "words"},
     "scorer": {"engine", "scorer"},
     "server": {"engine", "bots", "scorer", "server", "wire"},
     # "damepique": the package root, for ``__version__`` (its User-Agent).
@@ -33,6 +35,7 @@ ALLOWED = {
 # Modules at the top of the package (src/damepique/NAME.py) and what they may import of ours.
 TOP = {
     "extras": set(),
+    "words": set(),
     "wire": {"engine"},
     "observation": {"engine"},
     "worlds": {"engine", "bots"},

@@ -199,7 +199,8 @@ def test_compare_and_sentence_say_the_numbers():
         sentence(c) == "With 8♠ you take the queen of spades in 23% of the deals played out; with 2♠, in 4%."
     )
     assert sentence(c, "fr") == (
-        "Avec 8♠, vous prenez la dame de pique dans 23 % des donnes jouées ; avec 2♠, dans 4 %."
+        "Avec 8♠, vous prenez la dame de pique dans 23\u202f% des donnes jouées\u202f;"
+        " avec 2♠, dans 4\u202f%."
     )
     # A moon weighs more than a few hearts; nothing that weighs: the expected points.
     m = Advice(a.cards, 4.0, 0.2, "x", outcomes=outcomes(0.1, 3.0, 0.2))

@@ -61,7 +61,7 @@ def test_equal_numbers_are_said_to_be_about_equal() -> None:
         == "With 2♠ or K♣ 6♦ Q♥ you can expect about 2.7 points in this deal: the two are about equal."
     )
     assert sentence(same, "fr") == (
-        "Avec 2♠ ou R♣ 6♦ D♥, vous pouvez attendre environ 2,7 points dans cette donne :"
+        "Avec 2♠ ou R♣ 6♦ D♥, vous pouvez attendre environ 2,7 points dans cette donne\u00a0:"
         " les deux se valent à peu près."
     )
     moon = Comparison((parse_card("2S"),), (parse_card("KC"),), "moon_by_other", 0.0148, 0.0051)

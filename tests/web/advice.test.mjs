@@ -81,6 +81,18 @@ test("the hint: the best card, its reason and the sentence", () => {
     .startsWith("Indice\u00a0: passez D♠ R♠ A♠ (passe des gros piques)."));
 });
 
+test("a pass that voids a suit gives all of it: its reason reads in the plural, a card's in the singular", () => {
+  const voids = { ...OPTIONS[0], cards: ["2C", "5C", "9C"], reason: "voids_clubs" };
+  setLang("fr", false);
+  assert.ok(text(hintHtml({ advice: voids, comparison: null }, "pass", {})).includes("(se débarrasse de ses trèfles)"));
+  setLang("en", false);
+  assert.ok(text(hintHtml({ advice: voids, comparison: null }, "pass", {})).includes("(empties its clubs)"));
+  assert.ok(text(adviceListHtml([{ ...voids, best: true }], {})).includes("empties its clubs"));
+  const last = { ...OPTIONS[0], cards: ["9C"], reason: "voids_clubs" };
+  assert.ok(text(hintHtml({ advice: last, comparison: null }, "play", {})).includes("(gets rid of its last club)"));
+  assert.ok(text(adviceListHtml([{ ...last, best: true }], {})).includes("gets rid of its last club"));
+});
+
 test("the review: where, what was played, the better card, the cost, the sentence, the replay link", () => {
   setLang("en", false);
   const review = {

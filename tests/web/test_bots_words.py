@@ -1,36 +1,159 @@
-"""The page says the bots' words: each advice reason (``reason_CODE``) and
-each comparison sentence (``cmp_KEY``, the templates of ``bots.advice.SENTENCES``)
-in ``web/strings/en.js`` and ``fr.js`` is the bots' own, in both languages, so
-that the page and ``damepique advise`` never tell a learner two things."""
+"""Words only in the page (issue 25): the bots send codes (a reason code, a
+comparison's key and numbers, a bot's name) and the page says them in its
+language from ``web/strings/en.js`` and ``fr.js``. Where Python must say a
+sentence itself (``damepique advise``, the analysis's ``reason``), it reads
+those same files (``damepique.words``): no copy of a sentence in Python, and
+Python says exactly what the page says."""
 
 from __future__ import annotations
 
-from damepique.bots.advice import SENTENCES
-from damepique.bots.reasons import REASONS, WORDS
+import ast
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+from damepique.bots.advice import OUTCOME_KEYS, Comparison, sentence
+from damepique.bots.reasons import REASONS, reason_words
 from damepique.bots.registry import BOT_INFO
+from damepique.engine import CARD_NAMES, PRESETS, Rules
+from damepique.words import words
 
-from .page_words import page_words
+from .page_words import STRINGS, page_words
 
-
-def test_every_reason_and_sentence_is_the_bots() -> None:
-    words = page_words()
-    for lang in ("en", "fr"):
-        page = words[lang]
-        assert {code: page.get(f"reason_{code}") for code in REASONS} == {
-            code: WORDS[lang][code] for code in REASONS
-        }
-        assert {key: page.get(f"cmp_{key}") for key in SENTENCES[lang]} == SENTENCES[lang]
+SRC = Path(__file__).resolve().parents[2] / "src" / "damepique"
+COMPARISON_KEYS = (*OUTCOME_KEYS, "expected_points")
 
 
-def test_every_bot_has_the_pages_own_name_and_words_and_the_server_none() -> None:
-    # The page says each bot's name and what it does in its own words
-    # (level_NAME, level_NAME_about); /api/options lists each bot's kind only
-    # (issue 25: words only in the page, no server copy to keep in step).
-    words = page_words()
-    for lang in ("en", "fr"):
-        page = words[lang]
-        for name, info in BOT_INFO.items():
-            assert page.get(f"level_{name}"), (lang, name)
-            assert page.get(f"level_{name}_about"), (lang, name)
-            assert set(info) == {"kind"}, name
-    assert words["fr"]["level_shooter"] == "Audacieux" and words["en"]["level_shooter"] == "Bold"
+def test_python_reads_every_plain_word_as_the_page_does() -> None:
+    for lang, page in page_words().items():
+        mine = words(lang)
+        assert {k: mine.get(k) for k in page} == page, lang
+
+
+def test_every_code_the_bots_send_has_words_in_both_languages() -> None:
+    codes = [f"reason_{c}" for c in REASONS]
+    codes += [f"reason_pass_voids_{s}" for s in ("clubs", "diamonds", "hearts", "spades")]
+    for key in (*COMPARISON_KEYS, "queen_heavy"):
+        codes += [f"cmp_{key}", f"cmp_{key}_same"]
+    codes += [f"level_{name}{about}" for name in BOT_INFO for about in ("", "_about")]
+    for lang, page in page_words().items():
+        assert [c for c in codes if not page.get(c)] == [], lang
+    for name, info in BOT_INFO.items():
+        assert set(info) == {"kind"}, name  # /api/options: the kind only, the page names it
+    assert page_words()["fr"]["level_shooter"] == "Audacieux"
+
+
+def _value_strings(path: Path) -> set[str]:
+    """The string constants of a module that the code uses, left out: docstrings
+    and attribute docstrings (bare string statements), a refusal's English
+    ``reason`` (``Refusal(code, reason)``: for programs and logs, the page says
+    its ``refusal_CODE``) and an API route's ``summary`` or ``description``
+    (the OpenAPI document, for programmers)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant):
+            skip.add(id(n.value))
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Refusal":
+            skip.update(id(c) for a in n.args for c in ast.walk(a))
+        elif isinstance(n, ast.keyword) and n.arg in ("summary", "description"):
+            skip.update(id(c) for c in ast.walk(n.value))
+    return {
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip
+    }
+
+
+def test_no_sentence_of_the_page_is_copied_in_python() -> None:
+    # Every sentence of the pages (plain words with at least two spaces), in either
+    # language, looked for in the code of the bots, the server and the score keeper.
+    sentences = {v for page in page_words().values() for v in page.values() if v.count(" ") >= 2}
+    found = []
+    for part in ("bots", "server", "scorer"):
+        for path in sorted((SRC / part).rglob("*.py")):
+            found += [f"{path.relative_to(SRC)}: {s!r}" for s in _value_strings(path) if s in sentences]
+    assert found == []
+
+
+def _page_says(cases: list[dict[str, object]]) -> list[dict[str, str]]:
+    """What the page's advice.js and i18n.js say for each case, by Node."""
+    node = shutil.which("node")
+    assert node is not None, "Node.js reads the pages' strings (scripts/_system.sh installs it)"
+    web = STRINGS.parent.as_uri()
+    script = (
+        "globalThis.localStorage = {getItem: () => null, setItem: () => {}};"
+        "globalThis.document = {documentElement: {}};"
+        "const i18n = await import(process.argv[1] + '/i18n.js');"
+        "const advice = await import(process.argv[1] + '/advice.js');"
+        "await i18n.loadLang('en'); await i18n.loadLang('fr');"
+        "const cases = JSON.parse(process.argv[2]);"
+        "console.log(JSON.stringify(cases.map((c) => { i18n.setLang(c.lang, false); return {"
+        "sentence: advice.sentence(c.comparison, c.rules),"
+        "reason: i18n.reasonText(c.reason, c.lang, c.phase)}; })));"
+    )
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script, web, json.dumps(cases)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    said: list[dict[str, str]] = json.loads(out.stdout)
+    return said
+
+
+def test_python_says_what_the_page_says() -> None:
+    rng = random.Random(25)
+    values = [
+        0.0,
+        0.004,
+        0.005,
+        0.0148,
+        0.23,
+        0.235,
+        0.5,
+        1.0,
+        1.25,
+        2.25,
+        2.68,
+        2.71,
+        -1.35,
+        7.05,
+        12.95,
+        123.45,
+    ]
+    cases = []
+    python = []
+    for i in range(160):
+        lang = ("en", "fr")[i % 2]
+        key = COMPARISON_KEYS[i // 2 % len(COMPARISON_KEYS)]
+        rules = PRESETS["black_maria"] if i % 7 == 0 else Rules()
+        a = tuple(rng.sample(range(52), rng.choice((1, 3))))
+        b = tuple(rng.sample(range(52), len(a)))
+        value, other = rng.choice(values), rng.choice(values)
+        if i % 5 == 0:
+            other = value
+        comparison = Comparison(a, b, key, value, other)
+        code = REASONS[i % len(REASONS)]
+        phase = "pass" if i % 3 == 0 else "play"
+        cases.append(
+            {
+                "lang": lang,
+                "comparison": {
+                    "cards": [CARD_NAMES[c] for c in a],
+                    "other": [CARD_NAMES[c] for c in b],
+                    "key": key,
+                    "value": value,
+                    "other_value": other,
+                },
+                "rules": rules.to_json(),
+                "reason": code,
+                "phase": phase,
+            }
+        )
+        python.append(
+            {"sentence": sentence(comparison, lang, rules), "reason": reason_words(code, lang, phase)}
+        )
+    assert _page_says(cases) == python

@@ -24,7 +24,8 @@ gets every world.
 
 ``compare`` picks the outcome that separates two options most and returns
 it as data (``Comparison``); ``sentence`` puts it into words in English or
-French. ``hint`` gives the best card alone, as fast as the expert decides.
+French, with the page's words (``damepique.words``: no copy here).
+``hint`` gives the best card alone, as fast as the expert decides.
 ``review`` goes over a finished deal and lists a seat's costliest choices.
 
 >>> import random
@@ -44,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, View, cards_of, view_of
+from damepique.words import card_short, number, percent, phrase
 
 from .base import Advice
 from .expert_options import ExpertOptions
@@ -56,7 +58,7 @@ from .montecarlo import (
     evaluate_play,
     paired_stderr,
 )
-from .reasons import REASONS, WORDS, reason_for_pass, reason_for_play, reason_words
+from .reasons import REASONS, reason_for_pass, reason_for_play, reason_words
 from .tactics import big_cards
 
 ADVICE_PLAYOUTS = 2000
@@ -281,84 +283,30 @@ def compare(a: Advice, b: Advice, rules: Rules) -> Comparison:
     return Comparison(a.cards, b.cards, best_key, a.outcomes[best_key], b.outcomes[best_key])
 
 
-_RANKS = {"en": "23456789", "fr": "23456789"}
-_FACE = {
-    "en": {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"},
-    "fr": {"T": "10", "J": "V", "Q": "D", "K": "R", "A": "A"},
-}
-_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-
 def card_words(card: int, lang: str = "en") -> str:
-    """A card as a person reads it: ``Q♠`` in English, ``D♠`` in French.
+    """A card as a person reads it: ``Q♠`` in English, ``D♠`` in French (the
+    page's ``cardShort``, from its words).
 
     >>> card_words(49, "fr"), card_words(34, "en")
     ('D♠', '10♥')
     """
-    name = CARD_NAMES[card]
-    rank = name[0]
-    return (rank if rank in _RANKS[lang] else _FACE[lang][rank]) + _SYMBOL[name[1]]
+    return card_short(CARD_NAMES[card], lang)
 
 
-SENTENCES: dict[str, dict[str, str]] = {
-    "en": {
-        "queen": "With {a} you take the queen of spades in {va} of the deals played out; with {b}, in {vb}.",
-        "queen_heavy": "With {a} you take a heavy spade (queen, king or ace) in {va} of the deals played out;"
-        + " with {b}, in {vb}.",
-        "hearts": "With {a} you take {va} hearts on average; with {b}, {vb}.",
-        "moon_by_self": "With {a} you shoot the moon in {va} of the deals played out; with {b}, in {vb}.",
-        "moon_by_other": "With {a} another player shoots the moon in {va} of the deals played out;"
-        + " with {b}, in {vb}.",
-        "expected_points": "With {a} you can expect {va} points in this deal; with {b}, {vb}.",
-        "queen_same": "With {a} or {b} you take the queen of spades in about {va} of the deals played out:"
-        + " the two are about equal.",
-        "queen_heavy_same": "With {a} or {b} you take a heavy spade (queen, king or ace) in about {va} of"
-        + " the deals played out: the two are about equal.",
-        "hearts_same": "With {a} or {b} you take about {va} hearts on average: the two are about equal.",
-        "moon_by_self_same": "With {a} or {b} you shoot the moon in about {va} of the deals played out: the"
-        + " two are about equal.",
-        "moon_by_other_same": "With {a} or {b} another player shoots the moon in about {va} of the deals"
-        + " played out: the two are about equal.",
-        "expected_points_same": "With {a} or {b} you can expect about {va} points in this deal: the two are"
-        + " about equal.",
-    },
-    "fr": {
-        "queen": "Avec {a}, vous prenez la dame de pique dans {va} des donnes jouées ; avec {b}, dans {vb}.",
-        "queen_heavy": "Avec {a}, vous prenez un gros pique (dame, roi ou as) dans {va} des donnes jouées ;"
-        + " avec {b}, dans {vb}.",
-        "hearts": "Avec {a}, vous prenez en moyenne {va} cœurs ; avec {b}, {vb}.",
-        "moon_by_self": "Avec {a}, vous réussissez le grand chelem dans {va} des donnes jouées ;"
-        + " avec {b}, dans {vb}.",
-        "moon_by_other": "Avec {a}, un autre joueur réussit le grand chelem dans {va} des donnes jouées ;"
-        + " avec {b}, dans {vb}.",
-        "expected_points": "Avec {a}, vous pouvez attendre {va} points dans cette donne ; avec {b}, {vb}.",
-        "queen_same": "Avec {a} ou {b}, vous prenez la dame de pique dans environ {va} des donnes jouées :"
-        + " les deux se valent à peu près.",
-        "queen_heavy_same": "Avec {a} ou {b}, vous prenez un gros pique (dame, roi ou as) dans environ {va}"
-        + " des donnes jouées : les deux se valent à peu près.",
-        "hearts_same": "Avec {a} ou {b}, vous prenez en moyenne environ {va} cœurs : les deux se valent à"
-        + " peu près.",
-        "moon_by_self_same": "Avec {a} ou {b}, vous réussissez le grand chelem dans environ {va} des donnes"
-        + " jouées : les deux se valent à peu près.",
-        "moon_by_other_same": "Avec {a} ou {b}, un autre joueur réussit le grand chelem dans environ {va}"
-        + " des donnes jouées : les deux se valent à peu près.",
-        "expected_points_same": "Avec {a} ou {b}, vous pouvez attendre environ {va} points dans cette donne"
-        + " : les deux se valent à peu près.",
-    },
-}
-"""Sentence templates by language and outcome key: ``{a}``/``{b}`` the two
-options' cards, ``{va}``/``{vb}`` their values (shares as percentages,
-averages with one decimal). ``KEY_same`` is said instead where the two values
-read the same at that precision: the two are about equal."""
+SHARES = frozenset({"queen", "moon_by_self", "moon_by_other"})
+"""The outcomes that are shares of the deals played out, said as percentages."""
 
 
 def sentence(comparison: Comparison, lang: str = "en", rules: Rules | None = None) -> str:
-    """``comparison`` in words, in English (``"en"``) or French (``"fr"``).
+    """``comparison`` in words, in English (``"en"``) or French (``"fr"``):
+    the page's ``cmp_KEY`` (``web/strings``; ``KEY_same`` where the two
+    values read the same at the precision shown: the two are about equal),
+    exactly as the page's ``advice.js`` says it.
 
     >>> c = Comparison((47,), (41,), "queen", 0.23, 0.04)
     >>> sentence(c)
     'With 10♠ you take the queen of spades in 23% of the deals played out; with 4♠, in 4%.'
-    >>> sentence(c, "fr")
+    >>> sentence(c, "fr").replace("\u202f", " ")
     'Avec 10♠, vous prenez la dame de pique dans 23 % des donnes jouées ; avec 4♠, dans 4 %.'
     """
     key = comparison.key
@@ -367,19 +315,15 @@ def sentence(comparison: Comparison, lang: str = "en", rules: Rules | None = Non
         template_key = "queen_heavy"
 
     def value(x: float) -> str:
-        if key in ("queen", "moon_by_self", "moon_by_other"):
-            pct = round(100 * x)
-            return f"{pct} %" if lang == "fr" else f"{pct}%"
-        text = f"{x:.1f}"
-        return text.replace(".", ",") if lang == "fr" else text
+        return percent(x, lang) if key in SHARES else number(x, 1, lang)
 
     def cards(cs: tuple[int, ...]) -> str:
         return " ".join(card_words(c, lang) for c in cs)
 
     va, vb = value(comparison.value), value(comparison.other_value)
     # Two numbers that read the same would compare nothing: say they are about equal.
-    template = SENTENCES[lang][template_key + "_same" if va == vb else template_key]
-    return template.format(a=cards(comparison.cards), b=cards(comparison.other), va=va, vb=vb)
+    template = f"cmp_{template_key}_same" if va == vb else f"cmp_{template_key}"
+    return phrase(template, lang, a=cards(comparison.cards), b=cards(comparison.other), va=va, vb=vb)
 
 
 # -- JSON for the command line and the server ------------------------------------------
@@ -401,7 +345,7 @@ def advice_json(a: Advice) -> dict[str, Any]:
 def hint_json(h: Hint) -> dict[str, Any]:
     """A hint for the wire: the best option as ``advice_json`` writes it, its
     cost-free comparison with the runner-up (or None), for the page to say
-    with ``SENTENCES``."""
+    with its ``cmp_KEY`` words."""
     return {
         "advice": advice_json(h.advice),
         "comparison": None if h.comparison is None else h.comparison.to_json(),
@@ -517,8 +461,6 @@ __all__ = [
     "MISTAKE_SE",
     "OUTCOME_KEYS",
     "REASONS",
-    "SENTENCES",
-    "WORDS",
     "Comparison",
     "Hint",
     "ReviewItem",

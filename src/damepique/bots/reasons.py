@@ -2,8 +2,9 @@
 
 Each code has a definition in ``docs/bots.md`` (the table there is the
 contract, and ``tests/bots/test_reasons.py`` checks every code given in
-thousands of random positions of every preset against it); ``WORDS`` holds
-its words in English and French. The first code whose definition holds, in
+thousands of random positions of every preset against it); its words in
+English and French are the page's (``reason_CODE`` in ``web/strings/en.js``
+and ``fr.js``, read by ``reason_words``). The first code whose definition holds, in
 the order of ``REASONS``, is the one given (``shoots_moon`` comes from the
 search, not from the position: the advice gives it to the best card of a
 moon attempt).
@@ -30,6 +31,7 @@ A few words used in the definitions:
 from __future__ import annotations
 
 from damepique.engine import HEARTS_MASK, SUIT_MASKS, SUIT_NAMES, View, cards_of
+from damepique.words import has, phrase
 
 from .tactics import big_cards, moon_threat, trick_state
 
@@ -66,101 +68,24 @@ REASONS = (
 )
 """Every reason code, in the order they are tried."""
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "only_card": "the only legal card",
-        "shoots_moon": "goes for the moon",
-        "stops_moon": "stops a shot at the moon",
-        "dumps_queen": "gets rid of the queen of spades",
-        "gives_points": "gives points to another player",
-        "takes_jack": "takes the jack of diamonds",
-        "takes_points": "takes points",
-        "wins_trick": "wins a trick without points",
-        "follows_high": "follows high",
-        "smokes_queen": "leads spades to draw out the queen",
-        "unguards_queen": "leaves the queen of spades unguarded",
-        "ducks": "ducks under the winning card",
-        "follows_low": "follows low",
-        "follows_under": "plays under the winning card",
-        "leads_hearts": "leads hearts",
-        "voids_clubs": "gets rid of its last club",
-        "voids_diamonds": "gets rid of its last diamond",
-        "voids_hearts": "gets rid of its last heart",
-        "voids_spades": "gets rid of its last spade",
-        "leads_low": "leads a low card",
-        "leads_high": "leads a high card",
-        "discards_high": "discards a high card",
-        "discards_low": "discards a low card",
-        "passes_queen": "passes the queen of spades away",
-        "passes_high_spades": "passes high spades",
-        "keeps_queen_guarded": "keeps the queen of spades guarded",
-        "passes_high_hearts": "passes high hearts",
-        "passes_high_cards": "passes high cards",
-        "passes_low_cards": "passes low cards",
-    },
-    "fr": {
-        "only_card": "la seule carte possible",
-        "shoots_moon": "tente le grand chelem",
-        "stops_moon": "empêche le grand chelem",
-        "dumps_queen": "se défausse de la dame de pique",
-        "gives_points": "donne des points à un autre joueur",
-        "takes_jack": "prend le valet de carreau",
-        "takes_points": "prend des points",
-        "wins_trick": "remporte un pli sans points",
-        "follows_high": "fournit gros",
-        "smokes_queen": "entame pique pour faire tomber la dame",
-        "unguards_queen": "laisse la dame de pique sans garde",
-        "ducks": "passe sous la carte maîtresse",
-        "follows_low": "fournit petit",
-        "follows_under": "fournit sous la carte maîtresse",
-        "leads_hearts": "entame à cœur",
-        "voids_clubs": "se débarrasse de son dernier trèfle",
-        "voids_diamonds": "se débarrasse de son dernier carreau",
-        "voids_hearts": "se débarrasse de son dernier cœur",
-        "voids_spades": "se débarrasse de son dernier pique",
-        "leads_low": "entame une petite carte",
-        "leads_high": "entame une grosse carte",
-        "discards_high": "se défausse d'une grosse carte",
-        "discards_low": "se défausse d'une petite carte",
-        "passes_queen": "se débarrasse de la dame de pique",
-        "passes_high_spades": "passe des gros piques",
-        "keeps_queen_guarded": "garde la dame de pique protégée",
-        "passes_high_hearts": "passe des gros cœurs",
-        "passes_high_cards": "passe des grosses cartes",
-        "passes_low_cards": "passe des petites cartes",
-    },
-}
-"""The words of each code, by language (the web page holds its own copy)."""
-
-PASS_WORDS = {
-    "en": {
-        "voids_clubs": "empties its clubs",
-        "voids_diamonds": "empties its diamonds",
-        "voids_hearts": "empties its hearts",
-        "voids_spades": "empties its spades",
-    },
-    "fr": {
-        "voids_clubs": "se débarrasse de ses trèfles",
-        "voids_diamonds": "se débarrasse de ses carreaux",
-        "voids_hearts": "se débarrasse de ses cœurs",
-        "voids_spades": "se débarrasse de ses piques",
-    },
-}
-"""A pass that voids a suit gives all of it: those codes read better in the plural."""
-
 HIGH_RANK = 8
 """Rank index of the ten (0 is the two): a heart passed from here up is high."""
 
 
 def reason_words(code: str, lang: str = "en", phase: str = "play") -> str:
-    """The words of a reason code (``phase="pass"``: the plural form of a void).
+    """The words of a reason code: the page's ``reason_CODE`` (``web/strings``,
+    read by ``damepique.words``; no copy here). A pass that voids a suit gives
+    all of it and reads better in the plural: ``phase="pass"`` says
+    ``reason_pass_CODE`` where the page has one.
 
     >>> reason_words("ducks", "fr")
     'passe sous la carte maîtresse'
+    >>> reason_words("voids_clubs", "en", phase="pass")
+    'empties its clubs'
     """
-    if phase == "pass" and code in PASS_WORDS[lang]:
-        return PASS_WORDS[lang][code]
-    return WORDS[lang][code]
+    if phase == "pass" and has(f"reason_pass_{code}", lang):
+        return phrase(f"reason_pass_{code}", lang)
+    return phrase(f"reason_{code}", lang)
 
 
 def beats_most(view: View, card: int) -> bool:
@@ -314,7 +239,6 @@ def reason_for_pass(view: View, cards: tuple[int, ...]) -> str:
 
 __all__ = [
     "REASONS",
-    "WORDS",
     "beats_most",
     "cards_of",
     "reason_for_pass",

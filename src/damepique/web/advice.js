@@ -1,7 +1,7 @@
 // The expert's advice in the page's words (docs/protocol.md, "advice", "hint",
 // "review"): each option's numbers, labelled; the one sentence that says what
 // separates two options, built from the server's `comparison` (the templates
-// are the bots' SENTENCES, bots/advice.py, in strings/*.js as cmp_KEY); the
+// are strings/*.js's cmp_KEY, which bots/advice.py reads too: one copy); the
 // hint; the deal's review. Pure functions of the server's answers, for the
 // training panel, the hint, the review and the replay's expert view.
 import { cardShort, currentLang, num, reasonText, t } from "./i18n.js";
@@ -68,7 +68,7 @@ export function adviceListHtml(options, rules, { played = null } = {}) {
       const mine = played !== null && o.cards.includes(played);
       return `<li class="${o.best ? "best" : ""} ${o.mistake ? "mistake" : ""} ${mine ? "played" : ""}" data-cards="${esc(o.cards.join(" "))}" data-why="${esc(why)}">
         <div class="option"><span class="cards">${o.cards.map(cardChip).join(" ")}</span>
-        <span class="reason">${esc(reasonText(o.reason))}</span>
+        <span class="reason">${esc(reasonText(o.reason, currentLang(), o.cards.length > 1 ? "pass" : "play"))}</span>
         ${o.best ? `<span class="tag">${t("best")}</span>` : ""}${o.mistake ? `<span class="tag bad">${t("mistake")}</span>` : ""}${mine ? `<span class="tag played">${t("adv_played")}</span>` : ""}</div>
         ${numbersHtml(o, rules)}</li>`;
     })
@@ -92,7 +92,7 @@ export function whyFor(options, card, rules) {
 export function hintHtml(hint, phase, rules) {
   const a = hint.advice;
   const cards = a.cards.map(cardChip).join(" ");
-  const line = t(phase === "pass" ? "hint_pass" : "hint_play", { cards, reason: esc(reasonText(a.reason)) });
+  const line = t(phase === "pass" ? "hint_pass" : "hint_play", { cards, reason: esc(reasonText(a.reason, currentLang(), phase)) });
   const why = sentence(hint.comparison, rules);
   return `<span class="hint-best">${line}</span>${why ? ` <span class="hint-why">${esc(why)}</span>` : ""}`;
 }

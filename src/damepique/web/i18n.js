@@ -146,10 +146,16 @@ export function tSubject(key, params, l = lang) {
   return isYou(params.name) && YOU_FORMS[key] ? t(YOU_FORMS[key], params, l) : t(key, params, l);
 }
 
-/** An advice reason's words, by the bots' code (docs/bots.md). */
-export function reasonText(code, l = lang) {
+/**
+ * An advice reason's words, by the bots' code (docs/bots.md). `phase` "pass":
+ * a pass of several cards that voids a suit reads in the plural
+ * (reason_pass_CODE), as bots.reasons.reason_words says it.
+ */
+export function reasonText(code, l = lang, phase = "play") {
+  const table = TABLES[l] || TABLES[lang];
+  if (phase === "pass" && "reason_pass_" + code in table) return t("reason_pass_" + code, {}, l);
   const key = "reason_" + code;
-  return has(key) ? t(key, {}, l) : String(code).replaceAll("_", " ");
+  return key in table ? t(key, {}, l) : String(code).replaceAll("_", " ");
 }
 
 /**

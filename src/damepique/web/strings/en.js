@@ -153,7 +153,7 @@ export default {
   advice_unit: "expected points for the deal (lower is better)",
   adv_expected: "expected points", adv_queen: "takes Q♠", adv_queen_heavy: "takes a heavy spade",
   adv_hearts: "hearts taken", adv_moon_self: "your moon", adv_moon_other: "another's moon", adv_played: "played",
-  // What separates two options (the bots' SENTENCES, bots/advice.py): {a} {b} their cards, {va} {vb} their values.
+  // What separates two options (the one copy: bots/advice.py's sentence() reads these too): {a} {b} their cards, {va} {vb} their values.
   cmp_queen: "With {a} you take the queen of spades in {va} of the deals played out; with {b}, in {vb}.",
   cmp_queen_heavy: "With {a} you take a heavy spade (queen, king or ace) in {va} of the deals played out; with {b}, in {vb}.",
   cmp_hearts: "With {a} you take {va} hearts on average; with {b}, {vb}.",
@@ -346,6 +346,9 @@ export default {
   reason_passes_queen: "passes the queen of spades away",
   reason_passes_high_spades: "passes high spades", reason_passes_high_hearts: "passes high hearts",
   reason_passes_high_cards: "passes high cards", reason_passes_low_cards: "passes low cards", reason_no_advice: "",
+  // A pass that voids a suit gives all of it: the plural reads better (reasonText(code, l, "pass")).
+  reason_pass_voids_clubs: "empties its clubs", reason_pass_voids_diamonds: "empties its diamonds",
+  reason_pass_voids_hearts: "empties its hearts", reason_pass_voids_spades: "empties its spades",
 
   // -- seat names the server gives computer players
   seat_West: "West", seat_North: "North", seat_East: "East", "seat_North-West": "North-West", "seat_North-East": "North-East",

@@ -152,7 +152,7 @@ export default {
   advice_unit: "points attendus pour la donne (le plus bas est le mieux)",
   adv_expected: "points attendus", adv_queen: "prend la D♠", adv_queen_heavy: "prend un gros pique",
   adv_hearts: "cœurs pris", adv_moon_self: "votre grand chelem", adv_moon_other: "grand chelem d'un autre", adv_played: "jouée",
-  // Ce qui sépare deux options (les SENTENCES des robots, bots/advice.py).
+  // Ce qui sépare deux options (la seule copie : sentence() de bots/advice.py les lit aussi).
   cmp_queen: "Avec {a}, vous prenez la dame de pique dans {va} des donnes jouées ; avec {b}, dans {vb}.",
   cmp_queen_heavy: "Avec {a}, vous prenez un gros pique (dame, roi ou as) dans {va} des donnes jouées ; avec {b}, dans {vb}.",
   cmp_hearts: "Avec {a}, vous prenez en moyenne {va} cœurs ; avec {b}, {vb}.",
@@ -345,6 +345,9 @@ export default {
   reason_passes_queen: "se débarrasse de la dame de pique",
   reason_passes_high_spades: "passe des gros piques", reason_passes_high_hearts: "passe des gros cœurs",
   reason_passes_high_cards: "passe des grosses cartes", reason_passes_low_cards: "passe des petites cartes", reason_no_advice: "",
+  // Une passe qui vide une couleur la donne toute : le pluriel se lit mieux (reasonText(code, l, "pass")).
+  reason_pass_voids_clubs: "se débarrasse de ses trèfles", reason_pass_voids_diamonds: "se débarrasse de ses carreaux",
+  reason_pass_voids_hearts: "se débarrasse de ses cœurs", reason_pass_voids_spades: "se débarrasse de ses piques",
 
   // -- les noms que le serveur donne aux joueurs virtuels
   seat_West: "Ouest", seat_North: "Nord", seat_East: "Est", "seat_North-West": "Nord-Ouest", "seat_North-East": "Nord-Est",
