@@ -118,7 +118,7 @@ def test_negative_points_refused_without_the_jack():
     err = refused(PointsEntry((-2, 8, 13, 7)))
     assert err.code == "points_negative"
     assert err.player == 0
-    assert err.reason == "Ann has -2: points cannot be negative (no J♦ on this sheet)"
+    assert err.reason == "Ann has -2: points cannot be negative (no jack of diamonds on this sheet)"
 
 
 def test_below_minus_ten_refused_with_the_jack():
@@ -131,14 +131,14 @@ def test_only_one_player_can_take_the_jack():
     err = refused(PointsEntry((-5, -5, 13, 13)), SheetRules(jack_of_diamonds=True))
     assert err.code == "jack_twice"
     assert err.player == 1
-    assert err.reason == "Ann and Bob all have negative points, but only one player takes the J♦"
+    assert err.reason == "Ann and Bob have negative points, but only one player takes the jack of diamonds"
 
 
 def test_no_more_points_than_exist():
     err = refused(PointsEntry((30, 0, 0, -4)), SheetRules(jack_of_diamonds=True))
     assert err.code == "points_too_many"
     assert err.player == 0
-    assert err.reason == "Ann has 30, but a deal has only 26 points: 4 points too many"
+    assert err.reason == "Ann has 30, but a deal only gives 26 points: 4 points too many"
 
 
 def test_huge_value_is_refused_as_too_many_points():
@@ -149,7 +149,7 @@ def test_huge_value_is_refused_as_too_many_points():
 def test_wrong_number_of_points():
     err = refused(PointsEntry((13, 13, 0)))
     assert err.code == "points_count"
-    assert err.reason == "4 players, but 3 points given"
+    assert err.reason == "4 players, but 3 scores given"
 
 
 @pytest.mark.parametrize("bad", ["3", 2.5, None, True])

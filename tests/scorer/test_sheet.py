@@ -167,7 +167,7 @@ def test_tie_for_lowest_says_play_another_deal():
     sheet.add(PointsEntry((25, 1, 0, 0)))  # Ann 50, Cy and Dee tied at 0
     outcome = sheet.outcome
     assert (outcome.over, outcome.winner, outcome.tied, outcome.code) == (False, None, (2, 3), "tie")
-    assert render("tie", outcome.params) == "Cy and Dee are tied with 0 points: play another deal"
+    assert render("tie", outcome.params) == "Cy and Dee are tied on 0 points: play another deal"
     sheet.add(PointsEntry((0, 0, 1, 25)))
     assert sheet.outcome.winner == 2
 

@@ -157,3 +157,79 @@ def test_python_says_what_the_page_says() -> None:
             {"sentence": sentence(comparison, lang, rules), "reason": reason_words(code, lang, phase)}
         )
     assert _page_says(cases) == python
+
+
+def _scorer_cases() -> list[tuple[str, dict[str, object]]]:
+    """Each score keeper code with params of the kinds the scorer sends (and
+    their edge cases: one point, one name, no deal yet, a value of each JSON type)."""
+    from damepique.scorer.messages import CODES
+
+    base: dict[str, object] = {
+        "count": 7,
+        "position": 2,
+        "name": "Léa",
+        "length": 40,
+        "limit": 26,
+        "key": "target",
+        "expected": "a whole number",
+        "value": "x",
+        "target": 0,
+        "player": "Ann",
+        "points": 30,
+        "total": 24,
+        "difference": 2,
+        "number": 3,
+        "winner": "Ann",
+        "detail": "x",
+        "queen": 12,
+        "shooter_score": -10,
+        "others_score": 26,
+        "players": ["Ann", "Bob", "Cy"],
+    }
+    cases = []
+    for code in CODES:
+        params = dict(base)
+        if code == "points_count":
+            params["players"] = 4
+        if code in ("sum_short", "sum_over"):
+            params["expected"] = 26
+        cases.append((code, params))
+    cases += [
+        ("sum_short", {**base, "expected": 26, "difference": 1}),
+        ("sum_over", {**base, "expected": 26, "difference": 1}),
+        ("points_too_many", {**base, "points": 27}),
+        ("winner", {**base, "total": 1}),
+        ("tie", {**base, "players": ["Cy", "Dee"], "total": 0}),
+        ("shared", {**base, "players": ["Cy", "Dee"]}),
+        ("playing", {**base, "players": ["Ann"]}),
+        ("playing", {**base, "players": ["Ann", "Bob"]}),
+        ("no_such_deal", {**base, "count": 0}),
+        ("game_over", {**base, "winners": ["Ann", "Bob"]}),
+        ("rules_type", {**base, "value": None}),
+        ("deck", {**base, "value": [52, "é"]}),
+        ("moon_rule", {**base, "value": True}),
+        ("points_not_number", {**base, "value": 2.5}),
+    ]
+    return cases
+
+
+def test_the_score_keepers_english_reason_is_the_pages_english() -> None:
+    # The one English copy left in Python (scorer/messages.py: the page's scm_CODE are
+    # functions of the params): word for word what the page says, for every code.
+    from damepique.scorer.messages import render
+
+    node = shutil.which("node")
+    assert node is not None
+    cases = _scorer_cases()
+    script = (
+        "const en = (await import(process.argv[1] + '/en.js')).default;"
+        "console.log(JSON.stringify(JSON.parse(process.argv[2]).map(([c, p]) => en['scm_' + c](p))));"
+    )
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script, STRINGS.as_uri(), json.dumps(cases)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    page = json.loads(out.stdout)
+    assert [(c, render(c, p)) for c, p in cases] == [(c, s) for (c, _), s in zip(cases, page, strict=True)]
