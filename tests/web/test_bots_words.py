@@ -233,3 +233,19 @@ def test_the_score_keepers_english_reason_is_the_pages_english() -> None:
     )
     page = json.loads(out.stdout)
     assert [(c, render(c, p)) for c, p in cases] == [(c, s) for (c, _), s in zip(cases, page, strict=True)]
+
+
+def test_every_name_the_server_gives_a_seat_has_the_pages_words() -> None:
+    # The server names seats in English when nobody chose a name (a solo game's
+    # "You" and its bots, a daily deal's bots, a guest's "Player" at a table):
+    # names kept in the game's record, which the page says in its language (seat_NAME).
+    from damepique.server.daily.service import BOTS
+    from damepique.server.solo.routes import BOT_NAMES
+
+    names = {"You", "Player", *BOTS, *(n for seats in BOT_NAMES.values() for n in seats)}
+    words_ = page_words()
+    assert {lang: sorted(n for n in names if not words_[lang].get(f"seat_{n}")) for lang in words_} == {
+        "en": [],
+        "fr": [],
+    }
+    assert words_["fr"]["seat_Player"] == "Joueur"

@@ -352,7 +352,7 @@ export default {
 
   // -- seat names the server gives computer players
   seat_West: "West", seat_North: "North", seat_East: "East", "seat_North-West": "North-West", "seat_North-East": "North-East",
-  seat_You: "You", seat_Vous: "You",
+  seat_Player: "Player", seat_You: "You", seat_Vous: "You",
 
   // -- the score keeper (web/scorer)
   sc_title: "Score keeper",

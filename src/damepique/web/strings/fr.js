@@ -351,7 +351,7 @@ export default {
 
   // -- les noms que le serveur donne aux joueurs virtuels
   seat_West: "Ouest", seat_North: "Nord", seat_East: "Est", "seat_North-West": "Nord-Ouest", "seat_North-East": "Nord-Est",
-  seat_You: "Vous", seat_Vous: "Vous",
+  seat_Player: "Joueur", seat_You: "Vous", seat_Vous: "Vous",
 
   // -- les refus du serveur, par code (tests/web/test_refusals.py vérifie qu'il n'en manque aucun)
   refusal_account_needed: "Les tables classées demandent un compte : connectez-vous d'abord.",
