@@ -81,3 +81,61 @@ def test_a_bad_decision_id_is_refused_as_the_wire_says() -> None:
         with pytest.raises(wire.WireError) as refused:
             wire.parse(json.dumps({"type": "play", "card": "QS", "decision": bad}))
         assert refused.value.code == "bad_decision"
+
+
+UNTYPED = {
+    # The game socket's hot path (server/play, the patches of a state, and the
+    # arena's copy of a state), rewritten elsewhere: typed with it.
+    ("botapi/remote_seat.py", "state"),
+    ("server/patches.py", "state"),
+    ("server/play/game.py", "claim"),
+    ("server/play/game.py", "hint"),
+    ("server/play/training.py", "review"),
+    # The score sheet's own live channel (docs/scorer.md), not the game protocol.
+    ("server/sheets/routes.py", "sheet"),
+}
+"""The messages still built as dict literals outside ``wire.py``, and why."""
+
+
+def test_messages_are_built_by_the_wire_not_as_dicts_elsewhere() -> None:
+    """Issue 29: the quick match's (``/ws/match``), the event stream's and the
+    arena's messages come from ``wire``'s builders, typed; engine events and
+    ASGI's own messages are not the protocol's."""
+    import ast
+    from pathlib import Path
+
+    src = Path(wire.__file__).parent
+    found = set()
+    for path in src.rglob("*.py"):
+        rel = path.relative_to(src).as_posix()
+        if rel == "wire.py" or rel.startswith("engine/") or rel in ("server/asgi.py", "server/shield.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if (
+                        isinstance(key, ast.Constant)
+                        and key.value == "type"
+                        and isinstance(value, ast.Constant)
+                    ):
+                        found.add((rel, value.value))
+    assert found == UNTYPED
+
+
+def test_the_event_streams_game_events_carry_an_id_a_client_drops_repeats_by() -> None:
+    start = wire.game_start_event({"table": "K7QM4XPA", "seat": 1, "game": "g1", "token": "t"})
+    assert start == {"type": "gameStart", "id": "gameStart:g1:1", "game": start["game"]}
+    finish = wire.game_finish_event(
+        {"table": "K7QM4XPA", "game": "g1", "seat": 1, "totals": [1, 2, 3], "winner": 0}
+    )
+    assert finish["id"] == "gameFinish:g1:1" != start["id"]
+    assert wire.quick_message("matched", "t1", code="K7QM4XPA", token="x", seat=2, link="/#/t/K7QM4XPA") == {
+        "v": wire.VERSION,
+        "type": "quick",
+        "status": "matched",
+        "ticket": "t1",
+        "code": "K7QM4XPA",
+        "token": "x",
+        "seat": 2,
+        "link": "/#/t/K7QM4XPA",
+    }

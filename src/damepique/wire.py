@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, Unpack
 
 from damepique.engine import CARD_NAMES, decision_id, parse_card
 from damepique.engine.errors import CardError
@@ -580,6 +580,115 @@ def lobby_changes_message(tables: list[Json], gone: list[str]) -> LobbyChangesMe
     return {"v": VERSION, "type": "lobby_changes", "tables": tables, "gone": gone}
 
 
+# -- quick match (``/ws/match``, docs/multiplayer.md) -------------------------------------
+
+QuickStatus = Literal["queued", "waiting", "matched", "replaced", "restarting", "left", "failed"]
+
+
+class QuickSeat(TypedDict):
+    """Where a quick match seated a person: the table, its seat token, the seat."""
+
+    code: str
+    token: str
+    seat: int
+
+
+class QuickFields(TypedDict, total=False):
+    choice: Json
+    """``queued``: the game waited for (players, target, ranked)."""
+    seconds: int
+    """``queued``: before bots fill the seats left."""
+    waiting: int
+    """``queued``, ``waiting``: how many wait for the same game."""
+    code: str
+    token: str
+    seat: int
+    link: str
+    """``matched``: the table's page."""
+
+
+class QuickMessage(QuickFields):
+    v: int
+    type: Literal["quick"]
+    status: QuickStatus
+    ticket: str
+
+
+def quick_message(status: QuickStatus, ticket: str, **fields: Unpack[QuickFields]) -> QuickMessage:
+    """What ``/ws/match`` tells a person waiting.
+
+    >>> quick_message("waiting", "t1", waiting=2)
+    {'v': 2, 'type': 'quick', 'status': 'waiting', 'ticket': 't1', 'waiting': 2}
+    """
+    return {"v": VERSION, "type": "quick", "status": status, "ticket": ticket, **fields}
+
+
+# -- the account's event stream (``GET /api/stream/event``, docs/bot-api.md) --------------
+
+ChallengeKind = Literal["challenge", "challengeDeclined", "challengeCanceled"]
+
+
+class ChallengeEvent(TypedDict):
+    """A challenge received, declined by one of the challenged, or canceled:
+    ``challenge`` as ``GET /api/challenges`` shows it."""
+
+    type: ChallengeKind
+    challenge: Json
+
+
+def challenge_event(kind: ChallengeKind, challenge: Json) -> ChallengeEvent:
+    return {"type": kind, "challenge": challenge}
+
+
+class GameStart(TypedDict, total=False):
+    """Where the account sits in a game that starts: ``token`` is its seat's
+    (say ``hello`` with it); ``challenge`` only for a challenge's game."""
+
+    table: str
+    seat: int
+    game: str
+    token: str
+    challenge: str
+
+
+class GameStartEvent(TypedDict):
+    type: Literal["gameStart"]
+    id: str
+    game: GameStart
+
+
+class GameFinish(TypedDict):
+    table: str
+    game: str
+    seat: int
+    totals: list[int]
+    winner: int | None
+
+
+class GameFinishEvent(TypedDict):
+    type: Literal["gameFinish"]
+    id: str
+    game: GameFinish
+
+
+def game_event_id(kind: str, game: str, seat: int) -> str:
+    """The same every time one seat's event of one game is told (again after a
+    restart, or when a stream opens): a client drops an id it has seen.
+
+    >>> game_event_id("gameFinish", "9f2c01ab", 2)
+    'gameFinish:9f2c01ab:2'
+    """
+    return f"{kind}:{game}:{seat}"
+
+
+def game_start_event(game: GameStart) -> GameStartEvent:
+    return {"type": "gameStart", "id": game_event_id("gameStart", game["game"], game["seat"]), "game": game}
+
+
+def game_finish_event(game: GameFinish) -> GameFinishEvent:
+    return {"type": "gameFinish", "id": game_event_id("gameFinish", game["game"], game["seat"]), "game": game}
+
+
 __all__ = [
     "ALPHABET",
     "BOT_API",
@@ -589,11 +698,17 @@ __all__ = [
     "VERSION",
     "AckMessage",
     "Advice",
+    "ChallengeEvent",
+    "ChallengeKind",
     "Chat",
     "ChatMessage",
     "Claim",
     "Continue",
     "ErrorMessage",
+    "GameFinish",
+    "GameFinishEvent",
+    "GameStart",
+    "GameStartEvent",
     "Hello",
     "Hint",
     "Json",
@@ -608,6 +723,10 @@ __all__ = [
     "Ping",
     "Play",
     "PongMessage",
+    "QuickFields",
+    "QuickMessage",
+    "QuickSeat",
+    "QuickStatus",
     "Ref",
     "Rematch",
     "Review",
@@ -618,11 +737,15 @@ __all__ = [
     "TableMessage",
     "WireError",
     "ack_message",
+    "challenge_event",
     "chat_message",
     "decision_id",
     "display_code",
     "encode",
     "error_message",
+    "game_event_id",
+    "game_finish_event",
+    "game_start_event",
     "loads",
     "lobby_changes_message",
     "lobby_message",
@@ -632,6 +755,7 @@ __all__ = [
     "parse",
     "parse_decision",
     "pong_message",
+    "quick_message",
     "seated_message",
     "table_message",
 ]

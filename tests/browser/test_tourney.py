@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import expect
 
-from ..conftest import free_port, start_server, stop_server
+from ..conftest import free_port, real_server, start_server, stop_server
 from .test_table import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.browser]
@@ -174,8 +174,18 @@ async def test_the_director_seats_the_players_by_hand(
 
 
 ROUNDS = {
-    "en": {"heading": "Round 3, deal 1", "round": "round 3 of 3", "rounds": "Rounds"},
-    "fr": {"heading": "Manche 3, donne 1", "round": "manche 3 sur 3", "rounds": "Manches"},
+    "en": {
+        "heading": "Round 3, deal 1",
+        "round": "round 3 of 3",
+        "rounds": "Rounds",
+        "shape": "1 deal at 3 tables",
+    },
+    "fr": {
+        "heading": "Manche 3, donne 1",
+        "round": "manche 3 sur 3",
+        "rounds": "Manches",
+        "shape": "1 donne à 3 tables",
+    },
 }
 
 
@@ -213,6 +223,7 @@ async def test_a_tournament_of_three_rounds_shows_every_rounds_deals(
     page = await context.new_page()
     await page.goto(f"{url}/#/tournament/{rounds_over}")
     await expect(page.get_by_text(words["round"])).to_be_visible()
+    await expect(page.get_by_text(words["shape"])).to_be_visible()  # one deal: not "1 deals"
     await expect(page.get_by_role("heading", name=words["heading"])).to_be_visible()
     await expect(page.locator("table.tn-board")).to_have_count(3)
     await expect(page.get_by_role("table", name=WORDS[lang]["final"]).locator("tbody tr")).to_have_count(9)
@@ -221,3 +232,43 @@ async def test_a_tournament_of_three_rounds_shows_every_rounds_deals(
     await page.goto(f"{url}/#/tournament")
     await expect(page.get_by_label(words["rounds"])).to_have_value("1")
     await context.close()
+
+
+@pytest.fixture(scope="module")
+def still(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own whose clock moves only when the test moves it (``/api/test/clock``)."""
+    with real_server(tmp_path_factory.mktemp("tourney-still"), clock="manual") as url:
+        yield url
+
+
+async def test_the_page_draws_the_next_round_by_itself(new_context, still: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 29 (a defect found on the page): it followed nothing, so a round
+    that ended showed only once the page was loaded again. Now it follows the
+    tournament's changes (``GET /api/tournaments/{code}/changes``)."""
+    with httpx.Client(base_url=still, timeout=30) as http:
+        made = http.post(
+            "/api/tournaments",
+            json={"name": "Live", "rules": {"players": 3}, "deals": 1, "tables": 3, "rounds": 3,
+                  "speed": "fast", "level": "beginner"},
+        ).json()  # fmt: skip
+        code = made["code"]
+        assert (
+            http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
+            == 200
+        )
+        context = await new_context(locale="en-GB", **DESKTOP)
+        await context.add_init_script("localStorage.setItem('damepique.lang', 'en')")
+        page = await context.new_page()
+        await page.goto(f"{still}/#/tournament/{code}")
+        await expect(page.get_by_text("round 1 of 3")).to_be_visible()
+        # The app's clock moves the computer players on until the first round is over.
+        for _ in range(5_000):
+            if http.get(f"/api/tournaments/{code}").json()["round"] >= 1:
+                break
+            assert http.post("/api/test/clock", json={"advance": 2}).status_code == 200
+        else:
+            raise AssertionError("the first round did not end")
+        await expect(page.get_by_text("round 2 of 3")).to_be_visible()  # never loaded again
+        await expect(page.get_by_role("heading", name="Round 1, deal 1")).to_be_visible()
+        await page.screenshot(path=str(artifacts / "tourney-next-round-en.png"), full_page=True)
+        await context.close()

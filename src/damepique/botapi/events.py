@@ -106,8 +106,13 @@ def serve(
     say = log or (lambda line: print(f"damepique bot: {line}", file=sys.stderr, flush=True))
     rng = random.Random(seed)
     results: list[Message] = []
+    seen: set[str] = set()
     for event in events(base, token):
         kind = event.get("type")
+        if "id" in event:  # told again (a stream reopened, a server restarted): acted on once
+            if event["id"] in seen:
+                continue
+            seen.add(event["id"])
         if kind == "challenge":
             challenge = event["challenge"]
             said = answer(challenge)

@@ -24,12 +24,12 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from damepique.engine import CARD_NAMES, PASS, Deal, Rules, View, cards_of, parse_card
 from damepique.engine.errors import CardError, HeartsError, IllegalAction
-from damepique.wire import ack_message, parse_decision, pong_message
+from damepique.wire import TableMessage, ack_message, parse_decision, pong_message, table_message
 
 from .wire import VERSION, Message, error
 
@@ -112,7 +112,7 @@ class RemoteSeat:
                 if not isinstance(msg, dict) or not isinstance(kind, str):
                     raise _Refused("bad_message", "a message is a JSON object with a string type")
                 if kind == "ping":
-                    self._send(dict(pong_message(ref)))
+                    self._send(pong_message(ref))
                     continue
                 if kind in ("hello", "continue", "chat", "mute", "unmute"):
                     continue  # nothing to do at an arena
@@ -123,7 +123,7 @@ class RemoteSeat:
                     raise _Refused("bad_decision", "not a decision id such as '0:play:5'")
                 if asked is not None and asked != view.decision:
                     # Not the one asked now: an answer sent again (the arena keeps no history).
-                    self._send(dict(ack_message(str(asked), ref)))
+                    self._send(ack_message(str(asked), ref))
                     continue
                 if kind == "pass":
                     if view.phase != PASS:
@@ -166,7 +166,7 @@ class RemoteSeat:
             for s in range(view.rules.players)
         ]
 
-    def _table(self, view: View) -> Message:
+    def _table(self, view: View) -> TableMessage:
         seats = [
             {
                 "kind": "human",
@@ -180,11 +180,9 @@ class RemoteSeat:
             }
             for s, seat in enumerate(self._seats(view))
         ]
-        return {
-            "v": VERSION,
-            "type": "table",
-            "you": view.seat,
-            "table": {
+        return table_message(
+            view.seat,
+            {
                 "code": TABLE,
                 "display": TABLE,
                 "kind": "arena",
@@ -197,7 +195,7 @@ class RemoteSeat:
                 "spectators": 0,
                 "can_start": False,
             },
-        }
+        )
 
     def _state(self, view: View) -> Message:
         return {
@@ -223,7 +221,7 @@ class RemoteSeat:
             "events": [],
         }
 
-    def _send(self, msg: Message) -> None:
+    def _send(self, msg: Mapping[str, object]) -> None:
         from websockets.exceptions import ConnectionClosed
 
         if self.conn is None:

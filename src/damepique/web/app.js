@@ -67,8 +67,8 @@ const PAGES = {
   account: lazyPage(accounts, (m, el) => m.renderAccount(el)),
   leaderboard: lazyPage(accounts, (m, el) => m.renderLeaderboard(el)),
   player: lazyPage(accounts, (m, el, name) => m.renderProfile(el, decodeURIComponent(name || ""))),
+  // Their streams close themselves when the address changes (follow.js).
   tournament: lazyPage(() => import("./tourney.js"), (m, el, code) => m.renderTourney(el, code)),
-  // Its event stream closes itself when the address changes (challenges.js).
   challenges: lazyPage(() => import("./challenges.js"), (m, el) => m.renderChallenges(el)),
   // The lobby and quick match keep a socket open: the router closes it when another page is shown.
   friends: async (_, visit) => {

@@ -7,6 +7,7 @@ import { refusalText, t } from "./i18n.js";
 import { esc, announce, showRefusal } from "./dom.js";
 import { getOptions } from "./rules_form.js";
 import { saveToken } from "./seat_tokens.js";
+import { follow } from "./follow.js";
 
 const REASONS = ["generic", "later", "rules", "timer", "too_many", "no_bots", "only_bots"];
 
@@ -102,33 +103,13 @@ export async function renderChallenges(root) {
 
 // The account's event stream while the page is shown: each event redraws the
 // lists; a game starting shows the way to its table (its seat token kept).
-async function listen(root, refresh) {
-  const stop = new AbortController();
-  window.addEventListener("hashchange", () => stop.abort(), { once: true });
-  let r;
-  try {
-    r = await fetch("/api/stream/event", { signal: stop.signal });
-  } catch { return; }
-  if (!r.ok || !r.body) return;
-  const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done || !root.isConnected) break;
-      text += value;
-      const lines = text.split("\n");
-      text = lines.pop();
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        const event = JSON.parse(line);
-        if (event.type === "gameStart") showGame(root, event.game);
-        else if (event.type === "challengeDeclined") announce(t("ch_was_declined"));
-        await refresh();
-      }
-    }
-  } catch { /* the page went away: the stream is closed */ }
-  stop.abort();
+function listen(root, refresh) {
+  return follow("/api/stream/event", root, async (event) => {
+    if (!event) return;
+    if (event.type === "gameStart") showGame(root, event.game);
+    else if (event.type === "challengeDeclined") announce(t("ch_was_declined"));
+    await refresh();
+  });
 }
 
 function showGame(root, game) {

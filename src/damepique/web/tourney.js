@@ -8,6 +8,7 @@ import { esc, showRefusal } from "./dom.js";
 import { load, save } from "./prefs.js";
 import { getOptions } from "./rules_form.js";
 import { saveToken } from "./seat_tokens.js";
+import { follow } from "./follow.js";
 
 const DIRECTOR_KEY = "damepique.tourney.director";
 const PLAYER_KEY = "damepique.tourney.player";
@@ -22,7 +23,10 @@ async function post(url, body) {
 }
 
 export async function renderTourney(root, code) {
-  if (code) return renderOne(root, code);
+  if (code) {
+    followOne(root, code); // open while the page is shown: not waited on
+    return;
+  }
   const opts = await getOptions();
   const presets = Object.keys(opts.presets);
   root.innerHTML = `<section class="tourney narrow">
@@ -123,6 +127,16 @@ function chosenSeating(form, info) {
   return rows;
 }
 
+// The page follows the tournament's changes (a player joining, a round, a
+// board, the end) and draws it again at each; the first line says the server
+// listens, and the first drawing comes then, so no change falls in between.
+function followOne(root, code) {
+  return follow(`/api/tournaments/${encodeURIComponent(code)}/changes`, root, async (line) => {
+    const typing = root.querySelector("#tn-you")?.value; // a name being typed is not wiped
+    if (!line ? !root.querySelector(".tourney") : !typing) await renderOne(root, code);
+  }).then(() => { if (!root.querySelector(".tourney")) return renderOne(root, code); });
+}
+
 async function renderOne(root, code) {
   const r = await fetch(`/api/tournaments/${encodeURIComponent(code)}`);
   const info = await r.json();
@@ -140,7 +154,7 @@ async function renderOne(root, code) {
   }
   root.innerHTML = `<section class="tourney">
     <h1>${esc(info.name)}</h1>
-    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { deals: info.deals, tables: info.tables })}${info.rounds > 1 ? ` · ${t("tn_round_of", { r: info.round + 1, n: info.rounds })}` : ""}</p>
+    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { n: info.deals, tables: t("tn_tables_n", { n: info.tables }) })}${info.rounds > 1 ? ` · ${t("tn_round_of", { r: info.round + 1, n: info.rounds })}` : ""}</p>
     ${info.players.length ? `<p class="no-print">${t("tn_players", { n: info.players.length })} ${info.players.map((p) => esc(p.name)).join(", ")}</p>` : ""}
     ${info.status === "open" && !player ? `<form id="tn-join" class="row no-print"><div class="field"><label for="tn-you">${t("your_name")}</label><input id="tn-you" maxlength="24" required></div>
       <p><button type="submit" class="button primary">${t("tn_join")}</button></p></form>` : ""}

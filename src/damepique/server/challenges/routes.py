@@ -13,23 +13,23 @@ being played (``gameStart`` again: a bot whose stream dropped finds them).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from damepique.wire import challenge_event, game_start_event
+
 from ..accounts.accounts import Accounts
 from ..asgi import App
-from ..cluster.events import channel
+from ..cluster.events import KEEPALIVE_S, channel, follow
 from ..errors import Refusal
 from ..http import json_body
-from ..protocol import Json, dumps
+from ..protocol import dumps
 from ..tables.routes import table_options
 from .service import Challenges
 
 MAX_BODY = 4096
-KEEPALIVE_S = 20.0
 
 
 def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
@@ -84,37 +84,18 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
         account = await who(request)
         return StreamingResponse(events(account), media_type="application/x-ndjson")
 
-    async def events(account: str) -> AsyncIterator[str]:
-        clock = challenges.clock
-        async with challenges.broker.subscribe(channel(account)) as messages:
+    def events(account: str) -> AsyncIterator[str]:
+        async def pending() -> list[str]:
             # Subscribed first, then what is pending: nothing falls in between.
-            # The first line (empty) says so: from then on no event is missed.
-            yield "\n"
-            for c in await challenges.received(account):
-                yield line({"type": "challenge", "challenge": c.to_json()})
-            for game in await challenges.playing(account):
-                yield line({"type": "gameStart", "game": game})
-            # A task reads the subscription: a read cancelled by the keep-alive's
-            # timeout would close it, a queue's get is cancelled harmlessly.
-            queue: asyncio.Queue[str] = asyncio.Queue()
+            lines = [
+                line(challenge_event("challenge", c.to_json())) for c in await challenges.received(account)
+            ]
+            # The same id as when it started: a client that saw it drops it.
+            return lines + [line(game_start_event(game)) for game in await challenges.playing(account)]
 
-            async def pump() -> None:
-                async for message in messages:
-                    await queue.put(message)
+        return follow(challenges.broker, channel(account), challenges.clock, pending)
 
-            task = asyncio.create_task(pump())
-            try:
-                while True:
-                    try:
-                        message = await clock.wait_for(queue.get(), KEEPALIVE_S)
-                    except TimeoutError:
-                        yield "\n"
-                        continue
-                    yield message + "\n"
-            finally:
-                task.cancel()
-
-    def line(event: Json) -> str:
+    def line(event: Mapping[str, object]) -> str:
         return dumps(event) + "\n"
 
 

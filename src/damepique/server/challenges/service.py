@@ -18,6 +18,7 @@ import secrets
 from dataclasses import asdict, dataclass, field, replace
 
 from damepique.engine import Rules
+from damepique.wire import ChallengeKind, GameStart, challenge_event, game_start_event
 
 from ..accounts.nicknames import nickname_key
 from ..clock import Clock
@@ -66,7 +67,7 @@ class Challenge:
     created: float
     status: str = "pending"  # pending, started, declined, canceled, expired
     table: str | None = None
-    seats: dict[str, Json] = field(default_factory=dict)
+    seats: dict[str, GameStart] = field(default_factory=dict)
     """Once started: each account's ``{code, display, seat, token}``."""
 
     def accounts(self) -> list[str]:
@@ -132,10 +133,10 @@ class Challenges:
             c for c in await self.of(account) if any(a.account == account and a.answer is None for a in c.to)
         ]
 
-    async def playing(self, account: str) -> list[Json]:
+    async def playing(self, account: str) -> list[GameStart]:
         """The ``gameStart`` of each game a challenge started for ``account`` that
         is still being played (told again when its event stream opens)."""
-        still = []
+        still: list[GameStart] = []
         for doc in await self.store.of(account, "started", self.clock.time() - PLAYING_S):
             game = doc["seats"].get(account)
             if game is None or "game" not in game:
@@ -197,7 +198,7 @@ class Challenges:
             await self.store.drop_before(self.clock.time() - PLAYING_S)
         await self.store.add(challenge.to_doc(), challenge.accounts())
         for a in answers:
-            await tell(self.broker, a.account, {"type": "challenge", "challenge": challenge.to_json()})
+            await tell(self.broker, a.account, challenge_event("challenge", challenge.to_json()))
         return challenge
 
     async def _answer(self, cid: str, account: str, answer: str, reason: str | None) -> Challenge:
@@ -232,7 +233,7 @@ class Challenges:
         challenge.table = table.code
         await self.store.change(cid, lambda doc: doc.update(table=table.code, seats=challenge.seats))
         for key in challenge.accounts():
-            await tell(self.broker, key, {"type": "gameStart", "game": challenge.seats[key]})
+            await tell(self.broker, key, game_start_event(challenge.seats[key]))
         return challenge
 
     async def decline(self, account: str, cid: str, reason: object) -> Challenge:
@@ -268,10 +269,10 @@ class Challenges:
                 return a
         raise Refusal("not_challenged", "this challenge is not for you")
 
-    async def _tell_all(self, challenge: Challenge, kind: str, but: str | None = None) -> None:
+    async def _tell_all(self, challenge: Challenge, kind: ChallengeKind, but: str | None = None) -> None:
         for key in challenge.accounts():
             if key != but:
-                await tell(self.broker, key, {"type": kind, "challenge": challenge.to_json()})
+                await tell(self.broker, key, challenge_event(kind, challenge.to_json()))
 
     async def _start(self, challenge: Challenge) -> Table:
         """The table, everybody seated (the challenger first), the game started."""
@@ -287,7 +288,8 @@ class Challenges:
                 "token": token,
                 "challenge": challenge.id,
             }
-        await table.start(None, now=True)
+        await table.start(None, now=True, tell=False)  # told here, with the challenge
+        assert table.game_id is not None
         for given in challenge.seats.values():
             given["game"] = table.game_id
         return table

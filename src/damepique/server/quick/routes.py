@@ -16,6 +16,8 @@ from dataclasses import replace
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from damepique.wire import quick_message
+
 from ..accounts.accounts import Accounts
 from ..accounts.leavers import WINDOW_S, barred_until, recent
 from ..asgi import App, Connection
@@ -25,7 +27,7 @@ from ..protocol import MAX_MESSAGE, Json, dumps, error
 from ..tables.registry import Tables
 from ..tables.seats import clean_name
 from .queue import DEFAULT_WAIT, MAX_WAIT, PLAYER_CHOICES, TARGETS
-from .service import QuickMatch, message
+from .service import QuickMatch
 
 RESTART = 1012
 """The close code of a server going away (uvicorn's on shutdown): the page comes back."""
@@ -121,7 +123,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
                     elif msg["type"] == "leave":
                         if ticket is not None:
                             await quick.leave(ticket, conn)
-                            conn.post(dumps(message("left", ticket=ticket)))
+                            conn.post(dumps(quick_message("left", ticket)))
                             ticket = None
                     else:
                         raise Refusal("bad_message", "a quick match message is join or leave")

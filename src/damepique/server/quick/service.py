@@ -40,11 +40,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from damepique.engine import Rules
+from damepique.wire import QuickSeat, quick_message
 
 from ..clock import Clock
 from ..cluster.node import Node
 from ..errors import Refusal
-from ..protocol import VERSION, Json, dumps
+from ..protocol import Json, dumps
 from ..storage.quick import QuickStore
 from ..tables.registry import Tables
 from ..tables.seats import Sitter, TableOptions, TableSeat
@@ -72,7 +73,7 @@ class Listener(Protocol):
     def post(self, text: str) -> None: ...
 
 
-SeatGroup = Callable[[Choice, list[Entry]], Awaitable[list[Json]]]
+SeatGroup = Callable[[Choice, list[Entry]], Awaitable[list[QuickSeat]]]
 """Make a table for these people, seat them, start: ``{code, token, seat}`` each, in order."""
 
 
@@ -89,10 +90,6 @@ def _valid_id(value: object) -> str | None:
     if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
         return value
     return None
-
-
-def message(status: str, **fields: Any) -> Json:
-    return {"v": VERSION, "type": "quick", "status": status, **fields}
 
 
 async def _always() -> bool:
@@ -141,7 +138,7 @@ class QuickMatch:
         """Stop; the pages waiting here hear ``restarting`` (they join again, with
         their ticket, wherever they reconnect: their wait is kept)."""
         for ticket, waiting in list(self.local.items()):
-            waiting.conn.post(dumps(message("restarting", ticket=ticket)))
+            waiting.conn.post(dumps(quick_message("restarting", ticket)))
         tasks = [t for t in (self._task, *self._work) if t is not None]
         for task in tasks:
             task.cancel()
@@ -255,7 +252,7 @@ class QuickMatch:
     def _replaced(self, ticket: str) -> None:
         waiting = self.local.pop(ticket, None)
         if waiting is not None:
-            waiting.conn.post(dumps(message("replaced", ticket=ticket)))
+            waiting.conn.post(dumps(quick_message("replaced", ticket)))
 
     # -- who owns the queue ---------------------------------------------------------------------
 
@@ -335,12 +332,14 @@ class QuickMatch:
             self._count(e.choice, skip=e.ticket)
         self._spawn(self.match())
         now = self.clock.time()
-        return message(
-            "queued",
-            ticket=e.ticket,
-            choice=e.choice.to_json(),
-            seconds=max(0, round(e.due - now)),
-            waiting=self.queue.waiting(e.choice),
+        return dict(  # Json, as the kept ``matched`` answer above is
+            quick_message(
+                "queued",
+                e.ticket,
+                choice=e.choice.to_json(),
+                seconds=max(0, round(e.due - now)),
+                waiting=self.queue.waiting(e.choice),
+            )
         )
 
     async def _owner_leave(self, ticket: str) -> bool:
@@ -356,7 +355,7 @@ class QuickMatch:
         n = self.queue.waiting(choice)
         for e in list(self.queue.entries.values()):
             if e.choice == choice and e.ticket != skip:
-                update = message("waiting", ticket=e.ticket, waiting=n)
+                update = quick_message("waiting", e.ticket, waiting=n)
                 self._tell(e.pid, {"op": "quick_update", "ticket": e.ticket, "message": update})
 
     def _tell(self, pid: str, m: Json) -> None:
@@ -414,9 +413,9 @@ class QuickMatch:
                 self._tell_failed(e)
             return
         for e, where in zip(people, seats, strict=True):
-            reply = message("matched", ticket=e.ticket, **where, link=f"/#/t/{where['code']}")
-            self.recent[e.ticket] = (reply, now)
-            await self.store.seated(e.ticket, reply, now)
+            reply = quick_message("matched", e.ticket, **where, link=f"/#/t/{where['code']}")
+            self.recent[e.ticket] = (dict(reply), now)
+            await self.store.seated(e.ticket, dict(reply), now)
             self._tell(e.pid, {"op": "quick_seated", "ticket": e.ticket, "message": reply})
 
     def _unclaim_later(self, e: Entry) -> None:
@@ -428,14 +427,14 @@ class QuickMatch:
             self.node.send(e.pid, {"op": "quick_unclaim", "ticket": e.ticket})
 
     def _tell_failed(self, e: Entry) -> None:
-        reply = message("failed", ticket=e.ticket)
+        reply = quick_message("failed", e.ticket)
         self._tell(e.pid, {"op": "quick_seated", "ticket": e.ticket, "message": reply})
 
 
 def table_seater(tables: Tables) -> SeatGroup:
     """Seat a group at a new table of ``tables`` and start its game, bots filling."""
 
-    async def seat_group(choice: Choice, people: list[Entry]) -> list[Json]:
+    async def seat_group(choice: Choice, people: list[Entry]) -> list[QuickSeat]:
         low, high = choice.seats
         players = max(low, min(high, len(people)))
         options = TableOptions(
@@ -444,7 +443,7 @@ def table_seater(tables: Tables) -> SeatGroup:
             ranked=choice.ranked,
         )
         table = await tables.create("table", options, [TableSeat() for _ in range(players)])
-        seats = []
+        seats: list[QuickSeat] = []
         for e in people:
             token, seat = await table.sit(e.name, Sitter.from_json(e.sitter), announce=False)
             seats.append({"code": table.code, "token": token, "seat": seat})
@@ -462,6 +461,5 @@ __all__ = [
     "QuickMatch",
     "SeatGroup",
     "Waiting",
-    "message",
     "table_seater",
 ]

@@ -108,6 +108,15 @@ class TableStore:
                 else:
                     await conn.execute(delete(tok).where(tok.c.token == token))
 
+    async def token_of(self, code: str, seat: int) -> str | None:
+        """The seat's token (told to its account when its game starts)."""
+        tok = schema.seat_tokens
+        async with self.db.read() as conn:
+            r = (
+                await conn.execute(select(tok.c.token).where(tok.c.code == code, tok.c.seat == seat))
+            ).first()
+            return None if r is None else str(r.token)
+
     async def find_token(self, token: str) -> tuple[str, int] | None:
         tok = schema.seat_tokens
         async with self.db.read() as conn:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
+from damepique.wire import GameFinish, GameStart, game_finish_event, game_start_event
 
 from ..accounts.results import record_result
 from ..accounts.summaries import mode_for, seat_summary
@@ -262,16 +263,33 @@ class Tables:
         if kind is not None:
             await kind.finished(table, game_id, game)
         # Each account at the table hears of the end on its event stream (docs/bot-api.md).
+        # A restart between the results and the table's save finishes it again
+        # and tells it again: the event's id is the same, the client drops it.
         m = game.match
         for seat, (account, _gone) in players.items():
-            finish = {
+            finish: GameFinish = {
                 "table": table.code,
                 "game": game_id,
                 "seat": seat,
-                "totals": m.totals,
+                "totals": list(m.totals),
                 "winner": m.winner,
             }
-            await tell(self.node.broker, account, {"type": "gameFinish", "game": finish})
+            await tell(self.node.broker, account, game_finish_event(finish))
+
+    async def game_started(self, table: Table) -> None:
+        """Each account seated (a table it joined, a quick match, a tournament's
+        table) hears ``gameStart`` on its event stream, with its seat's token; not
+        a solo game's one person, who started it."""
+        if table.solo or table.game_id is None:
+            return
+        for seat, s in enumerate(table.seats):
+            if s.kind != "human" or s.account is None or s.left:
+                continue
+            start: GameStart = {"table": table.code, "seat": seat, "game": table.game_id}
+            token = await self.store.token_of(table.code, seat)
+            if token is not None:
+                start["token"] = token
+            await tell(self.node.broker, s.account, game_start_event(start))
 
     def lobby_changed(self) -> None:
         self.lobby.changed()

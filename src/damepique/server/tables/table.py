@@ -64,6 +64,7 @@ class Services(Protocol):
     async def new_game(self, table: Table) -> Runner: ...
     async def load_game(self, table: Table) -> Runner: ...
     async def record_result(self, table: Table, game_id: str, game: Game) -> None: ...
+    async def game_started(self, table: Table) -> None: ...
     def lobby_changed(self) -> None: ...
     def forget(self, table: Table) -> None: ...
 
@@ -142,10 +143,9 @@ class Table:
         return seat in self.hub.seats(self.code)
 
     def info(self) -> Json:
-        """The table as everybody may see it. Built again only when something it
-        shows changed (the options and rules change only when it starts): every state message
-        carries it, and an unchanged one is then the same object, which a
-        patch compares at no cost. Shared: never change what it returns."""
+        """The table as everybody may see it. Built again only when something it shows changed (the
+        options and rules change only when it starts): every state message carries it, and an
+        unchanged one is then the same object, which a patch compares at no cost (never change it)."""
         present = self.hub.seats(self.code)
         key = (
             self.status,
@@ -365,7 +365,7 @@ class Table:
 
     # -- games ---------------------------------------------------------------------------
 
-    async def start(self, seat: int | None, now: bool = False) -> None:
+    async def start(self, seat: int | None, now: bool = False, tell: bool = True) -> None:
         """The host starts the game (a solo table when made; a quick match's ``now``, bots filling)."""
         async with self.lock:
             if not (self.solo or now):
@@ -375,7 +375,7 @@ class Table:
                 if not ok:
                     raise Refusal("cannot_start", reason)
             await self._new_game()
-        await self._begin()
+        await self._begin(tell)
 
     async def rematch(self, seat: int, game: str | None) -> None:
         async with self.lock:
@@ -445,13 +445,15 @@ class Table:
         self.status = "playing"
         await self.services.save(self)
 
-    async def _begin(self) -> None:
+    async def _begin(self, tell: bool = True) -> None:
         self.announce()
         assert self.runner is not None
         await self.runner.start()
         self.runner.rearm()
         for i in range(len(self.seats)):  # those not connected now: from the start
             self._start_grace(i)
+        if tell:  # each account seated hears ``gameStart`` (a challenge tells its own)
+            await self.services.game_started(self)
 
     async def resume(self) -> None:
         """Rebuild the game after a restart (or on another process) from its stored events."""

@@ -4,19 +4,21 @@
 ``GET /api/tournaments/{code}`` what anyone may know of it; ``POST
 .../players`` joins it; ``POST .../me`` a player's table and seat token;
 ``POST .../start`` and ``POST .../end`` the director's; ``GET .../results``
-(JSON) and ``GET .../results.csv`` the published boards and the standings.
+(JSON) and ``GET .../results.csv`` the published boards and the standings;
+``GET .../changes`` a line at each change, for its page to draw it again.
 """
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from ..cluster.events import follow
 from ..http import client_host, json_body
 from ..protocol import Json
 from ..tables.codes import display_code
 from .results import results, results_csv
-from .service import Tourneys
+from .service import CHANGES, Tourneys
 
 MAX_BODY = 16_384
 
@@ -77,6 +79,13 @@ def install(app: FastAPI, tourneys: Tourneys) -> None:
         body = await json_body(request, MAX_BODY)
         await tourneys.end(code, body.get("director"))
         return JSONResponse(public(await tourneys.get(code)))
+
+    @app.get("/api/tournaments/{code}/changes")
+    async def follow_changes(code: str) -> StreamingResponse:
+        """A line ``{"type": "changed"}`` at each change (ndjson, as ``/api/stream/event``)."""
+        doc = await tourneys.get(code)
+        lines = follow(tourneys.node.broker, CHANGES + doc["code"], tourneys.tables.settings.clock)
+        return StreamingResponse(lines, media_type="application/x-ndjson")
 
     @app.get("/api/tournaments/{code}/results")
     async def show_results(code: str) -> JSONResponse:

@@ -59,6 +59,9 @@ LEASE = "tourney:"
 """The prefix of a tournament's lease: held by the process that drives it."""
 CHANNEL = "damepique:tourneys"
 """Where the end of a tournament is told to every process."""
+CHANGES = "tourney-changes:"
+"""With a tournament's code: the broker channel of its changes (its page follows it)."""
+
 MAX_DEALS, MAX_TABLES = 26, 20
 NEVER = 1e12
 """``withheld_until`` of a tournament's games: their records stay with the
@@ -122,7 +125,10 @@ class Tourneys:
         return doc
 
     async def _change(self, code: str, edit: Any) -> tuple[Json, Any]:
-        return await self.store.change(code, edit)
+        """Every change goes here: its page hears of it (a join, a round, a board, the end)."""
+        changed = await self.store.change(code, edit)
+        await self.node.publish(CHANGES + code, {"type": "changed"})
+        return changed
 
     # -- the director ------------------------------------------------------------------------
 

@@ -221,7 +221,7 @@ export default {
   tn_intro: "Every table plays the same deals in the same seats, and each player is scored against the others who held the same cards. Make the tournament, give its code to your players, then start it when they have joined.",
   tn_name: "Tournament's name", tn_rules: "Rules", tn_deals: "Deals", tn_tables: "Tables",
   tn_bots: "Computer players fill the empty seats", tn_create: "Create the tournament",
-  tn_code: "Code:", tn_shape: "{deals} deals at {tables} tables",
+  tn_code: "Code:", tn_shape: { one: "1 deal at {tables}", other: "{n} deals at {tables}" }, tn_tables_n: { one: "1 table", other: "{n} tables" },
   tn_status_open: "open: players are joining", tn_status_playing: "being played", tn_status_over: "over",
   tn_players: { one: "{n} player:", other: "{n} players:" },
   tn_join: "Join", tn_joined: "You have joined as {name}; the director seats everyone at the start.",

@@ -220,7 +220,7 @@ export default {
   tn_intro: "Toutes les tables jouent les mêmes donnes aux mêmes places, et chaque joueur est classé face à ceux qui ont tenu les mêmes cartes. Créez le tournoi, donnez son code à vos joueurs, puis lancez-le quand ils l'ont rejoint.",
   tn_name: "Nom du tournoi", tn_rules: "Règles", tn_deals: "Donnes", tn_tables: "Tables",
   tn_bots: "Des joueurs virtuels occupent les places libres", tn_create: "Créer le tournoi",
-  tn_code: "Code :", tn_shape: "{deals} donnes à {tables} tables",
+  tn_code: "Code :", tn_shape: { one: "1 donne à {tables}", other: "{n} donnes à {tables}" }, tn_tables_n: { one: "1 table", other: "{n} tables" },
   tn_status_open: "ouvert : les joueurs s'inscrivent", tn_status_playing: "en cours", tn_status_over: "terminé",
   tn_players: { one: "{n} joueur :", other: "{n} joueurs :" },
   tn_join: "Rejoindre", tn_joined: "Vous êtes inscrit sous le nom {name} ; le directeur place tout le monde au départ.",

@@ -1,0 +1,102 @@
+"""Issue 29: an account's event stream hears of every game it sits in, not
+only a challenge's: ``gameStart`` (table code, seat, seat token) when a game
+at a table it joined starts, and ``gameFinish`` when it ends, each with an id
+that is the same when it is told again (a restart between the results and the
+table's save finishes the game again): a client drops an id it has seen."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.multiplayer.mp_helpers import recv_type
+
+from damepique.server.app import create_app
+from damepique.server.cluster.events import tell
+from damepique.server.settings import Settings
+from damepique.server.tables import registry
+
+from ..conftest import PASSWORD
+from .helpers import play_out, recv_state
+
+
+def told(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """What the tables tell accounts on their event streams, as it is published."""
+    heard: list[tuple[str, dict[str, Any]]] = []
+
+    async def record(broker: Any, account: str, event: Any) -> None:
+        heard.append((account, json.loads(json.dumps(event))))
+        await tell(broker, account, event)
+
+    monkeypatch.setattr(registry, "tell", record)
+    return heard
+
+
+def test_a_table_joined_tells_game_start_and_finish_once_by_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heard = told(monkeypatch)
+    db = tmp_path / "events.sqlite3"
+    app = create_app(str(db), settings=Settings(test_hooks=True))
+    with TestClient(app) as client:
+        r = client.post("/api/accounts", json={"nickname": "ada_events", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        table = client.post("/api/tables", json={"preset": "short", "speed": "fast", "fill": True})
+        assert table.status_code == 201, table.text
+        code, token = table.json()["code"], table.json()["token"]
+        signed_in = dict(client.cookies)
+        client.cookies.clear()  # the guest's socket: no account
+        with client.websocket_connect("/ws") as guest:
+            client.cookies.update(signed_in)
+            with client.websocket_connect("/ws") as ws:
+                ws.send_text(json.dumps({"type": "hello", "table": code, "token": token}))
+                guest.send_text(json.dumps({"type": "hello", "table": code}))
+                guest.send_text(json.dumps({"type": "sit", "name": "Gus"}))
+                assert recv_type(guest, "seated")["seat"] == 1
+                ws.send_text(json.dumps({"type": "start"}))
+                recv_state(ws)  # the game has begun
+                r = client.post(f"/api/test/tables/{code}/forward", json={"until": "game_end"})
+                assert r.status_code == 200, r.text
+                guest.send_text(json.dumps({"type": "leave"}))  # a bot plays the guest's last card
+                state = recv_state(ws)
+                while not state["over"] and (state["view"]["phase"], len(state["view"]["hand"])) != (
+                    "play",
+                    1,
+                ):
+                    state = recv_state(ws)
+                end = play_out(ws, state, random.Random(3))
+    assert end["over"]
+    starts = [e for _, e in heard if e["type"] == "gameStart"]
+    finishes = [e for _, e in heard if e["type"] == "gameFinish"]
+    assert len({a for a, _ in heard}) == 1  # hers only: the bots have no account
+    game = end["game"]
+    assert starts == [
+        {
+            "type": "gameStart",
+            "id": f"gameStart:{game}:0",
+            "game": {"table": code, "seat": 0, "game": game, "token": token},
+        }
+    ]
+    assert len(finishes) == 1 and finishes[0]["id"] == f"gameFinish:{game}:0"
+    assert finishes[0]["game"]["totals"] == end["totals"]
+
+    # The process died after the results and before the table said "over":
+    # the next one finishes the game again, and tells it with the same id.
+    with sqlite3.connect(db) as conn:
+        (data,) = conn.execute("SELECT data FROM mp_tables WHERE code = ?", (code,)).fetchone()
+        data = json.loads(data) | {"status": "playing"}
+        conn.execute(
+            "UPDATE mp_tables SET status = 'playing', data = ? WHERE code = ?", (json.dumps(data), code)
+        )
+    heard.clear()
+    with TestClient(create_app(str(db))) as client, client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "table": code, "token": token}))
+        assert recv_state(ws)["over"]
+    again = [e for _, e in heard if e["type"] == "gameFinish"]
+    assert [e["id"] for e in again] == [finishes[0]["id"]] and again[0]["game"] == finishes[0]["game"]
+    assert not [e for _, e in heard if e["type"] == "gameStart"]  # a resumed game is not a new one
