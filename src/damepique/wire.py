@@ -623,6 +623,16 @@ def quick_message(status: QuickStatus, ticket: str, **fields: Unpack[QuickFields
     return {"v": VERSION, "type": "quick", "status": status, "ticket": ticket, **fields}
 
 
+class ChangedEvent(TypedDict):
+    """A tournament changed (``GET /api/tournaments/{code}/changes``): its page draws it again."""
+
+    type: Literal["changed"]
+
+
+def changed_event() -> ChangedEvent:
+    return {"type": "changed"}
+
+
 # -- the account's event stream (``GET /api/stream/event``, docs/bot-api.md) --------------
 
 ChallengeKind = Literal["challenge", "challengeDeclined", "challengeCanceled"]
@@ -700,6 +710,7 @@ __all__ = [
     "Advice",
     "ChallengeEvent",
     "ChallengeKind",
+    "ChangedEvent",
     "Chat",
     "ChatMessage",
     "Claim",
@@ -738,6 +749,7 @@ __all__ = [
     "WireError",
     "ack_message",
     "challenge_event",
+    "changed_event",
     "chat_message",
     "decision_id",
     "display_code",

@@ -249,7 +249,7 @@ async def test_the_page_draws_the_next_round_by_itself(new_context, still: str, 
         made = http.post(
             "/api/tournaments",
             json={"name": "Live", "rules": {"players": 3}, "deals": 1, "tables": 3, "rounds": 3,
-                  "speed": "fast", "level": "beginner"},
+                  "speed": "normal", "level": "beginner"},
         ).json()  # fmt: skip
         code = made["code"]
         assert (
@@ -261,7 +261,8 @@ async def test_the_page_draws_the_next_round_by_itself(new_context, still: str, 
         page = await context.new_page()
         await page.goto(f"{still}/#/tournament/{code}")
         await expect(page.get_by_text("round 1 of 3")).to_be_visible()
-        # The app's clock moves the computer players on until the first round is over.
+        # At normal speed each computer player waits on the app's clock: moved
+        # on, they play until the first round is over.
         for _ in range(5_000):
             if http.get(f"/api/tournaments/{code}").json()["round"] >= 1:
                 break

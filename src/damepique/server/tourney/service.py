@@ -35,6 +35,7 @@ from typing import Any
 
 from damepique.engine import Rules
 from damepique.engine.fairness import commitment, new_secret
+from damepique.wire import changed_event
 
 from ..errors import Refusal
 from ..http import rules_from_body
@@ -59,8 +60,7 @@ LEASE = "tourney:"
 """The prefix of a tournament's lease: held by the process that drives it."""
 CHANNEL = "damepique:tourneys"
 """Where the end of a tournament is told to every process."""
-CHANGES = "tourney-changes:"
-"""With a tournament's code: the broker channel of its changes (its page follows it)."""
+CHANGES = "tourney-changes:"  # with a tournament's code: the broker channel of its changes
 
 MAX_DEALS, MAX_TABLES = 26, 20
 NEVER = 1e12
@@ -127,7 +127,7 @@ class Tourneys:
     async def _change(self, code: str, edit: Any) -> tuple[Json, Any]:
         """Every change goes here: its page hears of it (a join, a round, a board, the end)."""
         changed = await self.store.change(code, edit)
-        await self.node.publish(CHANGES + code, {"type": "changed"})
+        await self.node.publish(CHANGES + code, dict(changed_event()))
         return changed
 
     # -- the director ------------------------------------------------------------------------
