@@ -128,9 +128,4 @@ def update_after(
     runner: Any, events: list[dict[str, Any]], ack_seat: int | None = None, ack: Any = None
 ) -> Any:
     """The update the runner would broadcast after ``events`` (numbered after its last one)."""
-    from damepique.server.patches import Update
-
-    runner._last = Update(
-        runner._common(), runner.game.deal, events, runner._names, runner._last, ack_seat, ack
-    )
-    return runner._last
+    return runner.next_update(events, ack_seat, ack)

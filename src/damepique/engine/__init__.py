@@ -24,7 +24,7 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .claims import claim_moves
+from .claims import claim_moves, claim_plan_of
 from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .errors import (
     CardError,
@@ -76,6 +76,7 @@ __all__ = [
     "View",
     "cards_of",
     "claim_moves",
+    "claim_plan_of",
     "decision_id",
     "direction_name",
     "dump_match",

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar, overload
 
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, cards_of, suit_of
-from .deal import DONE, Deal, legal_mask_for
+from .deal import DONE, PLAY, Deal, legal_mask_for
 from .events import Played
 from .rules import Rules
 
@@ -112,6 +112,36 @@ def plan_for(
         first_trick, lead_card = False, None
         hearts_broken = hearts_broken or suit_of(card) == HEARTS
     return (*plan, *leads)
+
+
+def claim_plan_of(deal: Deal, seat: int) -> tuple[int, ...] | None:
+    """``view_of(deal, seat).claim_plan()`` read from the deal's own fields,
+    without building the view (a server asks it of the seat to act after every
+    card). Only what ``seat`` may know goes in: the cards it has not seen are
+    the other hands and a kitty still hidden, the voids are those shown."""
+    if deal.phase != PLAY or deal.to_act != seat or not deal.hands[seat]:
+        return None
+    n = deal.players
+    hands = deal.hands
+    unseen = deal.kitty if not deal.tricks_played else 0
+    for s in range(n):
+        if s != seat:
+            unseen |= hands[s]
+    trick = deal.trick
+    voids = deal.voids
+    leader = deal.trick_leader
+    later = [voids[(leader + i) % n] for i in range(len(trick) + 1, n)] if trick else []
+    return plan_for(
+        deal.rules,
+        hands[seat],
+        unseen,
+        trick,
+        later,
+        [voids[s] for s in range(n) if s != seat],
+        deal.hearts_broken,
+        first_trick=not deal.tricks_played,
+        lead_card=deal.lead_card,
+    )
 
 
 def claim_moves(deal: Deal, plan: Sequence[int]) -> Iterator[tuple[int, int]]:

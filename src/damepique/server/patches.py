@@ -28,10 +28,10 @@ from damepique.engine import (
     PLAY,
     Deal,
     cards_of,
+    claim_plan_of,
     decision_id,
     direction_name,
     event_for,
-    view_of,
 )
 from damepique.engine.cards import SUIT_MASKS
 
@@ -124,6 +124,72 @@ def _play_json(deal: Deal, written: list[Json]) -> Json:
     }
 
 
+def played_changes(deal: Deal, before: Json, plays: Sequence[Json]) -> Json | None:
+    """The keys of the public view that ``plays`` changed, with their new values,
+    built from what a card changes rather than from a whole new view and a
+    comparison: whose turn, the trick and the hand sizes; when a trick ends,
+    the finished tricks, the points taken, its leader and the kitty; hearts
+    broken; the void a player showed by not following (only its seat's).
+
+    ``before``: ``public_json`` of the same deal in its play phase, just
+    before ``plays`` (the play events just applied to ``deal``, in order; none:
+    the view as it stands). What it returns is exactly ``{k: v for k, v in
+    public_json(deal, before=before).items() if v != before[k]}``, so that
+    ``{**before, **changes}`` is the new view. None when ``before`` is not at
+    that position or the plays ended the deal (a new phase: build it whole)."""
+    n = deal.players
+    written = before["tricks"]
+    if (
+        deal.phase != PLAY
+        or before["phase"] != PLAY
+        or before["deal"] != deal.number
+        or len(written) * n + len(before["trick"]) + len(plays) != deal.play_count
+    ):
+        return None
+    out: Json = {}
+    to_act = deal.to_act
+    if to_act != before["to_act"]:
+        out["to_act"] = to_act
+    trick = deal.trick
+    names = [CARD_NAMES[c] for c in trick]
+    if names != before["trick"]:
+        out["trick"] = names
+    leader = deal.trick_leader if trick else to_act
+    if leader != before["trick_leader"]:
+        out["trick_leader"] = leader
+    done = deal.tricks_played
+    if done != len(written):  # a trick ended: what it changed
+        out["tricks"] = written + [
+            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
+            for ld, cs, w, p in deal.tricks[len(written) :]
+        ]
+        taken = list(deal.taken_points)
+        if taken != before["taken_points"]:
+            out["taken_points"] = taken
+        if not before["kitty"] and deal.kitty:
+            out["kitty"] = _names(deal.kitty)  # taken with the first trick
+    if deal.hearts_broken != before["hearts_broken"]:
+        out["hearts_broken"] = deal.hearts_broken
+    in_trick = len(trick)
+    size = deal.rules.hand_size - done
+    sizes = [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)]
+    if sizes != before["hand_sizes"]:
+        out["hand_sizes"] = sizes
+    # Only a seat that played can have shown a void.
+    old_voids = before["voids"]
+    voids = None
+    for e in plays:
+        seat = e["seat"]
+        shown = [s for s in range(4) if deal.voids[seat] & SUIT_MASKS[s]]
+        if shown != old_voids[seat]:
+            if voids is None:
+                voids = list(old_voids)
+            voids[seat] = shown
+    if voids is not None:
+        out["voids"] = voids
+    return out
+
+
 PLAY_FIELDS = frozenset(
     (
         "to_act",
@@ -185,8 +251,8 @@ def seat_fields(deal: Deal, seat: int) -> SeatFields:
         if to_act == seat:
             decision = decision_id(deal.number, "play", deal.play_count)
             legal = deal.legal_mask()
-            # Only the seat to act may claim: its view is built for that seat alone.
-            claim = view_of(deal, seat).claim_plan() is not None
+            # Only the seat to act may claim, from what it may know (its view's fields).
+            claim = claim_plan_of(deal, seat) is not None
     return (to_act, decision, hand, legal, claim, (seat + offset) % n if offset else None, passed, received)
 
 
@@ -325,6 +391,8 @@ class Update:
         prev: Update | None = None,
         ack_seat: int | None = None,
         ack: Ref | bool = None,
+        view_changes: Json | None = None,
+        changes_from: Json | None = None,
     ) -> None:
         self.common = common
         self.deal = deal
@@ -345,6 +413,26 @@ class Update:
         self._patch_shared: tuple[str, str] | bool | None = None
         """The top-level and public view changes as text (False: no patch)."""
         self._public_events: str | None = None
+        self._view_changes: Json | None = None
+        """The public view's changes since ``base``, built from the events
+        (``played_changes``): no whole view to compare."""
+        self._touched: frozenset[int] | None = None
+        """With ``_view_changes``: the seats whose own fields may have changed
+        beyond whose turn it is (those that played, and the one to act)."""
+        if (
+            self._prev is not None
+            and view_changes is not None
+            and changes_from is not None
+            and self._prev.common["view"] is changes_from
+            and deal is not None
+        ):
+            self._view_changes = view_changes
+            self._touched = frozenset([*(e["seat"] for e in events), deal.to_act])
+
+    @property
+    def from_events(self) -> bool:
+        """Its patches are built from its events (cards played), not by comparison."""
+        return self._view_changes is not None
 
     def message(self, seat: int) -> Json:
         """``seat``'s whole state as a dict (the text's content; -1: a spectator's)."""
@@ -369,6 +457,14 @@ class Update:
         if seat in self._own:
             return self._own[seat]
         deal = self.deal
+        touched, prev = self._touched, self._prev
+        if touched is not None and prev is not None and seat not in touched and deal is not None:
+            # A seat that neither played nor must act: only whose turn it is changed.
+            old = prev._own.get(seat)
+            if old is not None:
+                own: SeatFields | None = (deal.to_act, *old[1:])  # type: ignore[assignment]
+                self._own[seat] = own
+                return own
         own = None if deal is None or self.common["view"] is None else seat_fields(deal, seat)
         self._own[seat] = own
         return own
@@ -442,7 +538,12 @@ class Update:
             else:
                 top_keys = [k for k in common if k not in OWN_KEYS]
                 top = dumps(_changed(common, before, top_keys))[1:-1]
-                changed = "" if view is None else dumps(_changed(view, old, _play_changes(view, old)))[1:-1]
+                if self._view_changes is not None:
+                    changed = dumps(self._view_changes)[1:-1]
+                elif view is None:
+                    changed = ""
+                else:
+                    changed = dumps(_changed(view, old, _play_changes(view, old)))[1:-1]
                 self._patch_shared = ("," + top if top else "", changed)
         if isinstance(self._patch_shared, bool):
             return None
@@ -467,6 +568,7 @@ __all__ = [
     "CardNames",
     "SeatFields",
     "Update",
+    "played_changes",
     "public_json",
     "seat_fields",
     "seat_fields_json",

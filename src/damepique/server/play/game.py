@@ -34,6 +34,7 @@ from damepique.engine import (
     Match,
     Rules,
     View,
+    claim_plan_of,
     parse_card,
     view_of,
 )
@@ -232,7 +233,7 @@ class Game:
             raise Refusal("not_playing", "a claim is made while cards are played")
         if deal.to_act != seat:
             raise Refusal("not_your_turn", f"it is {self.seats[deal.to_act].name}'s turn", seat=seat)
-        plan = self.view(seat).claim_plan()
+        plan = claim_plan_of(deal, seat)
         if plan is None:
             raise Refusal("no_claim", "these cards may not take every trick left: play on", seat=seat)
         try:

@@ -14,14 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
 
 from ..clock import Clock
 from ..errors import Refusal
-from ..patches import CardNames, Update, public_json
+from ..patches import CardNames, Update, played_changes, public_json
 from ..protocol import Claim, Json, Pass, Play, Ref
 from ..storage.games import GameRow, GameStore
 from . import training
@@ -113,8 +113,12 @@ class Runner:
 
     # -- messages --------------------------------------------------------------------
 
-    def _common(self) -> Json:
-        """Everything in a state message that is the same for every seat."""
+    def _common(self, events: Sequence[Json] = ()) -> tuple[Json, Json | None, Json | None]:
+        """Everything in a state message that is the same for every seat, after
+        ``events`` (those just applied); and, when the view could be carried
+        forward from the last one by what ``events`` changed (cards played),
+        those changes and the view they apply to (``Update``'s ``view_changes``
+        and ``changes_from``)."""
         g = self.game
         match = g.match
         deal = g.deal
@@ -129,12 +133,20 @@ class Runner:
         if seats != self._seats_key:
             self._seats_key = seats
             self._seats_json = [{"name": s.name, "kind": s.kind, "level": s.level} for s in seats]
-        view = None
+        view = changes = kept = None
         if deal is not None and totals_before is not None:
-            # The view of the last update, when it is of this very deal: its
-            # unchanged parts are kept (``public_json``'s ``before``).
+            # The view of the last update, when it is of this very deal: cards
+            # played change a few known fields of it (``played_changes``), else
+            # its unchanged parts are kept (``public_json``'s ``before``).
             kept_deal, kept = self._view
-            view = public_json(deal, totals_before, kept if kept_deal is deal else None)
+            if kept_deal is not deal:
+                kept = None
+            elif kept is not None and all(e["type"] == "play" for e in events):
+                changes = played_changes(deal, kept, events)
+            if changes is not None and kept is not None:
+                view = {**kept, **changes} if changes else kept
+            else:
+                view = public_json(deal, totals_before, kept)
             self._view = (deal, view)
         over = match.over
         if self._fairness[0] is not over:
@@ -156,13 +168,13 @@ class Runner:
             "summary": self.summary.info(),
         }
         common.update(self.seating.shared())
-        return common
+        return common, changes, kept
 
     def state(self, seat: int | None, ack: Ref = None) -> Json:
         """The whole picture for ``seat`` (None: a spectator), outside the updates:
         it carries no number (a patch never builds on it)."""
         self._arm()
-        msg = Update(self._common(), self.game.deal, (), self._names).message(-1 if seat is None else seat)
+        msg = Update(self._common()[0], self.game.deal, (), self._names).message(-1 if seat is None else seat)
         del msg["n"]
         if ack is not None:
             msg["ack"] = ack
@@ -175,8 +187,15 @@ class Runner:
         if not self.hub.count(self.key):
             self._last = None  # nobody got it: the next update is whole for everybody
             return
-        self._last = Update(self._common(), self.game.deal, events, self._names, self._last, ack_seat, ack)
-        self.hub.broadcast(self.key, self._last)
+        self.hub.broadcast(self.key, self.next_update(events, ack_seat, ack))
+
+    def next_update(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> Update:
+        """The update after ``events`` (numbered after the last one), to be sent."""
+        common, changes, kept = self._common(events)
+        self._last = Update(
+            common, self.game.deal, events, self._names, self._last, ack_seat, ack, changes, kept
+        )
+        return self._last
 
     def announce(self) -> None:
         """Send everybody the state as it is (a seat changed hands)."""
