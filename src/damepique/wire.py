@@ -513,7 +513,6 @@ class StateMessage(TypedDict, total=False):
     over: bool
     winner: int | None
     fairness: dict[str, str] | None
-    table: Json
     timer: Json | None
     summary: Json | None
     event: Json | None

@@ -56,9 +56,9 @@ def test_the_table_starts_with_as_many_seats_as_people_sat_down(client: TestClie
         a.send_text(json.dumps({"type": "start"}))
         states = [started(ws) for ws in (a, b, d)]
         assert [s["seat"] for s in states] == [0, 1, 2]  # Dom moved from seat 3 to seat 2
-        table = states[2]["table"]
-        assert table["rules"]["players"] == 3 and len(table["seats"]) == 3
-        assert [s["name"] for s in table["seats"]] == ["Host", "Bea", "Dom"]
+        state = states[2]
+        assert state["rules"]["players"] == 3 and len(state["seats"]) == 3
+        assert [s["name"] for s in state["seats"]] == ["Host", "Bea", "Dom"]
         # Three players: a card fewer each of 51 (the two of diamonds put aside by the standard rules).
         assert all(len(s["view"]["hand"]) == 17 for s in states)
         # Dom's seat token followed him to his new seat; Cy's, who left, is no more.
@@ -77,7 +77,7 @@ def test_two_people_and_bots_fill_up_to_three(client: TestClient) -> None:
         a.send_text(json.dumps({"type": "start"}))
         first = started(a)
         assert first["rules"]["players"] == 3
-        kinds = [s["kind"] for s in first["table"]["seats"]]
+        kinds = [s["kind"] for s in first["seats"]]
         assert kinds == ["human", "human", "bot"]
         assert client.get("/api/lobby").json()["tables"][0]["players"] == 3
         # Bea comes back on another connection with her token: the same seat.

@@ -68,7 +68,7 @@ def test_sigkill_mid_game_then_every_table_resumes(tmp_path: Path, server_proces
         assert after["totals"] == before["totals"] and after["results"] == before["results"]
         assert after["view"]["tricks"] == before["view"]["tricks"]
         assert after["view"]["trick"] == before["view"]["trick"]
-        assert after["table"]["seats"][1]["name"] == "Bob" and after["timer"]["seconds"] == 30
+        assert after["seats"][1]["name"] == "Bob" and after["timer"]["seconds"] == 30
         b_after = state_now(b, t["code"], tokens[1])
         pa, pb = Player(a, seed=3, first=after), Player(b, seed=4, first=b_after)
         pa.start()

@@ -80,27 +80,20 @@ def play_out(
 
 
 class QuietSeating:
-    """A solo game's seating with no table behind it (``play.seating.Seating``)."""
+    """A solo game's seating with no table behind it (``play.seating.Seating``): people at every seat."""
 
-    speed = "normal"
-    timer = 0
+    def plan(self, game: Any) -> Any:
+        from damepique.server.play.seating import SeatPlan
 
-    def stand_in(self, seat: int) -> bool:
-        return False
-
-    def player_for(self, seat: int) -> tuple[str, str | None]:
-        return "random", None
+        return SeatPlan("normal", 0, (None,) * len(game.seats), "solo")
 
     def readers(self) -> list[int]:
         return []
 
-    def shared(self) -> dict[str, Any]:
-        return {"mode": "solo", "table": {}}
-
     async def game_over(self, game_id: str, game: Any) -> None:
         return None
 
-    async def after_update(self, game: Any) -> None:
+    async def after_game(self, game: Any) -> None:
         return None
 
     async def notice(self, kind: str, seat: int) -> None:

@@ -462,7 +462,7 @@ class Update:
             # A seat that neither played nor must act: only whose turn it is changed.
             old = prev._own.get(seat)
             if old is not None:
-                own: SeatFields | None = (deal.to_act, *old[1:])  # type: ignore[assignment]
+                own: SeatFields | None = (deal.to_act, *old[1:])
                 self._own[seat] = own
                 return own
         own = None if deal is None or self.common["view"] is None else seat_fields(deal, seat)

@@ -27,7 +27,7 @@ from ..storage.games import GameRow, GameStore
 from . import training
 from .game import Game, Seat
 from .hub import Hub
-from .seating import Seating
+from .seating import Seating, SeatPlan
 from .summary import DealSummary
 from .thinking import Decision, Thinker
 from .timer import Position, TurnTimer, position_of
@@ -83,6 +83,9 @@ class Runner:
         self.hub = hub
         self.thinker = thinker
         self.seating = seating
+        self.plan: SeatPlan = seating.plan(game)
+        """Who plays each seat, the timer and the speed: the table's word, given
+        when seats change (``reseat``), read for every card without asking back."""
         self.pace = pace
         self.lock = asyncio.Lock()
         self.broken = False
@@ -155,7 +158,8 @@ class Runner:
             "game": self.id,
             "seats": self._seats_json,
             "rules": self._rules_json,
-            "speed": self.seating.speed,
+            "mode": self.plan.mode,
+            "speed": self.plan.speed,
             "level": self._level,
             "view": view,
             "results": results,
@@ -167,7 +171,6 @@ class Runner:
             "timer": self.timer.info(),
             "summary": self.summary.info(),
         }
-        common.update(self.seating.shared())
         return common, changes, kept
 
     def state(self, seat: int | None, ack: Ref = None) -> Json:
@@ -225,7 +228,7 @@ class Runner:
                 events = self.game.claim(seat)
             else:
                 events = [self.game.play(seat, msg.card)]
-            if self.seating.speed == "fast":
+            if self.plan.speed == "fast":
                 events += self._bots_now()
             await self._commit(events, ack_seat=seat, ack=True if msg.ref is None else msg.ref)
         self.kick()
@@ -255,7 +258,8 @@ class Runner:
                 raise
             log.exception("storing game %s failed", self.id)
             raise Refusal("storage_failed", "the move could not be saved; it did not count") from e
-        await self.seating.after_update(self.game)
+        if self.game.over:
+            await self.seating.after_game(self.game)
 
     async def _finish(self, last: tuple[int, list[Json]] = (0, [])) -> None:
         """A game that is over: its end stored (with its record, in one
@@ -294,7 +298,12 @@ class Runner:
     def _bot_seats(self) -> list[int]:
         if self.summary.holding:
             return []  # the people are reading the last deal's summary
-        return [s for s in self.game.waiting_on() if self.seating.stand_in(s)]
+        plan = self.plan
+        return [s for s in self.game.waiting_on() if plan.stand_in(s)]
+
+    def _player(self, seat: int) -> tuple[str, str | None]:
+        """The bot that plays ``seat`` now and its moves' mark (a person's seat: a stand-in)."""
+        return self.plan.players[seat] or (TIMEOUT_LEVEL, "stand_in")
 
     def _seed(self, seat: int) -> int:
         return self.game.bot_seed(seat)
@@ -307,7 +316,7 @@ class Runner:
             if not seats:
                 break
             seat = seats[0]
-            level, auto = self.seating.player_for(seat)
+            level, auto = self._player(seat)
             if auto is not None or not self.thinker.inline(level):
                 break
             decision = self.thinker.decide_now(level, self.game.view(seat), self._seed(seat))
@@ -322,7 +331,7 @@ class Runner:
     async def _pause(self) -> None:
         """At "normal" speed, wait as a person would before the next bot acts
         (longer after a trick, so the finished trick stays visible)."""
-        if self.seating.speed != "normal":
+        if self.plan.speed != "normal":
             return
         deal = self.game.deal
         assert deal is not None
@@ -346,12 +355,12 @@ class Runner:
             await self._pause()
             if seat not in self._bot_seats():
                 continue
-            level, auto = self.seating.player_for(seat)
+            level, auto = self._player(seat)
             if auto is None and self.thinker.inline(level):
                 async with self.lock:
                     if self.broken:
                         return
-                    events = self._bots_now(limit=64 if self.seating.speed == "fast" else 1)
+                    events = self._bots_now(limit=64 if self.plan.speed == "fast" else 1)
                     if events:
                         try:
                             await self._commit(events)
@@ -400,10 +409,11 @@ class Runner:
     def _arm(self) -> None:
         """Time the people who must act now (bots have no timer)."""
         game = self.game
-        seconds = self.seating.timer
+        plan = self.plan
+        seconds = plan.timer
         waiting = []
         if seconds and not game.over and not self.summary.holding:
-            waiting = [s for s in game.waiting_on() if not self.seating.stand_in(s)]
+            waiting = [s for s in game.waiting_on() if not plan.stand_in(s)]
         self.timer.arm(seconds, game.deal, waiting)
 
     # -- the deal's summary ------------------------------------------------------------------
@@ -418,8 +428,10 @@ class Runner:
         self.announce()
         self.kick()
 
-    def rearm(self) -> None:
-        """After a seat changed hands (away, back, left): the timer follows."""
+    def reseat(self) -> None:
+        """A seat changed hands (away, back, left): the table's new plan is read,
+        once, and the timer follows it."""
+        self.plan = self.seating.plan(self.game)
         self._arm()
 
     def resume_from(self, events: list[Json]) -> None:
@@ -431,7 +443,7 @@ class Runner:
                 deal = self.game.deal
                 if deal is None or position_of(deal) != key:
                     return
-                seats = [s for s in self.game.waiting_on() if not self.seating.stand_in(s)]
+                seats = [s for s in self.game.waiting_on() if not self.plan.stand_in(s)]
                 if not seats:
                     return
                 seat = seats[0]
@@ -440,7 +452,7 @@ class Runner:
                     d = self.game.deal
                     if d is None or position_of(d) != key:
                         return False
-                    return seat in self.game.waiting_on() and not self.seating.stand_in(seat)
+                    return seat in self.game.waiting_on() and not self.plan.stand_in(seat)
 
                 before = len(self.game.log)
                 if not await self._act_for(seat, TIMEOUT_LEVEL, "timeout", still):

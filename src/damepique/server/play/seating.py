@@ -1,54 +1,73 @@
-"""What a runner asks of the place its game is played: who plays each seat now.
+"""What a runner is told of the place its game is played: who plays each seat now.
 
 A solo game and a table with others run the same way (``Runner``); what
 differs is who sits where and what happens around the game: at a table
 with others a bot stands in for a player who is away or left, turns are
-timed, a finished game is rated. The runner takes one ``Seating`` for all of
-that (``tables.seating`` has both kinds), and asks it, never the other way
-round.
+timed, a finished game is rated. Who plays each seat, the timer and the
+speed change only when seats change hands, so the table hands the runner a
+frozen ``SeatPlan`` then (``Runner.reseat``), and the runner reads it for
+every card without asking back. What the runner tells its place (the game
+is over, a seat timed out) goes through one ``Seating``
+(``tables.seating`` has both kinds).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
-from ..protocol import Json
 from .game import Game
+
+Player = tuple[str, str | None]
+"""A bot's level and the mark its moves carry (None: the seat's own bot; ``stand_in``)."""
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """Who plays each seat and how the game goes around them, as the table says now.
+
+    >>> plan = SeatPlan("fast", 30, (None, ("expert", None)), "table")
+    >>> plan.stand_in(0), plan.stand_in(1), plan.bots
+    (False, True, (1,))
+    """
+
+    speed: str = "normal"
+    """``normal`` (bots wait as a person would) or ``fast``."""
+    timer: int = 0
+    """Seconds per turn for the people at the table (0: no timer)."""
+    players: tuple[Player | None, ...] = ()
+    """Per seat: None while a person plays it, else the bot that plays it now
+    (a bot's seat, or a person's who is away or gone)."""
+    mode: str = "solo"
+    """What every state message says the game is: ``solo`` or ``table``."""
+
+    def stand_in(self, seat: int) -> bool:
+        """Whether a bot plays this seat now."""
+        return self.players[seat] is not None
+
+    @property
+    def bots(self) -> tuple[int, ...]:
+        """The seats a bot plays now."""
+        return tuple(i for i, p in enumerate(self.players) if p is not None)
 
 
 class Seating(Protocol):
-    @property
-    def speed(self) -> str:
-        """``normal`` (bots wait as a person would) or ``fast``."""
-
-    @property
-    def timer(self) -> int:
-        """Seconds per turn for the people at the table (0: no timer)."""
-
-    def stand_in(self, seat: int) -> bool:
-        """Whether a bot plays this seat now (a bot's seat, or a person away or gone)."""
-
-    def player_for(self, seat: int) -> tuple[str, str | None]:
-        """The bot level that plays ``seat`` now, and the mark (``auto``) its moves
-        carry: None for the seat's own bot, ``stand_in`` for a person's seat."""
+    def plan(self, game: Game) -> SeatPlan:
+        """Who plays each seat of ``game`` now (read when seats change, not per card)."""
 
     def readers(self) -> list[int]:
         """The seats whose people read a finished deal's summary before the next
         deal goes on (none: nothing waits)."""
 
-    def shared(self) -> Json:
-        """The keys every state message of this table carries besides the game's
-        (``mode``, ``table``): the same object as long as nothing in it changed."""
-
     async def game_over(self, game_id: str, game: Game) -> None:
         """The game's end is stored: record what follows from it (results, ratings),
         before anyone hears of it."""
 
-    async def after_update(self, game: Game) -> None:
-        """An update went out (the table may have something to say: the game ended)."""
+    async def after_game(self, game: Game) -> None:
+        """The update that ended the game went out (the table has something to say)."""
 
     async def notice(self, kind: str, seat: int) -> None:
         """Tell the table something happened to a seat (``timeout``)."""
 
 
-__all__ = ["Seating"]
+__all__ = ["Player", "SeatPlan", "Seating"]

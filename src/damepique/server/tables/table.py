@@ -227,7 +227,7 @@ class Table:
                     ts.away = False
                     await self.services.save(self)
                 if self.runner is not None:
-                    self.runner.rearm()
+                    self.runner.reseat()
                 await self.notice("back", seat)
         # The newcomer hears of the table first, before any state; the others soon.
         self.hub.send(conn, self.table_message(seat))
@@ -280,7 +280,7 @@ class Table:
         await self.notice("stand_in", seat)
         self.announce()
         if self.runner is not None:
-            self.runner.rearm()
+            self.runner.reseat()
             self.runner.kick()
 
     # -- seats -----------------------------------------------------------------------------
@@ -346,7 +346,7 @@ class Table:
         await self.notice("left", seat)
         self.announce()
         if self.runner is not None and self.status == "playing":
-            self.runner.rearm()
+            self.runner.reseat()
             self.runner.kick()
             self.runner.announce()
         if self.status == "closed":
@@ -449,7 +449,7 @@ class Table:
         self.announce()
         assert self.runner is not None
         await self.runner.start()
-        self.runner.rearm()
+        self.runner.reseat()
         for i in range(len(self.seats)):  # those not connected now: from the start
             self._start_grace(i)
         if tell:  # each account seated hears ``gameStart`` (a challenge tells its own)
@@ -460,7 +460,7 @@ class Table:
         self.runner = await self.services.load_game(self)
         if self.status == "playing":
             await self.runner.start()
-            self.runner.rearm()
+            self.runner.reseat()
             for i in range(len(self.seats)):
                 self._start_grace(i)
 
