@@ -14,6 +14,8 @@ subtracted.
     python benchmarks/server_inprocess.py --tables 100 --cards 20000
     python benchmarks/server_inprocess.py --solo --tables 300 --cards 20000   # solo games
     python benchmarks/server_inprocess.py --tables 100 --cards 20000 --profile /tmp/prof.pstats
+    python benchmarks/server_inprocess.py --tables 1000 --warm 500 --hellos 4000   # CPU per hello
+    python benchmarks/server_inprocess.py --tables 1000 --warm 500 --idle 20       # CPU per second, idle
 
 This is a development tool for the hot path: ``server_multiplayer.py`` is the
 benchmark the issue's goal is measured with (its uvicorn, kernel and clients
@@ -89,7 +91,11 @@ class TableRun:
         p = self.players[i]
         if "base" in msg:
             msg = apply_patch(p.state, msg)
+        elif "n" not in msg:
+            self.bench.hello_states += 1  # the state answering a hello
         p.state = msg
+        if self.bench.paused:
+            return
         if i == 0:
             for ev in msg.get("events") or ():
                 if ev and ev.get("type") == "play":
@@ -124,6 +130,53 @@ class Bench:
         self.cards = 0
         self.errors = 0
         self.client_time = 0.0
+        self.hello_states = 0
+        self.paused = False
+        """Idle: the people stop playing (the tables stay, mid-game)."""
+
+
+async def measure_hellos(args: argparse.Namespace, runs: list[TableRun], bench: Bench) -> None:
+    """Every connection says hello again (its seat token), one after the other:
+    the server's CPU per hello, to the state it answers (the people's parsing
+    taken out). The games stand still meanwhile."""
+    bench.paused = True
+    await asyncio.sleep(0.5)  # the cards in flight land
+    people = [(run, p) for run in runs for p in run.players]
+    rng = random.Random(7)
+    picks = [rng.choice(people) for _ in range(args.hellos)]
+    profile = cProfile.Profile() if args.profile else None
+    if profile:
+        profile.enable()
+    h0, cl0, t0 = bench.hello_states, bench.client_time, time.process_time()
+    for k, (run, p) in enumerate(picks):
+        p.say({"type": "hello", "table": run.code, "token": run.tokens[p.i], "patches": True})
+        if k % 50 == 49:
+            while bench.hello_states - h0 < k + 1:
+                await asyncio.sleep(0)
+    while bench.hello_states - h0 < len(picks):
+        await asyncio.sleep(0.001)
+    cpu = time.process_time() - t0
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
+    client = bench.client_time - cl0
+    n = len(picks)
+    print(
+        f"tables {len(runs)} hellos {n} | process {1000 * cpu / n:.3f} ms/hello"
+        f" | players {1000 * client / n:.3f} | server {1000 * (cpu - client) / n:.3f} ms/hello"
+        f" | errors {bench.errors}"
+    )
+
+
+async def measure_idle(args: argparse.Namespace, runs: list[TableRun], bench: Bench) -> None:
+    """Nobody plays for ``--idle`` seconds (every table mid-game, every person
+    connected): the server's CPU per second of wall time."""
+    bench.paused = True
+    await asyncio.sleep(1.0)
+    t0, w0 = time.process_time(), time.perf_counter()
+    await asyncio.sleep(args.idle)
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    print(f"tables {len(runs)} idle {wall:.1f} s | server {1000 * cpu / wall:.2f} ms of CPU per second")
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -190,12 +243,25 @@ async def main(args: argparse.Namespace) -> None:
         run.players[0].say({"type": "start"})
     while bench.cards < args.warm:
         await asyncio.sleep(0.05)
+    if args.hellos:
+        await measure_hellos(args, runs, bench)
+    if args.idle:
+        await measure_idle(args, runs, bench)
+    if args.hellos or args.idle:
+        args.cards = 0
     profile = cProfile.Profile() if args.profile else None
     c0, cl0, t0, w0 = bench.cards, bench.client_time, time.process_time(), time.perf_counter()
     if profile:
         profile.enable()
     while bench.cards - c0 < args.cards:
         await asyncio.sleep(0.05)
+    if not args.cards:
+        await life.put({"type": "lifespan.shutdown"})
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await lifespan
+        return
     if profile:
         profile.disable()
         profile.dump_stats(args.profile)
@@ -225,6 +291,8 @@ if __name__ == "__main__":
     p.add_argument("--warm", type=int, default=2000, help="cards played before measuring")
     p.add_argument("--profile", help="write a cProfile of the measured cards here")
     p.add_argument("--uvloop", action="store_true")
+    p.add_argument("--hellos", type=int, default=0, help="measure this many hellos instead of cards")
+    p.add_argument("--idle", type=float, default=0, help="measure this many seconds of nobody playing")
     a = p.parse_args()
     if a.uvloop:
         import uvloop

@@ -393,6 +393,7 @@ class Update:
         ack: Ref | bool = None,
         view_changes: Json | None = None,
         changes_from: Json | None = None,
+        numbered: bool = True,
     ) -> None:
         self.common = common
         self.deal = deal
@@ -401,6 +402,8 @@ class Update:
         self.ack_seat = ack_seat
         self.ack = ack
         self.n: int = 1 if prev is None else prev.n + 1
+        self.numbered = numbered
+        """False: a state outside the updates (a hello's), with no ``n``: no patch builds on it."""
         # Patches only over an update whose messages were built (someone got them).
         self._prev = prev if prev is not None and prev._used else None
         self.base = None if self._prev is None else self._prev.n
@@ -451,6 +454,8 @@ class Update:
         msg["events"] = [event_for(e, seat) for e in events]
         if seat == self.ack_seat and self.ack is not None:
             msg["ack"] = self.ack
+        if not self.numbered:
+            return {"v": VERSION, "type": "state", **msg}
         return {"v": VERSION, "type": "state", "n": self.n, **msg}
 
     def _seat_part(self, seat: int) -> SeatFields | None:
@@ -474,7 +479,8 @@ class Update:
         base it builds on), its seat, its events and its ack, if any."""
         # A patch leaves out what it does not change: "spectator" is always false for a seat.
         tail = f',"base":{self.base},"seat":{seat},' if patch else f',"seat":{seat},"spectator":false,'
-        text = f'{{"v":{VERSION},"type":"state","n":{self.n}' + tail + self._events_text(seat)
+        number = f',"n":{self.n}' if self.numbered else ""
+        text = f'{{"v":{VERSION},"type":"state"{number}' + tail + self._events_text(seat)
         if seat == self.ack_seat and self.ack is not None:
             text += ',"ack":' + dumps({"a": self.ack})[5:-1]  # the value's JSON: '{"a":' is 5 characters
         return text

@@ -199,7 +199,7 @@ class Node:
         # a table over, so a loop held up for seconds (a busy machine) must not lose
         # its own tables (their pages were told to reconnect). With a broker, every
         # process shares the database's, which run out ``ttl_ms`` after their renewal.
-        alone = isinstance(self.broker, MemoryBroker)
+        alone = self.alone
         self.leases: Leases = (
             MemoryLeases(self.pid, LONE_TTL_MS, db, self.clock) if alone else SqlLeases(db, self.pid, ttl_ms)
         )
@@ -217,6 +217,12 @@ class Node:
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewer: Renewer | None = None
         self._started = False
+
+    @property
+    def alone(self) -> bool:
+        """No broker: no other process shares this one's tables (its leases never
+        run out, nobody else takes a table over or reads its lobby)."""
+        return isinstance(self.broker, MemoryBroker)
 
     # -- what the services register --------------------------------------------------------
 
@@ -260,8 +266,9 @@ class Node:
         if isinstance(self.leases, SqlLeases) and self.db.dialect != "sqlite":
             self._renewer = Renewer(self, self.db)
             self._renewer.start()
-        else:
+        elif not self.alone:
             # One machine: renew here (SQLite's one writer, with this loop's write lock).
+            # Alone, leases live in memory for good: nothing to renew each second.
             self.spawn(self._keep_leases())
         self._started = True
         await self._tick()

@@ -282,6 +282,8 @@ class Relay:
 
     async def _check(self) -> None:
         """Relayed connections whose owner changed, and sessions for processes that died."""
+        if not self.links and not self.relayed:
+            return
         names = sorted({link.name for link in self.links.values() if link.name is not None})
         holders = await self.node.leases.holders(names)
         for link in list(self.links.values()):

@@ -142,11 +142,15 @@ class Hub:
     def send(self, conn: Connection, message: object, key: str | None = None) -> None:
         """One message to one connection. With ``key``: a state sent outside a
         broadcast, so that its next update is a whole state."""
+        self.send_text(conn, dumps(message), key)
+
+    def send_text(self, conn: Connection, text: str, key: str | None = None) -> None:
+        """``send`` of a message already written as text."""
         if key is not None:
             room = self._rooms.get(key)
             if room is not None:
                 room.bases.pop(conn, None)
-        conn.post(dumps(message))
+        conn.post(text)
 
     def tell(
         self, key: str, text_for: Callable[[int | None], str | None], skip: Connection | None = None

@@ -176,12 +176,18 @@ class Runner:
     def state(self, seat: int | None, ack: Ref = None) -> Json:
         """The whole picture for ``seat`` (None: a spectator), outside the updates:
         it carries no number (a patch never builds on it)."""
+        s = -1 if seat is None else seat
+        return self._state_update(s, ack).message(s)
+
+    def state_text(self, seat: int | None, ack: Ref = None) -> str:
+        """``state`` as text, written as an update's messages are (what a hello gets)."""
+        s = -1 if seat is None else seat
+        return self._state_update(s, ack).text(s)
+
+    def _state_update(self, seat: int, ack: Ref) -> Update:
         self._arm()
-        msg = Update(self._common()[0], self.game.deal, (), self._names).message(-1 if seat is None else seat)
-        del msg["n"]
-        if ack is not None:
-            msg["ack"] = ack
-        return msg
+        common = self._common()[0]
+        return Update(common, self.game.deal, (), self._names, ack_seat=seat, ack=ack, numbered=False)
 
     def _broadcast(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
         """Send every connection its state after ``events`` (the timer armed

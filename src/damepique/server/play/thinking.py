@@ -115,6 +115,13 @@ def review(deal: Deal, seat: int, totals: tuple[int, ...]) -> list[Json]:
     return [item.to_json() for item in bot_review(deal, seat, totals)]
 
 
+HEAVY_IN_FLIGHT = 2
+"""Heavy decisions handed to each expert process at once; the others wait on
+the loop (costing nothing) rather than as pickled views in the pool's queue:
+with one decision running and one ready per process, a crowd of expert games
+shares the pool in turn, and never holds more than this of the server's memory
+or its loop's time (each decision sent is a view pickled on the loop)."""
+
 TRAINING_QUEUE = 8
 """Training requests that may wait for the coach at once; past that they are refused."""
 
@@ -136,11 +143,13 @@ class Thinker:
         self._coach: Executor | None = None
         self._coaching = 0
         self.slow: set[str] = set()
+        self.workers = processes or max(1, (os.cpu_count() or 2) - 1)
+        """The expert's processes: the machine's cores but the one the server's loop uses."""
+        self._slots: asyncio.Semaphore | None = None
 
     def _heavy(self) -> Executor:
         if self._pool is None:
-            workers = self._processes or max(1, (os.cpu_count() or 2) - 1)
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=spawning())
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawning())
         return self._pool
 
     def inline(self, level: str) -> bool:
@@ -159,8 +168,12 @@ class Thinker:
     async def decide(self, level: str, view: View, seed: int) -> Decision:
         actual = resolve_level(level)
         loop = asyncio.get_running_loop()
-        pool = self._heavy() if actual in HEAVY else self.threads
-        return await loop.run_in_executor(pool, decide, level, view, seed)
+        if actual not in HEAVY:
+            return await loop.run_in_executor(self.threads, decide, level, view, seed)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers * HEAVY_IN_FLIGHT)
+        async with self._slots:  # the pool's bound: see HEAVY_IN_FLIGHT
+            return await loop.run_in_executor(self._heavy(), decide, level, view, seed)
 
     async def _train(self, work: Callable[..., T], *args: object) -> T:
         """Training work (advice, hints, reviews) in a pool of its own, one

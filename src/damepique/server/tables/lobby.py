@@ -92,6 +92,8 @@ class Lobby:
             self._catch_up()
 
     async def _publish(self) -> None:
+        if self.node.alone:
+            return  # nobody else to tell: this process's lobby is read from its tables
         self._published = self.node.clock.monotonic()
         await self.node.publish(CHANNEL, {"from": self.node.pid, "tables": self.local()})
 

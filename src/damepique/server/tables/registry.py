@@ -45,12 +45,15 @@ from .seating import SoloSeating, TableSeating
 from .seats import STAND_IN_LEVEL, Sitter, TableOptions, TableSeat
 from .session import Session, TableMoved
 from .table import Table
+from .tokens import SeatTokens
 
 log = logging.getLogger("damepique.server")
 
 
 EXPIRY_CHECK_S = 30.0
 """How often tables and games nobody joined are looked for."""
+TAKE_OVER_BATCH = 100
+"""Tables taken over a second at most (after a restart, or a process that died)."""
 
 
 class Tables:
@@ -90,6 +93,9 @@ class Tables:
         self.lobby = Lobby(node, self.local_lobby)
         self.relay = Relay(node, self._route, self._open, self._runnable)
         self._loading: dict[str, asyncio.Lock] = {}
+        self._taken_over = False
+        self.tokens = SeatTokens()
+        """The seat tokens of the tables in ``tables`` (a hello finds its seat without a query)."""
         node.on_lost(self._lost)
         node.on_call("sit", self._call_sit)
         node.every_tick(self._take_over)
@@ -150,13 +156,17 @@ class Tables:
     async def add_token(self, table: Table, seat: int) -> str:
         token = new_token()
         await self.store.add_token(token, table.code, seat)
+        if self.tables.get(table.code) is table:
+            self.tokens.add(token, table.code, seat)
         return token
 
     async def drop_token(self, table: Table, seat: int) -> None:
         await self.store.drop_token(table.code, seat)
+        self.tokens.drop(table.code, seat)
 
     async def move_tokens(self, table: Table, moves: Mapping[int, int]) -> None:
         await self.store.move_tokens(table.code, moves)
+        self.tokens.move(table.code, moves)
 
     def _seating(self, table: Table) -> SoloSeating:
         return SoloSeating(table) if table.solo else TableSeating(table)
@@ -299,6 +309,7 @@ class Tables:
         still works: it is loaded again), and its lease is handed back."""
         if self.hub.count(table.code) == 0 and table.idle and self.tables.get(table.code) is table:
             del self.tables[table.code]
+            self.tokens.forget(table.code)
             self._loading.pop(table.code, None)
             self.node.released(table.code)
             if table.runner is not None:
@@ -331,11 +342,22 @@ class Tables:
     async def by_token(self, token: str) -> tuple[Table, int] | None:
         if not 8 <= len(token) <= 128:
             return None
-        found = await self.store.find_token(token)
+        found = await self.find_token(token)
         if found is None:
             return None
         table = await self.get(found[0])
         return None if table is None else (table, found[1])
+
+    async def find_token(self, token: str) -> tuple[str, int] | None:
+        """(code, seat) of a seat token: remembered for the tables in memory here
+        (``SeatTokens``), else from the store (and then remembered, when its table is here)."""
+        found = self.tokens.get(token)
+        if found is not None:
+            return found
+        found = await self.store.find_token(token)
+        if found is not None and found[0] in self.tables:
+            self.tokens.add(token, *found)
+        return found
 
     async def reload(self, table: Table) -> Runner:
         """A game whose store write failed (memory and store may disagree): load it again."""
@@ -373,7 +395,7 @@ class Tables:
         if token is not None:
             if not isinstance(token, str) or not 8 <= len(token) <= 128:
                 return None
-            found = await self.store.find_token(token)
+            found = await self.find_token(token)
             return None if found is None else found[0]
         if self.unknown_codes.wait(conn.host):
             return None  # over the limit: refused here, where the address is counted
@@ -390,6 +412,7 @@ class Tables:
     async def _lost(self, code: str) -> None:
         """Another process runs this table now: stop it here and send its pages there."""
         table = self.tables.pop(code, None)
+        self.tokens.forget(code)
         if table is None:
             return
         table.moved = True
@@ -399,8 +422,15 @@ class Tables:
             await conn.end(MOVED, "this table moved to another server; reconnect")
 
     async def _take_over(self) -> None:
-        """Run the tables with others that nobody runs (their process died or stopped)."""
-        for code in await self.node.leases.unheld(self.store.running()):
+        """Run the tables with others that nobody runs (their process died or stopped).
+        A process alone looks once, at its start (a restart): afterwards every
+        running table is in its memory, and a look each second would read every
+        table's row for nothing."""
+        if self._taken_over and self.node.alone:
+            return
+        codes = await self.node.leases.unheld(self.store.running(), TAKE_OVER_BATCH)
+        self._taken_over = len(codes) < TAKE_OVER_BATCH  # a full batch: more next second
+        for code in codes:
             if code in self.tables or not await self.node.claim(code):
                 continue
             log.info("taking over table %s", code)
@@ -433,6 +463,7 @@ class Tables:
                 if held.joined or self.hub.count(code):
                     continue
                 del self.tables[code]
+                self.tokens.forget(code)
                 self.node.released(code)
                 if held.runner is not None:
                     await held.runner.stop()

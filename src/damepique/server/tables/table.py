@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from damepique.engine import Rules
-from damepique.wire import TableMessage, notice_message, table_message
+from damepique.wire import notice_message, table_message
 
 from ..asgi import Connection
 from ..clock import Clock
@@ -97,6 +97,8 @@ class Table:
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._info_key: tuple[object, ...] | None = None
         self._info: Json = {}
+        self._texts: dict[int | None, str] = {}
+        """The ``table`` message as text for each seat (None: a visitor), of ``_info``."""
         self._background: set[asyncio.Task[None]] = set()
         self.hub.allow_spectators(code, options.spectators)
 
@@ -157,7 +159,16 @@ class Table:
         if key != self._info_key:
             self._info = self._build_info(set(present), present.count(None))
             self._info_key = key
+            self._texts = {}
         return self._info
+
+    def table_text(self, seat: int | None) -> str:
+        """The ``table`` message for ``seat`` as text: written once per change of the table."""
+        info = self.info()
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = dumps(table_message(seat, info))
+        return text
 
     def _build_info(self, present: set[int | None], spectators: int) -> Json:
         o = self.options
@@ -191,13 +202,9 @@ class Table:
             "options": info["options"],
         }
 
-    def table_message(self, seat: int | None) -> TableMessage:
-        return table_message(seat, self.info())
-
     def announce(self, skip: Connection | None = None) -> None:
         """Send every connection the table as it is now (its own ``you``)."""
-        info = self.info()
-        self.hub.tell(self.code, lambda s: dumps(table_message(s, info)), skip)
+        self.hub.tell(self.code, self.table_text, skip)
         if self.options.public:
             self.services.lobby_changed()
 
@@ -208,7 +215,7 @@ class Table:
     def send_state(self, conn: Connection, seat: int | None, ref: Ref = None) -> None:
         if self.runner is None or (seat is None and not self.options.spectators):
             return
-        self.hub.send(conn, self.runner.state(seat, ack=ref), key=self.code)
+        self.hub.send_text(conn, self.runner.state_text(seat, ack=ref), key=self.code)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -230,7 +237,7 @@ class Table:
                     self.runner.reseat()
                 await self.notice("back", seat)
         # The newcomer hears of the table first, before any state; the others soon.
-        self.hub.send(conn, self.table_message(seat))
+        conn.post(self.table_text(seat))
         self.announce(skip=conn)
 
     def detach(self, conn: Connection) -> None:
