@@ -1,7 +1,7 @@
 """A card's update built from its event is the diff of the two whole states.
 
 After cards are played the runner carries the public view forward by what
-they change (``patches.played_changes``) and rebuilds only the own fields of
+they change (``public_view.played_changes``) and rebuilds only the own fields of
 the seats that played or must act; every other seat's fields and the view's
 other keys are the last update's. Here, over random games of every preset
 (passes, plays, several plays in one update as at ``fast`` speed, claims, a
@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from damepique.engine import PLAY, PRESETS, claim_plan_of, view_of
-from damepique.server.patches import played_changes, public_json
 from damepique.server.protocol import apply_patch
+from damepique.server.public_view import played_changes, public_json
 
 from .helpers import runner_for
 

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from damepique.engine import PRESETS, Deal, Rules, cards_of, view_of
-from damepique.server.patches import PLAY_FIELDS, SEAT_FIELDS, public_json, seat_json
+from damepique.server.patches import SEAT_FIELDS, seat_json
+from damepique.server.public_view import PLAY_FIELDS, public_json
 
 
 def every_position(rules: Rules, seed: int, deals: int) -> Iterator[Deal]:

@@ -16,6 +16,10 @@ from .storage.database import damaged, sqlite_file
 DEFAULT_GC_THRESHOLD = (10_000, 20, 100)
 
 
+MIN_OPEN_FILES = 4096
+"""Under this many open files ``serve`` warns: each player's socket is one."""
+
+
 def gc_threshold(text: str) -> tuple[int, ...]:
     """``"g0,g1,g2"`` (one to three numbers) as ``gc.set_threshold`` takes them;
     empty: the server's default.
@@ -29,6 +33,23 @@ def gc_threshold(text: str) -> tuple[int, ...]:
     if not 1 <= len(numbers) <= 3 or min(numbers) < 0:
         raise ValueError(f"DAMEPIQUE_GC_THRESHOLD: one to three whole numbers, not {text!r}")
     return numbers
+
+
+def raise_open_files() -> int:
+    """Raise this process's limit of open files (its soft limit) to its hard
+    limit, and return it: every player's socket is a file, and a system's
+    default of 1,024 would refuse connections past some 250 tables of four.
+    Never lowered; where the platform has no such limit, nothing happens."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return -1
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != resource.RLIM_INFINITY and soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    return soft
 
 
 def serve(
@@ -54,6 +75,14 @@ def serve(
     import uvicorn
 
     from .app import create_app
+
+    files = raise_open_files()
+    if 0 <= files < MIN_OPEN_FILES:
+        print(
+            f"damepique: at most {files} open files (ulimit -n): about {files - 64} players"
+            " at once; raise it (docs/deploy.md)",
+            file=sys.stderr,
+        )
     from .guard import Guard, guarded
 
     url = database_url(db)

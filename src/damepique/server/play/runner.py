@@ -21,8 +21,9 @@ from damepique.engine import PASS, Deal
 
 from ..clock import Clock
 from ..errors import Refusal
-from ..patches import CardNames, Update, played_changes, public_json
+from ..patches import CardNames, Update
 from ..protocol import Claim, Json, Pass, Play, Ref
+from ..public_view import played_changes, public_json
 from ..storage.games import GameRow, GameStore
 from . import training
 from .game import Game, Seat
