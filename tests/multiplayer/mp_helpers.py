@@ -105,6 +105,9 @@ class Patched:
             self.state = msg
         return json.dumps(msg)
 
+    def close(self) -> None:
+        self.ws.close()
+
 
 def sit(ws: Any, name: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "sit", "name": name}))

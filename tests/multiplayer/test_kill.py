@@ -1,6 +1,7 @@
 """Kill the real server (SIGKILL) in the middle of a table's game, start it
 again on the same database: the table resumes with its seats, timer and
-scores, the players come back with their tokens, and the game finishes."""
+scores, the players come back with their tokens, and the game finishes
+(one of them on patches: the updates built from each card's events)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import httpx
 
 from ..clocks import WITHIN
 from ..conftest import held_port
-from .mp_helpers import Player, Socket
+from .mp_helpers import Patched, Player, Socket
 
 
 def state_now(sock: Socket, code: str, token: str) -> dict[str, Any]:
@@ -62,7 +63,7 @@ def test_sigkill_mid_game_then_every_table_resumes(tmp_path: Path, server_proces
         b.close()
 
         server_process(db, port, listener, clock="manual")
-        a, b = Socket(ws_url), Socket(ws_url)
+        a, b = Patched(Socket(ws_url)), Socket(ws_url)
         after = state_now(a, t["code"], tokens[0])
         assert after["game"] == before["game"]
         assert after["totals"] == before["totals"] and after["results"] == before["results"]
@@ -77,6 +78,7 @@ def test_sigkill_mid_game_then_every_table_resumes(tmp_path: Path, server_proces
         pb.join(WITHIN)
         assert pa.failure is None and pb.failure is None, (pa.failure, pb.failure)
         assert pa.final is not None and pa.final["over"]
+        assert a.patches > 10  # the resumed game's updates came as patches, laid over whole states
         record = httpx.get(base + f"/api/games/{after['game']}/record").json()
         assert record["format"] == "damepique-game/1"
         a.close()

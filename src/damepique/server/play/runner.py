@@ -104,7 +104,14 @@ class Runner:
         # unchanged part is the same object from one update to the next (a patch
         # compares it at no cost).
         self._history_key: tuple[int, int, str | None] | None = None
-        self._history: tuple[list[Json], list[int] | None] = ([], None)
+        self._history: tuple[list[Json], list[int] | None, list[int], bool, int | None, list[int]] = (
+            [],
+            None,
+            [],
+            False,
+            None,
+            [],
+        )
         self._seats_key: tuple[Seat, ...] = ()
         self._seats_json: list[Json] = []
         self._view: tuple[Deal | None, Json | None] = (None, None)
@@ -126,13 +133,21 @@ class Runner:
         g = self.game
         match = g.match
         deal = g.deal
-        # The finished deals change only when a deal ends: their results and the
-        # totals before the current deal are kept until then.
+        # The finished deals change only when a deal ends: their results, the
+        # totals (before the current deal, and of the finished ones), the game's
+        # end and its winners are kept until then.
         key = (id(match), len(match.deals), None if deal is None else deal.phase)
         if key != self._history_key:
-            self._history = (g.results(), None if deal is None else g.totals_before(deal))
+            self._history = (
+                g.results(),
+                None if deal is None else g.totals_before(deal),
+                match.totals,
+                match.over,
+                match.winner,
+                list(match.winners),
+            )
             self._history_key = key
-        results, totals_before = self._history
+        results, totals_before, totals, over, winner, winners = self._history
         seats = tuple(g.seats)
         if seats != self._seats_key:
             self._seats_key = seats
@@ -152,7 +167,6 @@ class Runner:
             else:
                 view = public_json(deal, totals_before, kept)
             self._view = (deal, view)
-        over = match.over
         if self._fairness[0] is not over:
             self._fairness = (over, g.fairness())
         common: Json = {
@@ -164,10 +178,10 @@ class Runner:
             "level": self._level,
             "view": view,
             "results": results,
-            "totals": match.totals,
+            "totals": totals,
             "over": over,
-            "winner": match.winner,
-            "winners": list(match.winners),
+            "winner": winner,
+            "winners": winners,
             "fairness": self._fairness[1],
             "timer": self.timer.info(),
             "summary": self.summary.info(),
