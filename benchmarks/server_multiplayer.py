@@ -110,7 +110,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_healthy(base: str, seconds: float = 30.0) -> None:
+def wait_healthy(base: str, seconds: float = 120.0) -> None:
     import httpx
 
     deadline = time.monotonic() + seconds

@@ -84,8 +84,12 @@ def run_players(players: list[Player], limit: float = WITHIN) -> None:
 
 @pytest.mark.parametrize(
     ("preset", "people", "patches"),
-    [("short", 2, False), ("five_players", 3, True), ("three_players_kitty", 3, False)]
-    + [("three_players_kitty", 3, True)],  # the kitty shown with the first trick, by a patch
+    [
+        ("short", 2, False),
+        ("five_players", 3, True),
+        ("three_players_kitty", 3, False),
+        ("three_players_kitty", 3, True),  # the kitty shown with the first trick, by a patch
+    ],
 )
 def test_friends_play_a_whole_game_and_no_frame_carries_a_hidden_card(
     client: TestClient, preset: str, people: int, patches: bool
