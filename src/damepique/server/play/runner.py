@@ -40,6 +40,10 @@ TIMEOUT_LEVEL = "intermediate"
 """The level that plays for a person who ran out of time."""
 
 
+History = tuple[list[Json], list[int] | None, list[int], bool, int | None, list[int]]
+"""What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
+
+
 @dataclass(frozen=True)
 class Pace:
     """Seconds a bot waits at ``normal`` speed (``fast`` never waits)."""
@@ -85,8 +89,7 @@ class Runner:
         self.thinker = thinker
         self.seating = seating
         self.plan: SeatPlan = seating.plan(game)
-        """Who plays each seat, the timer and the speed: the table's word, given
-        when seats change (``reseat``), read for every card without asking back."""
+        """Who plays each seat, timer, speed: pushed by the table (``reseat``), read per card."""
         self.pace = pace
         self.lock = asyncio.Lock()
         self.broken = False
@@ -104,14 +107,7 @@ class Runner:
         # unchanged part is the same object from one update to the next (a patch
         # compares it at no cost).
         self._history_key: tuple[int, int, str | None] | None = None
-        self._history: tuple[list[Json], list[int] | None, list[int], bool, int | None, list[int]] = (
-            [],
-            None,
-            [],
-            False,
-            None,
-            [],
-        )
+        self._history: History = ([], None, [], False, None, [])
         self._seats_key: tuple[Seat, ...] = ()
         self._seats_json: list[Json] = []
         self._view: tuple[Deal | None, Json | None] = (None, None)
@@ -126,16 +122,12 @@ class Runner:
 
     def _common(self, events: Sequence[Json] = ()) -> tuple[Json, Json | None, Json | None]:
         """Everything in a state message that is the same for every seat, after
-        ``events`` (those just applied); and, when the view could be carried
-        forward from the last one by what ``events`` changed (cards played),
-        those changes and the view they apply to (``Update``'s ``view_changes``
-        and ``changes_from``)."""
+        ``events``; and, when cards played changed the last view, those changes
+        and that view (``Update``'s ``view_changes`` and ``changes_from``)."""
         g = self.game
         match = g.match
         deal = g.deal
-        # The finished deals change only when a deal ends: their results, the
-        # totals (before the current deal, and of the finished ones), the game's
-        # end and its winners are kept until then.
+        # The finished deals change only when a deal ends: ``History`` is kept until then.
         key = (id(match), len(match.deals), None if deal is None else deal.phase)
         if key != self._history_key:
             self._history = (
@@ -189,8 +181,7 @@ class Runner:
         return common, changes, kept
 
     def state(self, seat: int | None, ack: Ref = None) -> Json:
-        """The whole picture for ``seat`` (None: a spectator), outside the updates:
-        it carries no number (a patch never builds on it)."""
+        """The whole picture for ``seat`` (None: a spectator), with no number (no patch builds on it)."""
         s = -1 if seat is None else seat
         return self._state_update(s, ack).message(s)
 
@@ -201,12 +192,12 @@ class Runner:
 
     def _state_update(self, seat: int, ack: Ref) -> Update:
         self._arm()
-        common = self._common()[0]
-        return Update(common, self.game.deal, (), self._names, ack_seat=seat, ack=ack, numbered=False)
+        return Update(
+            self._common()[0], self.game.deal, (), self._names, ack_seat=seat, ack=ack, numbered=False
+        )
 
     def _broadcast(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
-        """Send every connection its state after ``events`` (the timer armed
-        first: the messages carry its deadline)."""
+        """Send every connection its state after ``events`` (timer armed first: its deadline goes out)."""
         self._arm()
         if not self.hub.count(self.key):
             self._last = None  # nobody got it: the next update is whole for everybody
@@ -214,7 +205,7 @@ class Runner:
         self.hub.broadcast(self.key, self.next_update(events, ack_seat, ack))
 
     def next_update(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> Update:
-        """The update after ``events`` (numbered after the last one), to be sent."""
+        """The update after ``events`` (numbered after the last one)."""
         common, changes, kept = self._common(events)
         self._last = Update(
             common, self.game.deal, events, self._names, self._last, ack_seat, ack, changes, kept
@@ -322,10 +313,6 @@ class Runner:
         plan = self.plan
         return [s for s in self.game.waiting_on() if plan.stand_in(s)]
 
-    def _player(self, seat: int) -> tuple[str, str | None]:
-        """The bot that plays ``seat`` now and its moves' mark (a person's seat: a stand-in)."""
-        return self.plan.players[seat] or (TIMEOUT_LEVEL, "stand_in")
-
     def _seed(self, seat: int) -> int:
         return self.game.bot_seed(seat)
 
@@ -337,7 +324,7 @@ class Runner:
             if not seats:
                 break
             seat = seats[0]
-            level, auto = self._player(seat)
+            level, auto = self.plan.players[seat] or (TIMEOUT_LEVEL, "stand_in")
             if auto is not None or not self.thinker.inline(level):
                 break
             decision = self.thinker.decide_now(level, self.game.view(seat), self._seed(seat))
@@ -376,7 +363,7 @@ class Runner:
             await self._pause()
             if seat not in self._bot_seats():
                 continue
-            level, auto = self._player(seat)
+            level, auto = self.plan.players[seat] or (TIMEOUT_LEVEL, "stand_in")
             if auto is None and self.thinker.inline(level):
                 async with self.lock:
                     if self.broken:
@@ -450,10 +437,10 @@ class Runner:
         self.kick()
 
     def reseat(self) -> None:
-        """A seat changed hands (away, back, left): the table's new plan is read,
-        once, and the timer follows it."""
+        """Seats changed hands (away, back, left): the new plan read once; the timer and bots follow."""
         self.plan = self.seating.plan(self.game)
         self._arm()
+        self.kick()
 
     def resume_from(self, events: list[Json]) -> None:
         self.timer.resume_from(self.game.deal, events)

@@ -112,7 +112,7 @@ class Session:
                 self.table.detach(conn)
             self.table, self.seat = joined, seat
             await joined.attach(conn, seat)
-            joined.send_state(conn, seat, msg.ref)
+            await joined.send_state(conn, seat, msg.ref)
             return
         table = self.table
         if table is None:

@@ -8,8 +8,7 @@ person away past the grace period or gone for good. A table's state is one
 JSON document (``to_data``) its registry writes before any change is
 announced (``Services.save``); the game itself is a ``Runner``.
 
-Connections watch a table with a seat (a player) or none (a visitor or
-spectator); the hub keeps them.
+Connections watch a table with a seat or none (a visitor); the hub keeps them.
 """
 
 from __future__ import annotations
@@ -97,8 +96,7 @@ class Table:
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._info_key: tuple[object, ...] | None = None
         self._info: Json = {}
-        self._texts: dict[int | None, str] = {}
-        """The ``table`` message as text for each seat (None: a visitor), of ``_info``."""
+        self._texts: dict[int | None, str] = {}  # the ``table`` message as text per seat, of ``_info``
         self._background: set[asyncio.Task[None]] = set()
         self.hub.allow_spectators(code, options.spectators)
 
@@ -145,9 +143,8 @@ class Table:
         return seat in self.hub.seats(self.code)
 
     def info(self) -> Json:
-        """The table as everybody may see it. Built again only when something it shows changed (the
-        options and rules change only when it starts): every state message carries it, and an
-        unchanged one is then the same object, which a patch compares at no cost (never change it)."""
+        """The table as everybody may see it, built again only when something it shows
+        changed (its ``table`` messages too: ``table_text``). Shared: never change it."""
         present = self.hub.seats(self.code)
         key = (
             self.status,
@@ -164,11 +161,10 @@ class Table:
 
     def table_text(self, seat: int | None) -> str:
         """The ``table`` message for ``seat`` as text: written once per change of the table."""
-        info = self.info()
-        text = self._texts.get(seat)
-        if text is None:
-            text = self._texts[seat] = dumps(table_message(seat, info))
-        return text
+        info = self.info()  # (which forgets the texts of a table that changed)
+        if seat not in self._texts:
+            self._texts[seat] = dumps(table_message(seat, info))
+        return self._texts[seat]
 
     def _build_info(self, present: set[int | None], spectators: int) -> Json:
         o = self.options
@@ -212,10 +208,12 @@ class Table:
         text = dumps(notice_message(kind, seat))
         self.hub.tell(self.code, lambda _: text)
 
-    def send_state(self, conn: Connection, seat: int | None, ref: Ref = None) -> None:
-        if self.runner is None or (seat is None and not self.options.spectators):
+    async def send_state(self, conn: Connection, seat: int | None, ref: Ref = None) -> None:
+        if (runner := self.runner) is None or (seat is None and not self.options.spectators):
             return
-        self.hub.send_text(conn, self.runner.state_text(seat, ack=ref), key=self.code)
+        async with runner.lock:  # a card still being stored is not shown: a crash would take it back
+            text = runner.state_text(seat, ack=ref)
+        self.hub.send_text(conn, text, key=self.code)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -254,8 +252,7 @@ class Table:
 
     @property
     def idle(self) -> bool:
-        """Nothing runs for this table (nobody watches it may leave memory): a
-        finished table, or a solo game whose bots are done."""
+        """Nothing runs for it (unwatched, it may leave memory): finished, or a solo game whose bots are done."""
         if self.status in ("over", "closed"):
             return True
         return self.solo and (self.runner is None or self.runner.idle)
@@ -288,7 +285,6 @@ class Table:
         self.announce()
         if self.runner is not None:
             self.runner.reseat()
-            self.runner.kick()
 
     # -- seats -----------------------------------------------------------------------------
 
@@ -354,7 +350,6 @@ class Table:
         self.announce()
         if self.runner is not None and self.status == "playing":
             self.runner.reseat()
-            self.runner.kick()
             self.runner.announce()
         if self.status == "closed":
             self.services.forget(self)
