@@ -252,7 +252,7 @@ class Table:
 
     @property
     def idle(self) -> bool:
-        """Nothing runs for it (unwatched, it may leave memory): finished, or a solo game whose bots are done."""
+        """Nothing runs for it (unwatched, it may leave memory): over, or a solo game with its bots done."""
         if self.status in ("over", "closed"):
             return True
         return self.solo and (self.runner is None or self.runner.idle)
