@@ -199,7 +199,8 @@ class Node:
         # a table over, so a loop held up for seconds (a busy machine) must not lose
         # its own tables (their pages were told to reconnect). With a broker, every
         # process shares the database's, which run out ``ttl_ms`` after their renewal.
-        alone = self.alone
+        alone = self.alone = isinstance(self.broker, MemoryBroker)
+        """No broker: nobody shares its tables (leases last, nobody takes over or reads its lobby)."""
         self.leases: Leases = (
             MemoryLeases(self.pid, LONE_TTL_MS, db, self.clock) if alone else SqlLeases(db, self.pid, ttl_ms)
         )
@@ -217,12 +218,6 @@ class Node:
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewer: Renewer | None = None
         self._started = False
-
-    @property
-    def alone(self) -> bool:
-        """No broker: no other process shares this one's tables (its leases never
-        run out, nobody else takes a table over or reads its lobby)."""
-        return isinstance(self.broker, MemoryBroker)
 
     # -- what the services register --------------------------------------------------------
 
@@ -267,8 +262,7 @@ class Node:
             self._renewer = Renewer(self, self.db)
             self._renewer.start()
         elif not self.alone:
-            # One machine: renew here (SQLite's one writer, with this loop's write lock).
-            # Alone, leases live in memory for good: nothing to renew each second.
+            # One machine: renew here (SQLite's one writer); alone, leases last: no renewal.
             self.spawn(self._keep_leases())
         self._started = True
         await self._tick()
