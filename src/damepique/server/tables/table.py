@@ -161,10 +161,8 @@ class Table:
 
     def table_text(self, seat: int | None) -> str:
         """The ``table`` message for ``seat`` as text: written once per change of the table."""
-        info = self.info()  # (which forgets the texts of a table that changed)
-        if seat not in self._texts:
-            self._texts[seat] = dumps(table_message(seat, info))
-        return self._texts[seat]
+        info = self.info()  # first: it forgets the texts of a table that changed
+        return self._texts.get(seat) or self._texts.setdefault(seat, dumps(table_message(seat, info)))
 
     def _build_info(self, present: set[int | None], spectators: int) -> Json:
         o = self.options
