@@ -84,30 +84,36 @@ def _play_json(deal: Deal, written: list[Json]) -> Json:
     """The public fields that change as cards are played. ``written``: the
     deal's first tricks as written before (a prefix of its tricks), kept as
     they are when no trick was finished since."""
-    n = deal.players
     phase = deal.phase
     trick = deal.trick
-    tricks = deal.tricks
-    leader = deal.trick_leader
-    done = deal.tricks_played
-    if len(written) != len(tricks):
-        written = written + [
-            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
-            for ld, cs, w, p in tricks[len(written) :]
-        ]
-    # Every seat plays one card to each trick: the hand sizes follow from the trick count.
-    in_trick = len(trick)
-    size = deal.rules.hand_size - done
     return {
         "to_act": deal.to_act if phase == PLAY else None,
         "trick": [CARD_NAMES[c] for c in trick],
-        "trick_leader": leader if trick else (deal.to_act if phase == PLAY else -1),
-        "tricks": written,
+        "trick_leader": deal.trick_leader if trick else (deal.to_act if phase == PLAY else -1),
+        "tricks": _tricks_written(deal, written),
         "hearts_broken": deal.hearts_broken,
         "taken_points": list(deal.taken_points),
-        "hand_sizes": [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)],
+        "hand_sizes": _hand_sizes(deal),
         "voids": [[s for s in range(4) if v & SUIT_MASKS[s]] for v in deal.voids],
     }
+
+
+def _tricks_written(deal: Deal, written: list[Json]) -> list[Json]:
+    """The deal's finished tricks as JSON: ``written``, a prefix of them written
+    before, kept as it is (the same list when no trick ended since)."""
+    if len(written) == len(deal.tricks):
+        return written
+    return written + [
+        {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
+        for ld, cs, w, p in deal.tricks[len(written) :]
+    ]
+
+
+def _hand_sizes(deal: Deal) -> list[int]:
+    """Every seat plays one card to each trick: the hand sizes follow from the trick count."""
+    n, trick, leader = deal.players, deal.trick, deal.trick_leader
+    size = deal.rules.hand_size - deal.tricks_played
+    return [size - (1 if (s - leader) % n < len(trick) else 0) for s in range(n)]
 
 
 def played_changes(deal: Deal, before: Json, plays: Sequence[Json]) -> Json | None:
@@ -145,10 +151,7 @@ def played_changes(deal: Deal, before: Json, plays: Sequence[Json]) -> Json | No
         out["trick_leader"] = leader
     done = deal.tricks_played
     if done != len(written):  # a trick ended: what it changed
-        out["tricks"] = written + [
-            {"leader": ld, "cards": [CARD_NAMES[c] for c in cs], "winner": w, "points": p}
-            for ld, cs, w, p in deal.tricks[len(written) :]
-        ]
+        out["tricks"] = _tricks_written(deal, written)
         taken = list(deal.taken_points)
         if taken != before["taken_points"]:
             out["taken_points"] = taken
@@ -156,9 +159,7 @@ def played_changes(deal: Deal, before: Json, plays: Sequence[Json]) -> Json | No
             out["kitty"] = _names(deal.kitty)  # taken with the first trick
     if deal.hearts_broken != before["hearts_broken"]:
         out["hearts_broken"] = deal.hearts_broken
-    in_trick = len(trick)
-    size = deal.rules.hand_size - done
-    sizes = [size - (1 if (s - leader) % n < in_trick else 0) for s in range(n)]
+    sizes = _hand_sizes(deal)
     if sizes != before["hand_sizes"]:
         out["hand_sizes"] = sizes
     # Only a seat that played can have shown a void.
