@@ -100,3 +100,33 @@ def test_a_table_joined_tells_game_start_and_finish_once_by_id(
     again = [e for _, e in heard if e["type"] == "gameFinish"]
     assert [e["id"] for e in again] == [finishes[0]["id"]] and again[0]["game"] == finishes[0]["game"]
     assert not [e for _, e in heard if e["type"] == "gameStart"]  # a resumed game is not a new one
+
+
+def test_a_signed_in_tournament_player_hears_each_tables_game_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person who joins a tournament signed in is seated with their account:
+    its event stream tells the table, seat and seat token, as ``/me`` does;
+    a guest who joins by name alone has no stream to be told on."""
+    heard = told(monkeypatch)
+    with TestClient(create_app(str(tmp_path / "tourney.sqlite3"))) as client:
+        made = client.post(
+            "/api/tournaments",
+            json={"name": "Club", "rules": {"players": 3}, "deals": 1, "tables": 1, "speed": "fast"},
+        ).json()
+        guest = client.post(f"/api/tournaments/{made['code']}/players", json={"name": "Gus"})
+        assert guest.status_code == 200, guest.text
+        r = client.post("/api/accounts", json={"nickname": "bea_events", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        joined = client.post(f"/api/tournaments/{made['code']}/players", json={"name": "Bea"}).json()
+        started = client.post(f"/api/tournaments/{made['code']}/start", json={"director": made["director"]})
+        assert started.status_code == 200, started.text
+        seat = client.post(f"/api/tournaments/{made['code']}/me", json={"player": joined["player"]}).json()[
+            "seat"
+        ]
+        assert "account" not in str(client.get(f"/api/tournaments/{made['code']}").json())  # never shown
+    starts = [(a, e) for a, e in heard if e["type"] == "gameStart"]
+    assert len(starts) == 1, heard
+    game = starts[0][1]["game"]
+    assert {k: game[k] for k in ("table", "seat", "token")} == seat
+    assert starts[0][1]["id"] == f"gameStart:{game['game']}:{seat['seat']}"

@@ -242,7 +242,7 @@ def create_app(
     sheet_routes.install(app, SheetStore(db), watchers)
     testing.install(app, tables, settings)
     daily_routes.install(app, daily, accounts)
-    tourney_routes.install(app, tourneys)
+    tourney_routes.install(app, tourneys, accounts)
     return app
 
 

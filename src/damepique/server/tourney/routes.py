@@ -13,6 +13,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from ..accounts.accounts import Accounts
 from ..cluster.events import follow
 from ..http import client_host, json_body
 from ..protocol import Json
@@ -47,7 +48,7 @@ def public(doc: Json) -> Json:
     }
 
 
-def install(app: FastAPI, tourneys: Tourneys) -> None:
+def install(app: FastAPI, tourneys: Tourneys, accounts: Accounts) -> None:
     @app.post("/api/tournaments")
     async def create(request: Request) -> JSONResponse:
         body = await json_body(request, MAX_BODY)
@@ -61,7 +62,8 @@ def install(app: FastAPI, tourneys: Tourneys) -> None:
     @app.post("/api/tournaments/{code}/players")
     async def join(code: str, request: Request) -> JSONResponse:
         body = await json_body(request, MAX_BODY)
-        return JSONResponse(await tourneys.join(code, body.get("name")))
+        account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
+        return JSONResponse(await tourneys.join(code, body.get("name"), account))
 
     @app.post("/api/tournaments/{code}/me")
     async def me(code: str, request: Request) -> JSONResponse:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 from collections.abc import Sequence
@@ -38,11 +37,8 @@ from damepique.engine.fairness import commitment, new_secret
 from damepique.wire import changed_event
 
 from ..errors import Refusal
-from ..http import rules_from_body
 from ..play.fixed import FixedGame
 from ..play.game import Game, Seat
-from ..play.runner import SPEEDS
-from ..play.thinking import CHOICES
 from ..protocol import Json
 from ..storage.games import GameStore
 from ..storage.tourneys import TourneyStore
@@ -52,6 +48,7 @@ from ..tables.seats import TableOptions, TableSeat, clean_name
 from ..tables.session import TableMoved
 from ..tables.table import Table
 from . import movement
+from .making import hash_token, made_of
 
 log = logging.getLogger("damepique.server")
 
@@ -62,21 +59,9 @@ CHANNEL = "damepique:tourneys"
 """Where the end of a tournament is told to every process."""
 CHANGES = "tourney-changes:"  # with a tournament's code: the broker channel of its changes
 
-MAX_DEALS, MAX_TABLES = 26, 20
 NEVER = 1e12
 """``withheld_until`` of a tournament's games: their records stay with the
 tournament, whose results show what may be seen (``results.py``)."""
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _int(body: Json, key: str, low: int, high: int, default: int) -> int:
-    value = body.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise Refusal(f"bad_{key}", f"{key} is a whole number from {low} to {high}")
-    return value
 
 
 class Tourneys:
@@ -125,62 +110,29 @@ class Tourneys:
         return doc
 
     async def _change(self, code: str, edit: Any) -> tuple[Json, Any]:
-        """Every change goes here: its page hears of it (a join, a round, a board, the end)."""
-        changed = await self.store.change(code, edit)
+        changed = await self.store.change(code, edit)  # its page hears of each (GET .../changes)
         await self.node.publish(CHANGES + code, dict(changed_event()))
         return changed
 
     # -- the director ------------------------------------------------------------------------
 
     async def create(self, body: Json) -> Json:
-        name = clean_name(body.get("name"), "")
-        if not name:
-            raise Refusal("bad_name", "a tournament needs a name")
-        rules = rules_from_body(body)
-        deals = _int(body, "deals", 1, MAX_DEALS, 8)
-        count = _int(body, "tables", 1, MAX_TABLES, 2)
-        rounds = body.get("rounds", 1)
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= count:
-            # Past as many rounds as tables, the movement brings the same players together again.
-            raise Refusal("bad_rounds", f"rounds is a whole number from 1 to the number of tables ({count})")
-        level = body.get("level", "intermediate")
-        if level not in CHOICES:
-            raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
-        speed = body.get("speed", "normal")
-        if speed not in SPEEDS:
-            raise Refusal("bad_speed", "speed must be normal or fast")
-        start = body.get("start")
-        if start is not None and (not isinstance(start, (int, float)) or isinstance(start, bool)):
-            raise Refusal("bad_start", "start is a time in seconds since the epoch, or null")
+        made = made_of(body)  # refused before a code is drawn
         code = new_code()
         while await self.store.exists(code) or await self.tables.store.exists(code):
             code = new_code()
         director, secret = new_token(), new_secret()
-        doc: Json = {
+        doc = made | {
             "code": code,
-            "name": name,
-            "rules": rules.to_json(),
-            "deals": deals,
-            "tables": count,
-            "rounds": rounds,
-            "round": 0,
-            "past": [],
-            "bots": bool(body.get("bots", True)),
-            "level": level,
-            "speed": speed,
-            "start": None if start is None else float(start),
             "created": self.now,
-            "status": "open",
             "secret": secret.hex(),
-            "director": _hash(director),
-            "players": [],
-            "seating": [],
+            "director": hash_token(director),
         }
         await self.store.add(doc)
         return {"code": code, "director": director, "commitment": commitment(secret)}
 
     def _check_director(self, doc: Json, token: object) -> None:
-        if not isinstance(token, str) or not secrets.compare_digest(_hash(token), doc["director"]):
+        if not isinstance(token, str) or not secrets.compare_digest(hash_token(token), doc["director"]):
             raise Refusal("not_director", "only the tournament's director may do this")
 
     async def begin(self, code: object, director: object, seating: object) -> None:
@@ -244,7 +196,12 @@ class Tourneys:
             i = len(doc["table_codes"])
             row = doc["seating"][i]
             by_id = {p["id"]: p for p in doc["players"]}
-            seats = [TableSeat("human", by_id[p]["name"], player=p) if p else TableSeat() for p in row]
+            seats = [
+                TableSeat("human", by_id[p]["name"], None, by_id[p].get("account"), player=p)
+                if p
+                else TableSeat()
+                for p in row
+            ]
             options = TableOptions(
                 doc["rules"],
                 fill=doc["bots"],
@@ -309,7 +266,7 @@ class Tourneys:
 
     # -- players -------------------------------------------------------------------------------
 
-    async def join(self, code: object, name: object) -> Json:
+    async def join(self, code: object, name: object, account: str | None = None) -> Json:
         key = self._key(code) or ""
         token, pid = new_token(), secrets.token_hex(4)
 
@@ -318,7 +275,15 @@ class Tourneys:
                 raise Refusal("tourney_started", "this tournament has started")
             if len(doc["players"]) >= doc["tables"] * Rules.from_json(doc["rules"]).players:
                 raise Refusal("tourney_full", "every seat of this tournament is taken")
-            doc["players"].append({"id": pid, "name": clean_name(name, "Player"), "token": _hash(token)})
+            # A signed-in person's (or bot's) account: its event stream hears of each table's game.
+            doc["players"].append(
+                {
+                    "id": pid,
+                    "name": clean_name(name, "Player"),
+                    "token": hash_token(token),
+                    "account": account,
+                }
+            )
 
         doc, _ = await self._change(key, edit)
         return {"code": doc["code"], "id": pid, "player": token}
@@ -330,7 +295,7 @@ class Tourneys:
             (
                 p
                 for p in doc["players"]
-                if isinstance(token, str) and secrets.compare_digest(p["token"], _hash(token))
+                if isinstance(token, str) and secrets.compare_digest(p["token"], hash_token(token))
             ),
             None,
         )
