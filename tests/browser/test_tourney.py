@@ -189,21 +189,24 @@ ROUNDS = {
 }
 
 
+def three_rounds(http: httpx.Client, name: str, speed: str) -> str:
+    """A tournament of three rounds at three tables of computer players, started: its code."""
+    made = http.post(
+        "/api/tournaments",
+        json={"name": name, "rules": {"players": 3}, "deals": 1, "tables": 3, "rounds": 3, "speed": speed,
+              "level": "beginner"},
+    ).json()  # fmt: skip
+    started = http.post(f"/api/tournaments/{made['code']}/start", json={"director": made["director"]})
+    assert started.status_code == 200, started.text
+    return str(made["code"])
+
+
 @pytest.fixture(scope="module")
 def rounds_over(finished: tuple[str, str]) -> str:
     """A tournament of three rounds at three tables of computer players, played out."""
     url, _ = finished
     with httpx.Client(base_url=url, timeout=30) as http:
-        made = http.post(
-            "/api/tournaments",
-            json={"name": "Three rounds", "rules": {"players": 3}, "deals": 1, "tables": 3, "rounds": 3,
-                  "speed": "fast", "level": "beginner"},
-        ).json()  # fmt: skip
-        code = made["code"]
-        assert (
-            http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
-            == 200
-        )
+        code = three_rounds(http, "Three rounds", "fast")
         for _ in range(10_000):  # asked again, never waited on by time
             if http.get(f"/api/tournaments/{code}").json()["status"] == "over":
                 break
@@ -246,16 +249,7 @@ async def test_the_page_draws_the_next_round_by_itself(new_context, still: str, 
     that ended showed only once the page was loaded again. Now it follows the
     tournament's changes (``GET /api/tournaments/{code}/changes``)."""
     with httpx.Client(base_url=still, timeout=30) as http:
-        made = http.post(
-            "/api/tournaments",
-            json={"name": "Live", "rules": {"players": 3}, "deals": 1, "tables": 3, "rounds": 3,
-                  "speed": "normal", "level": "beginner"},
-        ).json()  # fmt: skip
-        code = made["code"]
-        assert (
-            http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
-            == 200
-        )
+        code = three_rounds(http, "Live", "normal")  # at normal speed, bots wait on the clock
         context = await new_context(locale="en-GB", **DESKTOP)
         await context.add_init_script("localStorage.setItem('damepique.lang', 'en')")
         page = await context.new_page()
