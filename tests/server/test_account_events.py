@@ -14,11 +14,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from tests.multiplayer.mp_helpers import recv_type
 
 from damepique.server.app import create_app
 from damepique.server.cluster.events import tell
 from damepique.server.settings import Settings
+from damepique.server.storage import schema
+from damepique.server.storage.database import Database
+from damepique.server.storage.stats import StatsStore
 from damepique.server.tables import registry
 
 from ..conftest import PASSWORD
@@ -130,3 +134,23 @@ def test_a_signed_in_tournament_player_hears_each_tables_game_start(
     game = starts[0][1]["game"]
     assert {k: game[k] for k in ("table", "seat", "token")} == seat
     assert starts[0][1]["id"] == f"gameStart:{game['game']}:{seat['seat']}"
+
+
+async def test_a_game_finished_again_writes_its_statistics_once_and_fails_no_write(tmp_path: Path) -> None:
+    """Finished again after a restart, a game's part for each person is said
+    again: nothing is written the second time, and no write fails (a failed
+    one reads as a database that takes no writes, on ``/healthz``)."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'again.sqlite3'}")
+    await db.open()
+    try:
+        stats = StatsStore(db)
+        await stats.played("g1", {0: "a:ann", 2: "g:some-browser-1"}, finished=1.0)
+        await stats.played("g1", {0: "a:ann", 2: "g:some-browser-1"}, finished=9.0)
+        assert db.failure is None
+        async with db.read() as conn:
+            rows = (
+                await conn.execute(select(schema.player_games.c.player, schema.player_games.c.finished))
+            ).all()
+        assert sorted(rows) == [("a:ann", 1.0), ("g:some-browser-1", 1.0)]
+    finally:
+        await db.close()

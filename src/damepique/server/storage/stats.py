@@ -58,10 +58,17 @@ class StatsStore:
             }
             for seat, p in players.items()
         ]
+        pg = schema.player_games
         try:
             async with self.db.write() as conn:
-                await conn.execute(insert(schema.player_games), rows)
-        except IntegrityError:
+                # Said again: the rows are there, and nothing is written (a failed insert
+                # would read as a database that takes no writes, on /healthz).
+                there = await conn.execute(select(pg.c.player).where(pg.c.game_id == game_id))
+                known = {r.player for r in there}
+                rows = [r for r in rows if r["player"] not in known]
+                if rows:
+                    await conn.execute(insert(pg), rows)
+        except IntegrityError:  # another process said it at the same moment
             return
 
     async def keep_summary(self, played: Played, summary: Json) -> None:
