@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from tests.multiplayer.mp_helpers import recv_type
 
+from damepique.server.accounts.nicknames import nickname_key
 from damepique.server.app import create_app
 from damepique.server.cluster.events import tell
 from damepique.server.settings import Settings
@@ -24,6 +25,7 @@ from damepique.server.storage import schema
 from damepique.server.storage.database import Database
 from damepique.server.storage.stats import StatsStore
 from damepique.server.tables import registry
+from damepique.wire import game_start_event
 
 from ..conftest import PASSWORD
 from .helpers import play_out, recv_state
@@ -64,6 +66,11 @@ def test_a_table_joined_tells_game_start_and_finish_once_by_id(
                 assert recv_type(guest, "seated")["seat"] == 1
                 ws.send_text(json.dumps({"type": "start"}))
                 recv_state(ws)  # the game has begun
+                # A stream opening now hears of this game again, as it started (the same id).
+                tables = app.state.tables
+                again = client.portal.call(tables.playing, nickname_key("ada_events"))  # type: ignore[union-attr]
+                told_then = [e for _, e in heard if e["type"] == "gameStart"]
+                assert told_then and [game_start_event(g) for g in again] == told_then
                 r = client.post(f"/api/test/tables/{code}/forward", json={"until": "game_end"})
                 assert r.status_code == 200, r.text
                 guest.send_text(json.dumps({"type": "leave"}))  # a bot plays the guest's last card

@@ -7,8 +7,8 @@ and has not answered, then each event as it happens (``challenge``,
 and an empty line every ``KEEPALIVE_S`` seconds so that proxies keep it open.
 It begins with an empty line once the account is subscribed: a client that
 has read it misses no event after it. Then the challenges waiting for the
-account's answer, and the games challenges started for it that are still
-being played (``gameStart`` again: a bot whose stream dropped finds them).
+account's answer, and the games being played with the account seated
+(``gameStart`` again, the same ids: a bot whose stream dropped finds them).
 """
 
 from __future__ import annotations
@@ -90,8 +90,11 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
             lines = [
                 line(challenge_event("challenge", c.to_json())) for c in await challenges.received(account)
             ]
-            # The same id as when it started: a client that saw it drops it.
-            return lines + [line(game_start_event(game)) for game in await challenges.playing(account)]
+            # The games being played, a challenge's with its id (the same ids as when
+            # they started: a client that saw one drops it).
+            games = {(g["game"], g["seat"]): g for g in await challenges.tables.playing(account)}
+            games |= {(g["game"], g["seat"]): g for g in await challenges.playing(account)}
+            return lines + [line(game_start_event(game)) for game in games.values()]
 
         return follow(challenges.broker, channel(account), challenges.clock, pending)
 

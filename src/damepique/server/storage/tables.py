@@ -68,6 +68,19 @@ class TableStore:
         t = schema.tables
         return select(t.c.code.label("name")).where(t.c.kind == "table", t.c.status.in_(RUNNING))
 
+    async def playing_with(self, account: str) -> list[Json]:
+        """The stored tables not solo whose game is being played with ``account``
+        at one of their seats (its event stream, opening, tells them again)."""
+        t = schema.tables
+        # The account's key as JSON writes it narrows the search; the seats say for sure.
+        needle = "%" + json.dumps(account) + "%"
+        query = select(t.c.data).where(
+            t.c.status == "playing", t.c.kind.notin_(("solo", "daily")), t.c.data.like(needle)
+        )
+        async with self.db.read() as conn:
+            found = [json.loads(r.data) for r in await conn.execute(query)]
+        return [d for d in found if any(s.get("account") == account for s in d.get("seats", []))]
+
     async def unjoined_solo(self, before: float, limit: int = 500) -> list[tuple[str, str | None]]:
         """(code, game) of solo tables nobody joined, made before ``before`` (epoch seconds)."""
         t = schema.tables

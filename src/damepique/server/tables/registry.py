@@ -301,6 +301,18 @@ class Tables:
                 start["token"] = token
             await tell(self.node.broker, s.account, game_start_event(start))
 
+    async def playing(self, account: str) -> list[GameStart]:
+        """Each game being played with ``account`` seated, as ``gameStart`` (its stream, opening)."""
+        starts: list[GameStart] = []
+        for data in await self.store.playing_with(account):
+            for seat, s in enumerate(data["seats"]):
+                if s.get("account") == account and s.get("kind") == "human" and not s.get("left"):
+                    start: GameStart = {"table": data["code"], "seat": seat, "game": data["game"]}
+                    if (token := await self.store.token_of(data["code"], seat)) is not None:
+                        start["token"] = token
+                    starts.append(start)
+        return starts
+
     def lobby_changed(self) -> None:
         self.lobby.changed()
 
