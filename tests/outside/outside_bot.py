@@ -130,6 +130,9 @@ class EventStream:
 
     def __init__(self, base: str, headers: dict[str, str] | None = None, cookies: Any = None) -> None:
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.seen: set[str] = set()
+        """The ids of the events taken: delivery is at least once (docs/bot-api.md), so a
+        ``gameStart`` or ``gameFinish`` sent again with the same id is dropped."""
         self.opened = threading.Event()
         self._client = httpx.Client(base_url=base, headers=headers, cookies=cookies, timeout=None)
         self._thread = threading.Thread(target=self._read, daemon=True)
@@ -151,6 +154,10 @@ class EventStream:
         """The next event of type ``kind`` (others before it are skipped)."""
         while True:
             event = self.events.get(timeout=timeout)
+            if "id" in event and event["type"] in ("gameStart", "gameFinish"):
+                if event["id"] in self.seen:
+                    continue
+                self.seen.add(event["id"])
             if event["type"] == kind:
                 return event
 
