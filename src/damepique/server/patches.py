@@ -15,6 +15,7 @@ asks it for each connection's text.
 
 >>> import random
 >>> from damepique.engine import Deal, Rules, view_of
+>>> from damepique.server.public_view import public_json
 >>> deal = Deal.shuffled(Rules(), random.Random(2))
 >>> {**public_json(deal), **seat_json(deal, 0)} == view_of(deal, 0).to_json()
 True
