@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from damepique.engine import CARD_NAMES, DONE, PASS, PLAY, PRESETS, Deal, Rules, View, preset_of, view_of
 
@@ -239,6 +239,19 @@ GameJob = tuple[str, Mapping[str, Any], Sequence[int], int, tuple[int, ...]]
 """``(name, record, seats, playouts, check seeds)``: one finished game to mine."""
 
 
+_Job = TypeVar("_Job")
+_Found = TypeVar("_Found")
+
+
+def _gather(find: Callable[[_Job], list[_Found]], work: list[_Job], jobs: int) -> list[_Found]:
+    """Everything ``find`` finds in each job, in the jobs' order whatever ``jobs``
+    (the number of processes; one: in this process)."""
+    if jobs <= 1:
+        return [x for job in work for x in find(job)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return [x for found in pool.map(find, work) for x in found]
+
+
 def mine_record(job: GameJob) -> list[dict[str, Any]]:
     """The puzzles of a finished game (a ``damepique-game/1`` record) from the
     decisions of ``seats`` only, each from what that seat saw then
@@ -274,14 +287,7 @@ def mine_games(
     """A puzzle file mined from finished games (``(name, record, seats)``
     each: ``mine_record``), in their order, whatever ``jobs``."""
     work: list[GameJob] = [(name, record, seats, playouts, checks) for name, record, seats in games]
-    puzzles: list[dict[str, Any]] = []
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for found in pool.map(mine_record, work):
-                puzzles += found
-    else:
-        for job in work:
-            puzzles += mine_record(job)
+    puzzles = _gather(mine_record, work, jobs)
     return {"format": FORMAT, "margin": MARGIN, "playouts": playouts, "puzzles": puzzles, "source": "games"}
 
 
@@ -391,15 +397,7 @@ def check(data: Mapping[str, Any], seed: int = 1, jobs: int = 1, sample: int | N
     puzzles = list(data.get("puzzles", []))[:sample]
     ids = [p.get("id") for p in puzzles]
     problems = [f"{i}: the id is used twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
-    work = [(p, seed) for p in puzzles]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for found in pool.map(check_one, work):
-                problems += found
-    else:
-        for job in work:
-            problems += check_one(job)
-    return problems
+    return problems + _gather(check_one, [(p, seed) for p in puzzles], jobs)
 
 
 def load(path: str | Path = STARTER) -> dict[str, Any]:
