@@ -131,14 +131,7 @@ class Reader:
             legal = legal_in(rules, at, hidden | later)
             if not legal & (legal - 1):
                 continue
-            z = 0.0
-            k = 0
-            m = legal
-            while m:
-                b = m & -m
-                z += strength[b.bit_length() - 1]
-                k += 1
-                m ^= b
+            z, k = _sum_and_count(strength, legal)
             f *= keep * k * strength[c] / z + floor
         if s == self.source:
             # The pass this seat received, card by card (each taken from what
@@ -148,17 +141,23 @@ class Reader:
             rem = hidden | self.source_played | self.received
             strength = self.pass_strength
             for c in cards_of(self.received):
-                z = 0.0
-                k = 0
-                m = rem
-                while m:
-                    b = m & -m
-                    z += strength[b.bit_length() - 1]
-                    k += 1
-                    m ^= b
+                z, k = _sum_and_count(strength, rem)
                 f *= keep * k * strength[c] / z + floor
                 rem &= ~(1 << c)
         return f
+
+
+def _sum_and_count(strength: Sequence[float], cards: int) -> tuple[float, int]:
+    """The strengths of the cards of a mask added up, and how many there are:
+    a card's probability is its strength over that sum (a softmax's)."""
+    z = 0.0
+    k = 0
+    while cards:
+        b = cards & -cards
+        z += strength[b.bit_length() - 1]
+        k += 1
+        cards ^= b
+    return z, k
 
 
 def sample_read_world(
