@@ -31,9 +31,13 @@ from ..multiplayer.mp_helpers import Player, cards_in, hello, knowable
 RULES = {"players": 4, "target": 100}
 
 
-def make_app(path: Path) -> Any:
+def make_app(path: Path, clock: ManualClock | None = None, **settings: Any) -> Any:
+    """The app on a database at ``path``, its clock moved by the test, computer
+    players answering at once; ``settings``: others (``grace=30``)."""
     return create_app(
-        f"sqlite+aiosqlite:///{path}", settings=Settings(clock=ManualClock()), pace=Pace(0, 0, 0)
+        f"sqlite+aiosqlite:///{path}",
+        settings=Settings(clock=clock or ManualClock(), **settings),
+        pace=Pace(0, 0, 0),
     )
 
 
@@ -231,11 +235,7 @@ def test_a_player_who_drops_keeps_the_seat_a_bot_plays_meanwhile_and_the_result_
     tmp_path: Path,
 ) -> None:
     clock = ManualClock()
-    app = create_app(
-        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}",
-        settings=Settings(clock=clock, grace=30),
-        pace=Pace(0, 0, 0),
-    )
+    app = make_app(tmp_path / "t.sqlite3", clock, grace=30)
     with TestClient(app) as client:
         t = create(client, deals=1, tables=1, bots=True)
         code = t["code"]
@@ -281,9 +281,7 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
 
 def test_a_start_time_starts_it_at_random_on_the_first_visit_after(tmp_path: Path) -> None:
     clock = ManualClock()
-    app = create_app(
-        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}", settings=Settings(clock=clock), pace=Pace(0, 0, 0)
-    )
+    app = make_app(tmp_path / "t.sqlite3", clock)
     with TestClient(app) as client:
         at = clock.time() + 600
         t = create(client, deals=1, tables=1, bots=True, start=at)
@@ -303,9 +301,7 @@ def test_a_start_time_starts_it_at_random_on_the_first_visit_after(tmp_path: Pat
 
 def test_its_driver_starts_it_at_its_start_time_with_nobody_visiting(tmp_path: Path) -> None:
     clock = ManualClock()
-    app = create_app(
-        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}", settings=Settings(clock=clock), pace=Pace(0, 0, 0)
-    )
+    app = make_app(tmp_path / "t.sqlite3", clock)
     with TestClient(app) as client:
         t = create(client, deals=1, tables=2, bots=True, start=clock.time() + 600)
         join(client, t["code"], ["Ann"])
@@ -326,11 +322,7 @@ def test_three_rounds_move_the_players_so_that_each_meets_the_others_once_and_al
     tmp_path: Path,
 ) -> None:
     clock = ManualClock()
-    app = create_app(
-        f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}",
-        settings=Settings(clock=clock, grace=5),
-        pace=Pace(0, 0, 0),
-    )
+    app = make_app(tmp_path / "t.sqlite3", clock, grace=5)
     with TestClient(app) as client:
         t = create(client, rules={"players": 3, "target": 100}, deals=1, tables=3, rounds=3, bots=True)
         code = t["code"]
