@@ -196,6 +196,10 @@ class Tables:
             game = kind.game(table.rules, seats, row.secret_bytes, row.options, [])
         else:
             game = Game(table.rules, seats, row.secret_bytes, row.sealed)
+        return self._runner(table, row, game)
+
+    def _runner(self, table: Table, row: GameRow, game: Game) -> Runner:
+        """The runner of ``table``'s game, new or loaded."""
         return Runner(
             row,
             game,
@@ -224,17 +228,7 @@ class Tables:
             game = kind.game(rules, seats, row.secret_bytes, row.options, events)
         else:
             game = Game.replay(rules, seats, row.secret_bytes, events, row.sealed)
-        runner = Runner(
-            row,
-            game,
-            table.code,
-            self.games,
-            self.hub,
-            self.thinker,
-            self._seating(table),
-            self.pace,
-            clock=self.clock,
-        )
+        runner = self._runner(table, row, game)
         runner.resume_from(events)
         return runner
 
