@@ -127,7 +127,7 @@ async def test_a_claim_ends_the_deal_and_both_pages_announce_it(new_context, art
     await bob.goto("/#/friends")
     await bob.get_by_label("Rules", exact=True).select_option("short")
     await bob.get_by_label("Speed").select_option("fast")
-    await bob.get_by_label("Bot level").select_option("beginner")
+    await bob.get_by_label("Computer level").select_option("beginner")
     await bob.get_by_label("Your name").fill("Bob")
     await bob.get_by_role("button", name="Create the table").click()
     code_box = bob.locator(".waiting-room .code")

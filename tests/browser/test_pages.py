@@ -177,7 +177,7 @@ HOUSE_RULES = {
         "rules_link": "Rules",  # the preset select and the page share the word
         "rules_text": "Hearts led at any time — the standard rules, but hearts may be led at any time.",
         "friends": "/#/friends",
-        "bot_level": "Bot level",
+        "bot_level": "Computer level",
     },
     "fr": {
         "locale": "fr-FR",
@@ -203,7 +203,7 @@ HOUSE_RULES = {
         "rules_text": "Entame à cœur à tout moment — les règles classiques, mais on peut entamer à cœur"
         " à tout moment.",
         "friends": "/#/friends",
-        "bot_level": "Niveau des robots",
+        "bot_level": "Niveau des ordinateurs",
     },
 }
 

@@ -208,8 +208,10 @@ class Rating:
     def rated(self) -> bool:
         return self.verdict != "only"
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """One entry of ``damepique analyze``'s ``decisions``."""
+    def to_json(self) -> dict[str, Any]:
+        """One entry of ``damepique analyze``'s ``decisions``; its ``reason`` is
+        English, for programs (the page says the ``comparison`` in its own
+        language, from the same words)."""
         d = self.decision
         view = d.view
         out: dict[str, Any] = {
@@ -224,7 +226,7 @@ class Rating:
             "moon": round(float(self.chosen.outcomes.get("moon_by_other", 0.0)), 3),
         }
         if self.comparison is not None:
-            out["reason"] = sentence(self.comparison, lang, view.rules)
+            out["reason"] = sentence(self.comparison, "en", view.rules)
             out["comparison"] = self.comparison.to_json()
         out["options"] = [
             {
@@ -350,11 +352,11 @@ class Analysis:
     seat: int
     ratings: list[Rating] = field(default_factory=list)
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """``{"seat", "accuracy", "counts", "deals", "decisions"}``: the
         game's accuracy and verdict counts, the same per deal (``deals``:
         ``{"deal", "accuracy", "counts"}``), and every decision."""
-        return summary(self.seat, [r.to_json(lang) for r in self.ratings])
+        return summary(self.seat, [r.to_json() for r in self.ratings])
 
 
 def summary(seat: int, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ them the database is exactly this (Alembic's autogenerate finds nothing).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, false, true
+from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, false, true
 
 metadata = MetaData()
 
@@ -73,6 +73,10 @@ tables = Table(
 """A table's whole state (seats, host, options, current game) as one JSON document;
 ``kind`` is ``solo`` or ``table``; ``joined``: a person came to it (those
 nobody joined expire: ``Tables.expire``)."""
+
+Index("ix_mp_tables_unjoined", tables.c.kind, tables.c.joined, tables.c.created)
+"""The look every 30 seconds for solo tables nobody joined (``TableStore.unjoined_solo``)
+reads this index instead of every table ever stored."""
 
 seat_tokens = Table(
     "mp_tokens",
