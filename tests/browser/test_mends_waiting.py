@@ -62,3 +62,36 @@ async def test_auto_is_offered_next_to_the_rules_not_folded(new_context, lang, s
     await page.get_by_role("button", name=words["create"]).click()
     await expect(page.get_by_text(words["auto"], exact=False)).to_be_visible()
     await context.close()
+
+
+SEATS = {
+    "en": {"name": "Your name", "offline": "(host, offline)", "you": "(You)"},
+    "fr": {"name": "Votre nom", "offline": "(hôte, hors ligne)", "you": "(Vous)"},
+}
+DOT = "li => getComputedStyle(li.querySelector('.seat-dot'))"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_seats_dot_says_what_its_words_say(new_context, base_url, lang, size, artifacts) -> None:  # type: ignore[no-untyped-def]
+    # The host made the table by the API and never came: offline. The friend sits: here.
+    made = httpx.post(f"{base_url}/api/tables", json={"name": "Ann"}, headers={"Origin": base_url})
+    assert made.status_code in (200, 201), made.text
+    code = made.json()["code"]
+    words = {**WORDS[lang], **SEATS[lang]}
+    context = await new_context(locale=LOCALES[lang], **SIZES[size])
+    page = await context.new_page()
+    await page.goto(f"/#/t/{code}")
+    await page.get_by_label(words["name"]).fill("Bob")
+    await page.get_by_role("button", name=words["sit"]).click()
+    rows = page.locator(".seats li")
+    host, friend = rows.nth(0), rows.nth(1)
+    await expect(host).to_have_text(f"Ann {words['offline']}")
+    await expect(friend).to_have_text(f"Bob {words['you']}")
+    away = await host.evaluate(f"{DOT}.backgroundColor")
+    here = await friend.evaluate(f"{DOT}.backgroundColor")
+    assert here == "rgb(26, 127, 55)", here  # green: a person at the table
+    assert away != here and away == "rgba(0, 0, 0, 0)", away  # an empty ring: offline
+    assert await host.evaluate(f"{DOT}.boxShadow") != "none"
+    await page.screenshot(path=str(artifacts / f"mends-seat-dots-{lang}-{size}.png"))
+    await context.close()

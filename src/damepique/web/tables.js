@@ -42,8 +42,10 @@ function waitingRoom(m) {
   const persons = tb.seats.filter((s) => s.kind === "human" && !s.program).length;
   const seats = tb.seats
     .map((s, i) => {
-      const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.program ? t("mp_program") : "", s.kind === "human" && !s.connected ? t("mp_offline") : ""].filter(Boolean);
-      return `<li class="seat-row seat-${s.kind}"><span class="seat-dot" aria-hidden="true"></span>${esc(seatLabel(m, i))}${tags.length ? ` <span class="muted">(${esc(tags.join(", "))})</span>` : ""}</li>`;
+      const offline = s.kind === "human" && !s.connected;
+      const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.program ? t("mp_program") : "", offline ? t("mp_offline") : ""].filter(Boolean);
+      // The dot says what the words say: green for a person here, an empty ring for one offline.
+      return `<li class="seat-row seat-${s.kind}${offline ? " seat-offline" : ""}"><span class="seat-dot" aria-hidden="true"></span>${esc(seatLabel(m, i))}${tags.length ? ` <span class="muted">(${esc(tags.join(", "))})</span>` : ""}</li>`;
     })
     .join("");
   return `<section class="waiting-room" aria-labelledby="wait-h">
