@@ -1,12 +1,14 @@
 """A claim at a table of two people and two bots, in a real Chromium: Bob's
 page in English at 1280x800, Ann's in French on a 390x844 phone. The
 server's test hook plays every seat to a position where a person's cards
-must take every trick left; that person's page, and only it, offers "Claim
-the rest" ("Réclamer la suite", #claim-btn); pressed, it sends
-``{"type": "claim"}``, the deal ends at once with every trick left to the
-claimer (the events both pages receive say so), and both pages announce the
-claimed cards in #hint-line, each in its own language. Screenshots of the
-offer and of the announcement at both sizes go to test-artifacts/."""
+must take every trick left (``claim``), or none with no points left
+(``claim_none``); that person's page, and only it, offers "Claim the rest"
+("Réclamer la suite", #claim-btn); pressed, it sends ``{"type": "claim"}``,
+the deal ends at once with every trick left to the claimer, or none, at the
+score it had to come to (the events both pages receive say so), and both
+pages announce the claimed cards in #hint-line, each in its own language.
+Screenshots of the offer and of the announcement at both sizes go to
+test-artifacts/."""
 
 from __future__ import annotations
 
@@ -63,6 +65,8 @@ WORDS: dict[str, dict[str, Any]] = {
         "claim": "Claim the rest",
         "claims": "{name} claims the rest: {cards}.",
         "you_claim": "You claim the rest: {cards}.",
+        "claims_none": "{name} claims the rest without taking a trick: {cards}.",
+        "you_claim_none": "You claim the rest without taking a trick: {cards}.",
         "deal_over": re.compile(r"^Deal \d+ is over$"),
         "continue": "Continue",
         "ranks": dict(zip("23456789TJQKA", RANKS["en"], strict=True)),
@@ -76,6 +80,8 @@ WORDS: dict[str, dict[str, Any]] = {
         # French typography: a no-break space before ":".
         "claims": "{name} réclame la suite\u00a0: {cards}.",
         "you_claim": "Vous réclamez la suite\u00a0: {cards}.",
+        "claims_none": "{name} réclame la suite sans prendre de pli\u00a0: {cards}.",
+        "you_claim_none": "Vous réclamez la suite sans prendre de pli\u00a0: {cards}.",
         "deal_over": re.compile(r"^La donne \d+ est finie$"),
         "continue": "Continuer",
         "ranks": dict(zip("23456789TJQKA", RANKS["fr"], strict=True)),
@@ -112,7 +118,8 @@ def frames_of(page: Page) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return received, sent
 
 
-async def test_a_claim_ends_the_deal_and_both_pages_announce_it(new_context, artifacts) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(("goal", "tricks"), [("claim", "all"), ("claim_none", "none")])
+async def test_a_claim_ends_the_deal_and_both_pages_announce_it(new_context, artifacts, goal, tricks) -> None:  # type: ignore[no-untyped-def]
     contexts = {
         lang: await new_context(locale=words["locale"], **words["size"]) for lang, words in WORDS.items()
     }
@@ -143,7 +150,7 @@ async def test_a_claim_ends_the_deal_and_both_pages_announce_it(new_context, art
         await expect(p.locator("#hand [data-card]")).not_to_have_count(0)
 
     # The server plays every seat, theirs too, to a position where one of them may claim.
-    at = await forward(bob, "claim", code)
+    at = await forward(bob, goal, code)
     deal, (seat,) = at["deal"], at["to_act"]
     claim = {lang: p.locator("#claim-btn") for lang, p in pages.items()}
     for p in pages.values():
@@ -170,34 +177,41 @@ async def test_a_claim_ends_the_deal_and_both_pages_announce_it(new_context, art
     await expect(claim[other]).to_have_count(0)
     hand = await claimer.locator("#hand [data-card]").evaluate_all("bs => bs.map((b) => b.dataset.card)")
     assert len(hand) >= 2, hand
-    await shoot(claimer, artifacts, f"claim-offered-{lang}", [words["size"], their["size"]])
+    await shoot(claimer, artifacts, f"{goal}-offered-{lang}", [words["size"], their["size"]])
     claimer_frames, sent = frames[lang]
     before, asked = len(claimer_frames), len(sent)
 
     await button.click()
 
-    # The deal ends at once: the claim, then the rest played out, every trick to the claimer.
+    # The deal ends at once: the claim, then the rest played out, every trick to the
+    # claimer, or none, and the points it had taken are those it ends with when none.
     await expect(claimer.get_by_role("dialog", name=words["deal_over"])).to_be_visible(timeout=WAIT)
     await expect(watcher.get_by_role("dialog", name=their["deal_over"])).to_be_visible(timeout=WAIT)
     assert [m for m in sent[asked:] if m.get("type") == "claim"], sent[asked:]  # {"type": "claim"} went
     events = [e for msg in claimer_frames[before:] for e in msg.get("events") or []]
     claimed = next(e for e in events if e["type"] == "claim")
-    assert claimed["seat"] == seat
+    assert claimed["seat"] == seat and claimed["tricks"] == tricks
     assert sorted(claimed["cards"]) == sorted(hand), (claimed, hand)
     after = events[events.index(claimed) + 1 :]
     taken = [e["trick_winner"] for e in after if e["type"] == "play" and "trick_winner" in e]
-    assert taken == [seat] * len(hand), after  # one trick a card held, each to the claimer
+    assert len(taken) == len(hand), after  # one trick a card held
+    if tricks == "all":
+        assert taken == [seat] * len(hand), after  # each to the claimer
+    else:
+        assert seat not in taken, after  # none to the claimer, and no points in them
+        assert not any(e.get("trick_points") for e in after), after
     assert after[-1].get("deal_over") or any(e.get("deal_over") for e in after), after[-1]
     # The watcher's page was told the same, and says it: the claimer and the cards, in its language.
     seen = [e for msg in frames[other][0] for e in msg.get("events") or [] if e["type"] == "claim"]
     assert seen and seen[-1]["cards"] == claimed["cards"] and seen[-1]["seat"] == seat
+    none = "_none" if tricks == "none" else ""
     await expect(watcher.locator("#hint-line")).to_have_text(
-        their["claims"].format(name=name, cards=card_names(claimed["cards"], their))
+        their[f"claims{none}"].format(name=name, cards=card_names(claimed["cards"], their))
     )
     await expect(claimer.locator("#hint-line")).to_have_text(
-        words["you_claim"].format(cards=card_names(claimed["cards"], words))
+        words[f"you_claim{none}"].format(cards=card_names(claimed["cards"], words))
     )
-    await shoot(watcher, artifacts, f"claim-announced-{other}", [their["size"], words["size"]])
+    await shoot(watcher, artifacts, f"{goal}-announced-{other}", [their["size"], words["size"]])
     assert not errors, errors
     for ctx in contexts.values():
         await ctx.close()

@@ -1,6 +1,7 @@
 """Claiming the rest (``engine/claims.py``): a claim is offered only when the
-seat's cards must take every remaining trick whatever the others hold and
-however they play, and the deal it ends is the one those cards come to."""
+seat's cards must take every remaining trick, or none with no points left,
+whatever the others hold and however they play, and the deal it ends comes to
+the score any play-out would have."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import random
 import pytest
 
 from damepique.bots.knowledge import Knowledge, sample_world
-from damepique.engine import PRESETS, Deal, Rules, view_of
-from damepique.engine.cards import CARD_NAMES, parse_card
-from damepique.engine.claims import finish_claim, plan_for
+from damepique.engine import PRESETS, ClaimError, ClaimPlan, Deal, DealResult, Rules, view_of
+from damepique.engine.cards import CARD_NAMES, cards_of, parse_card
+from damepique.engine.claims import ALL, NONE, claim_for, finish_claim, loss_plan_for, plan_for
 from damepique.engine.deal import DONE, PLAY, to_mask
 
 NO_VOIDS = (0, 0, 0)
@@ -82,13 +83,14 @@ def _cards(deal: Deal, seat: int) -> list[int]:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_claim_offered_takes_every_trick_in_every_world_and_every_play(preset: str) -> None:
-    """Over random deals of the preset: wherever a claim is offered, the seat's
-    plan takes every remaining trick in 12 worlds drawn from what it has seen
-    (the real one among them), with the others playing at random."""
+def test_every_claim_offered_comes_to_its_score_in_every_world_and_every_play(preset: str) -> None:
+    """Over random deals of the preset: wherever a claim is offered (its seat to
+    play, each position of the deal), the seat's plan takes every trick left,
+    or none, and the deal's score is the plan's, in 12 worlds drawn from what
+    it has seen (the real one among them), the others playing at random."""
     rules = PRESETS[preset]
     rng = random.Random(f"claims-{preset}")
-    offered = 0
+    offered = {ALL: 0, NONE: 0}
     for _ in range(40):
         deal = _in_play(rules, rng)
         while deal.phase == PLAY:
@@ -97,22 +99,85 @@ def test_every_claim_offered_takes_every_trick_in_every_world_and_every_play(pre
             view = view_of(deal, seat)
             plan = view.claim_plan()
             if plan is not None:
-                offered += 1
+                offered[plan.tricks] += 1
+                assert plan.seat == seat
+                assert sorted(plan.cards) == sorted(cards_of(deal.hands[seat]))
                 know = Knowledge.of(view)
                 worlds = [deal.copy()] + [view.world(*sample_world(view, know, rng)) for _ in range(11)]
                 for world in worlds:
-                    todo = list(plan)
                     while world.phase != DONE:
                         if world.to_act == seat:
-                            card = todo.pop(0)
+                            card = plan.card_now(world.legal_mask())
                         else:
                             card = rng.choice(list(world.legal_cards()))
                         event = world.play(card)
-                        assert event.trick_winner in (None, seat), (preset, names(plan))
-                    assert not todo
-                break  # this deal's claim is checked: the next deal
+                        if event.trick_winner is not None:
+                            assert (event.trick_winner == seat) == (plan.tricks == ALL), (preset, plan)
+                    assert world.result() == plan.result, (preset, plan)
             deal.play(rng.choice(list(deal.legal_cards())))
-    assert offered >= 5, f"{preset}: only {offered} claims offered in 40 deals"
+    assert offered[ALL] >= 5, f"{preset}: only {offered} claims offered in 40 deals"
+    # A claim to lose every trick needs the points settled: never with points for the last trick.
+    if rules.last_trick_points:
+        assert offered[NONE] == 0
+    else:
+        assert offered[NONE] >= 3, f"{preset}: only {offered} claims offered in 40 deals"
+
+
+def test_a_claim_of_none_on_constructed_endings() -> None:
+    rules = Rules()
+    # Every point is gone; its clubs and diamonds lie under every unseen one: none of the tricks.
+    unseen = to_mask("9C TC 8D 5S 6S")
+    assert names(loss_plan_for(rules, to_mask("2C 3C 4D"), unseen, (), True)) == ["2C", "3C", "4D"]
+    # All losers but a heart is left somewhere: whoever takes it is not settled.
+    assert loss_plan_for(rules, to_mask("2C 3C"), to_mask("9C TC 2H"), (), True) is None
+    assert loss_plan_for(rules, to_mask("2C 2H"), to_mask("9C TC 8D"), (), True) is None
+    # Looks losing, is not: the 9♦ is under the 8♦? No: over it, and the 8♦ may be led.
+    assert loss_plan_for(rules, to_mask("2C 9D"), to_mask("9C TC 8D JD"), (), True) is None
+    # On the lead with a card no unseen card of its suit is under: it may win.
+    assert loss_plan_for(rules, to_mask("TC 2D"), to_mask("9C 8D"), (), True) is None
+    # The only unseen spade could be in the kitty on the first trick: nobody may follow.
+    three = Rules(players=3, leftover="kitty", first_lead="any")
+    assert loss_plan_for(three, to_mask("2S"), to_mask("3S"), (), True, first_trick=True) is None
+    # Following: under the trick's best, or unable to follow.
+    trick = (parse_card("TD"),)
+    assert names(loss_plan_for(rules, to_mask("3D 2C"), to_mask("9C 5D"), trick, True)) == ["3D", "2C"]
+    assert names(loss_plan_for(rules, to_mask("2C 3C"), to_mask("9C TC 5D"), trick, True)) == ["2C", "3C"]
+    assert loss_plan_for(rules, to_mask("JD 2C"), to_mask("9C 5D"), trick, True) is None
+    # Omnibus: the J♦ left to take settles nothing; a last-trick bonus neither.
+    omnibus = PRESETS["omnibus"]
+    assert loss_plan_for(omnibus, to_mask("2C 3C"), to_mask("9C TC JD"), (), True) is None
+    assert loss_plan_for(rules.replace(last_trick_points=1), to_mask("2C"), to_mask("9C"), (), True) is None
+    # Black Maria: the K♠ and A♠ carry points too.
+    maria = PRESETS["black_maria"]
+    assert loss_plan_for(maria, to_mask("2C 3C"), to_mask("9C TC KS"), (), True) is None
+
+
+def test_claim_for_says_the_score_the_deal_comes_to() -> None:
+    rules = Rules()
+    # Every trick: the 2♥ and Q♠ unseen, and the claimer's A♥, all go to seat 0.
+    taken = (0, 10, 0, 1)
+    plan = claim_for(rules, 0, to_mask("AS AH"), to_mask("2H QS"), (), (), NO_VOIDS, True, taken, None,
+                     first_trick=False, lead_card=None)  # fmt: skip
+    assert plan is not None and plan.tricks == ALL
+    assert plan.result.taken == (15, 10, 0, 1) and plan.result.points == (15, 10, 0, 1)
+    # None: what was taken is the score, a moon included.
+    taken = (26, 0, 0, 0)
+    plan = claim_for(rules, 1, to_mask("2C"), to_mask("9C TC 8C"), (), (), NO_VOIDS, True, taken, None,
+                     first_trick=False, lead_card=None)  # fmt: skip
+    assert plan is not None and plan.tricks == NONE
+    assert plan.result.moon == 0 and plan.result.points == (0, 26, 26, 26)
+
+
+def _in_play(rules: Rules, rng: random.Random) -> Deal:
+    """A random deal whose cards have been passed (at random)."""
+    deal = Deal.shuffled(rules, rng)
+    for seat in deal.passing_seats:
+        deal.pass_cards(seat, rng.sample(_cards(deal, seat), rules.pass_count))
+    return deal
+
+
+def _cards(deal: Deal, seat: int) -> list[int]:
+    return [c for c in range(52) if deal.hands[seat] >> c & 1]
 
 
 def test_finish_claim_ends_the_deal_with_every_point_left_to_the_claimer() -> None:
@@ -123,7 +188,7 @@ def test_finish_claim_ends_the_deal_with_every_point_left_to_the_claimer() -> No
             seat = deal.to_act
             assert seat is not None
             plan = view_of(deal, seat).claim_plan()
-            if plan is not None:
+            if plan is not None and plan.tricks == ALL:
                 taken = list(deal.taken_points)
                 left = 26 - sum(taken)
                 events = finish_claim(deal, plan)
@@ -137,10 +202,22 @@ def test_finish_claim_ends_the_deal_with_every_point_left_to_the_claimer() -> No
     pytest.fail("no claim in 200 deals")
 
 
-def test_finish_claim_refuses_a_plan_that_loses_a_trick() -> None:
+def test_finish_claim_refuses_a_plan_that_goes_against_it() -> None:
     deal = _in_play(Rules(), random.Random(3))
     seat = deal.to_act
     assert seat is not None
     lowest_first = tuple(sorted(_cards(deal, seat)))  # the 2♣ first: a higher club takes it
-    with pytest.raises(ValueError, match="lost a trick"):
-        finish_claim(deal, lowest_first)
+    result = DealResult((0, 0, 0, 0), None, (0, 0, 0, 0))
+    with pytest.raises(ClaimError, match="lost a trick") as failed:
+        finish_claim(deal.copy(), ClaimPlan(seat, ALL, lowest_first, result))
+    assert failed.value.seat == seat and failed.value.kind == "bad_claim" and failed.value.card is not None
+    # Its highest first to lose every trick: some trick goes to it, or the score is not nothing.
+    highest_first = tuple(sorted(_cards(deal, seat), reverse=True))
+    with pytest.raises(ClaimError) as failed:
+        finish_claim(deal.copy(), ClaimPlan(seat, NONE, highest_first, result))
+    assert failed.value.seat == seat
+    # Another seat's claim: refused before any card.
+    before = deal.copy()
+    with pytest.raises(ClaimError, match="not the claimer's turn"):
+        finish_claim(deal, ClaimPlan((seat + 1) % 4, ALL, lowest_first, result))
+    assert deal == before

@@ -103,17 +103,19 @@ def test_forward_to_the_end_of_the_game_leaves_the_forced_last_trick(tmp_path: P
         assert r.status_code == 404
 
 
-def test_forward_to_a_claim_stops_where_a_person_may_claim() -> None:
+@pytest.mark.parametrize(("goal", "tricks"), [("claim", "all"), ("claim_none", "none")])
+def test_forward_to_a_claim_stops_where_a_person_may_claim(goal: str, tricks: str) -> None:
     seats = [Seat("human", "You")] + [Seat("bot", "B", "random")] * 3
     for n in range(3):
         g = Game(PRESETS["short"], seats, secret=bytes([n]) * 32)
         g.deal_next()
-        moves = plan(g, "claim")
+        moves = plan(g, goal)
         assert moves is not None
         copy = Game.replay(g.rules, g.seats, g.secret, g.log + moves)
         deal = copy.deal
         assert deal is not None and deal.to_act == 0
-        assert bin(deal.hands[0]).count("1") >= 2 and copy.view(0).claim_plan() is not None
+        claim = copy.view(0).claim_plan()
+        assert bin(deal.hands[0]).count("1") >= 2 and claim is not None and claim.tricks == tricks
         assert len(g.log) == 1  # the game itself did not move
 
 

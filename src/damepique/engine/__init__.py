@@ -24,10 +24,11 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .claims import claim_moves, claim_plan_of
+from .claims import ClaimPlan, claim_moves, claim_plan_of
 from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .errors import (
     CardError,
+    ClaimError,
     DealError,
     HeartsError,
     IllegalAction,
@@ -58,6 +59,8 @@ __all__ = [
     "TWO_OF_CLUBS",
     "CardError",
     "CardSet",
+    "ClaimError",
+    "ClaimPlan",
     "Deal",
     "DealError",
     "DealResult",

@@ -1,10 +1,13 @@
 """Claiming the rest: when a seat's cards must take every remaining trick,
-whatever the others hold and however they play, the deal can end at once.
+or none of them with no point left to take, whatever the others hold and
+however they play, the deal's score is settled and the deal can end at once.
 
 The proof is read from the claiming seat's view alone (its hand, the cards
 played, the voids shown, the hidden kitty), so offering a claim tells the
 seat nothing it did not know. It is deliberately a sufficient condition, not
 a search: a claim it cannot prove is never offered.
+
+Every trick (``ALL``, ``plan_for``):
 
 - On the claimer's turn, any card it holds of a suit must beat every card of
   that suit it has not seen (cards in other hands or a hidden kitty), unless
@@ -18,11 +21,27 @@ a search: a claim it cannot prove is never offered.
   meanwhile.
 
 Such cards win every trick: each lead is the best card left in its suit, and
-nobody else can trump in Hearts. ``plan_for`` (read from a view by
-``View.claim_plan``) gives the claimer's cards in the order it plays them, or
-``None``; ``finish_claim`` plays the rest of a
-real deal with that plan (the others playing any legal card: no choice of
-theirs changes who wins a trick).
+nobody else can trump in Hearts. The points left all go to the claimer.
+
+No trick (``NONE``, ``loss_plan_for``): where the others take the tricks,
+which of them takes which points would depend on how they play, so the claim
+needs the score settled too: no card left to play (the claimer's, the
+unseen ones, the trick on the table) carries points, the J♦ of Omnibus
+included, and no points go to the last trick. Then the claimer must lose
+every trick:
+
+- in a trick someone else led, its lowest card of the suit led is under the
+  trick's best so far (or it cannot follow: any card it throws loses);
+- on its lead, a card under every unseen card of its suit, more of them
+  unseen than a hidden kitty could hold: someone must follow, higher;
+- every other card it holds is under every unseen card of its suit: a lead
+  by another seat (an unseen card) beats it, and having lost it never leads.
+
+``claim_for`` gives the ``ClaimPlan`` (read from a view by
+``View.claim_plan``, from a deal's fields by ``claim_plan_of``), or
+``None``; ``finish_claim`` plays the rest of a real deal by it (the others
+playing their lowest legal card: no choice of theirs changes the score) and
+checks the score it comes to is the one the plan said.
 
 >>> from damepique.engine.deal import to_mask
 >>> from .rules import Rules
@@ -33,19 +52,53 @@ theirs changes who wins a trick).
 ['AS', 'KS', 'AH']
 >>> plan_for(rules, to_mask("AS QS"), to_mask("KS 2H"), (), (), (0, 0, 0), True) is None
 True
+>>> lose = claim_for(rules, 0, to_mask("2C 3D"), to_mask("9C TC 8D JD QD 5S"), (), (), (0, 0, 0),
+...                  True, (13, 0, 13, 0), None, first_trick=False, lead_card=None)
+>>> lose.tricks, [CARD_NAMES[c] for c in lose.cards], lose.result.points
+('none', ['2C', '3D'], (13, 0, 13, 0))
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar, overload
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, overload
 
-from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, cards_of, suit_of
+from .cards import CARD_NAMES, HEARTS, JD, SUIT_MASKS, cards_of, suit_of
 from .deal import DONE, PLAY, Deal, legal_mask_for
-from .events import Played
+from .errors import ClaimError
+from .events import DealResult, Played
 from .rules import Rules
 
 T = TypeVar("T")
+
+ALL: Literal["all"] = "all"
+NONE: Literal["none"] = "none"
+Tricks = Literal["all", "none"]
+
+
+@dataclass(frozen=True)
+class ClaimPlan:
+    """A claim ``seat``'s view proves: its cards take every trick left
+    (``tricks`` ``"all"``) or none (``"none"``), and ``result`` is the deal's
+    score once played out, whatever the others hold and however they play.
+
+    ``cards``: the claimer's cards in the order it means to play them; at each
+    of its turns it plays the first of them it still holds that the rules let
+    it play (for ``"all"`` that is the next one: the plan's order is legal;
+    for ``"none"`` the first card is the proved one, then any card loses)."""
+
+    seat: int
+    tricks: Tricks
+    cards: tuple[int, ...]
+    result: DealResult
+
+    def card_now(self, legal: int) -> int:
+        """The claimer's card now, among ``legal`` (the cards it may play)."""
+        for card in self.cards:
+            if legal >> card & 1:
+                return card
+        raise ClaimError("none of the claimed cards may be played now", self.seat)
 
 
 def _highest(mask: int) -> int:
@@ -114,7 +167,113 @@ def plan_for(
     return (*plan, *leads)
 
 
-def claim_plan_of(deal: Deal, seat: int) -> tuple[int, ...] | None:
+def _scoring(rules: Rules) -> int:
+    """The cards whose taking changes a score: the point cards, and the J♦ of Omnibus."""
+    return rules.point_mask | (1 << JD if rules.jack_of_diamonds else 0)
+
+
+def loss_plan_for(
+    rules: Rules,
+    hand: int,
+    unseen: int,
+    trick: Sequence[int],
+    hearts_broken: bool,
+    *,
+    first_trick: bool = False,
+    lead_card: int | None = None,
+) -> tuple[int, ...] | None:
+    """The claimer's cards, the one it plays now first, when they must lose
+    every trick left and no trick left can carry points (the score is then
+    settled); None when that is not certain. ``unseen``: the cards it has not
+    seen (other hands, a hidden kitty).
+
+    >>> from damepique.engine.deal import to_mask
+    >>> rules = Rules()
+    >>> [CARD_NAMES[c] for c in loss_plan_for(rules, to_mask("2C 3D"), to_mask("9C 8D 5S"), (), True) or ()]
+    ['2C', '3D']
+    >>> loss_plan_for(rules, to_mask("2C 9D"), to_mask("9C 8D 5S"), (), True) is None  # 9♦ may win
+    True
+    >>> loss_plan_for(rules, to_mask("2C 3D"), to_mask("9C 8D 5H"), (), True) is None  # a heart is left
+    True
+    """
+    played = 0
+    for c in trick:
+        played |= 1 << c
+    if rules.last_trick_points or (hand | unseen | played) & _scoring(rules):
+        return None
+    legal = legal_mask_for(rules, hand, trick, first_trick, lead_card, hearts_broken)
+    if not legal:
+        return None
+    if trick:
+        led = SUIT_MASKS[suit_of(trick[0])]
+        if hand & led:
+            card = _lowest(legal & led)
+            if card > _highest(played & led):
+                return None  # it might win this trick
+        else:
+            card = _lowest(legal)  # a discard never wins
+    else:
+        # A hidden kitty may hold some of the unseen cards: more of them than it could.
+        hidden = rules.kitty_size if first_trick else 0
+        card = -1
+        for c in cards_of(legal):
+            theirs = unseen & SUIT_MASKS[suit_of(c)]
+            if theirs.bit_count() > hidden and _lowest(theirs) > c:
+                card = c
+                break
+        if card < 0:
+            return None
+    rest = hand & ~(1 << card)
+    for suit in SUIT_MASKS:
+        mine, theirs = rest & suit, unseen & suit
+        if mine and theirs and _highest(mine) > _lowest(theirs):
+            return None
+    return (card, *cards_of(rest))
+
+
+def claim_for(
+    rules: Rules,
+    seat: int,
+    hand: int,
+    unseen: int,
+    trick: Sequence[int],
+    later: Sequence[int],
+    others: Sequence[int],
+    hearts_broken: bool,
+    taken_points: Sequence[int],
+    jack_seat: int | None,
+    *,
+    first_trick: bool,
+    lead_card: int | None,
+) -> ClaimPlan | None:
+    """The claim ``seat`` may make now (its turn to play, ``hand`` not empty),
+    from what it may know: the fields of ``plan_for`` and ``loss_plan_for``,
+    and the points taken so far and who took the J♦ (public). None: no claim."""
+    tricks: Tricks = ALL
+    cards = plan_for(
+        rules, hand, unseen, trick, later, others, hearts_broken, first_trick=first_trick, lead_card=lead_card
+    )
+    if cards is None:
+        tricks = NONE
+        cards = loss_plan_for(
+            rules, hand, unseen, trick, hearts_broken, first_trick=first_trick, lead_card=lead_card
+        )
+        if cards is None:
+            return None
+    taken = list(taken_points)
+    if tricks == ALL:
+        left = hand | unseen
+        for c in trick:
+            left |= 1 << c
+        points = rules.positive_points
+        taken[seat] += sum(points[c] for c in cards_of(left & rules.point_mask)) + rules.last_trick_points
+        if left >> JD & 1:
+            jack_seat = seat
+    score, moon = rules.score(taken, jack_seat)
+    return ClaimPlan(seat, tricks, cards, DealResult(tuple(score), moon, tuple(taken), True))
+
+
+def claim_plan_of(deal: Deal, seat: int) -> ClaimPlan | None:
     """``view_of(deal, seat).claim_plan()`` read from the deal's own fields,
     without building the view (a server asks it of the seat to act after every
     card). Only what ``seat`` may know goes in: the cards it has not seen are
@@ -131,57 +290,69 @@ def claim_plan_of(deal: Deal, seat: int) -> tuple[int, ...] | None:
     voids = deal.voids
     leader = deal.trick_leader
     later = [voids[(leader + i) % n] for i in range(len(trick) + 1, n)] if trick else []
-    return plan_for(
+    return claim_for(
         deal.rules,
+        seat,
         hands[seat],
         unseen,
         trick,
         later,
         [voids[s] for s in range(n) if s != seat],
         deal.hearts_broken,
+        deal.taken_points,
+        deal.jack_seat,
         first_trick=not deal.tricks_played,
         lead_card=deal.lead_card,
     )
 
 
-def claim_moves(deal: Deal, plan: Sequence[int]) -> Iterator[tuple[int, int]]:
+def claim_moves(deal: Deal, plan: ClaimPlan) -> Iterator[tuple[int, int]]:
     """The rest of ``deal`` as ``(seat, card)``, one at a time, each to be played
-    before the next is asked for: the claimer (the seat to act now) plays
-    ``plan`` in order, every other seat its lowest legal card (no choice of
-    theirs changes who takes a trick). Raises ``ValueError`` when the plan runs
-    out before the deal ends."""
-    seat = deal.to_act
-    if seat is None:
-        raise ValueError("nobody is to play")
-    todo = list(plan)
+    before the next is asked for: the claimer plays by ``plan``
+    (``ClaimPlan.card_now``), every other seat its lowest legal card (no choice
+    of theirs changes the score). Raises ``ClaimError`` when the claimer is not
+    the seat to play, or none of its claimed cards may be played."""
+    if deal.to_act != plan.seat:
+        raise ClaimError("it is not the claimer's turn to play", plan.seat)
     while deal.phase != DONE:
-        if deal.to_act == seat:
-            if not todo:
-                raise ValueError("the plan ran out before the deal ended")
-            yield seat, todo.pop(0)
+        legal = deal.legal_mask()
+        if deal.to_act == plan.seat:
+            yield plan.seat, plan.card_now(legal & deal.hands[plan.seat])
         else:
-            yield deal.to_act, _lowest(deal.legal_mask())
+            yield deal.to_act, _lowest(legal)
 
 
 @overload
-def finish_claim(deal: Deal, plan: Sequence[int]) -> list[Played]: ...
+def finish_claim(deal: Deal, plan: ClaimPlan) -> list[Played]: ...
 
 
 @overload
-def finish_claim(deal: Deal, plan: Sequence[int], play: Callable[[int, int], T]) -> list[T]: ...
+def finish_claim(deal: Deal, plan: ClaimPlan, play: Callable[[int, int], T]) -> list[T]: ...
 
 
-def finish_claim(deal: Deal, plan: Sequence[int], play: Callable[[int, int], Any] | None = None) -> list[Any]:
+def finish_claim(deal: Deal, plan: ClaimPlan, play: Callable[[int, int], Any] | None = None) -> list[Any]:
     """Play the rest of ``deal`` by ``claim_moves``; what each card's play
     returned (``Deal.play``'s events, or those of ``play(seat, card)``: a game
-    that logs its moves plays them through its own door). Raises ``ValueError``
-    if the claimer loses a trick (a plan not from ``View.claim_plan`` of that
-    seat); to change nothing then, try it first on ``deal.copy()``."""
-    claimer = deal.to_act
+    that logs its moves plays them through its own door). Raises
+    ``ClaimError`` (``seat`` the claimer, ``card`` the last played) if a trick
+    goes against the claim or the score is not the plan's (a plan not from
+    ``claim_for``); to change nothing then, try it first on ``deal.copy()``."""
+    claimer = plan.seat
     out: list[Any] = []
     for seat, card in claim_moves(deal, plan):
         before = deal.tricks_played
         out.append(deal.play(card, seat) if play is None else play(seat, card))
-        if deal.tricks_played != before and (winner := deal.tricks[-1][2]) != claimer:
-            raise ValueError(f"the claim lost a trick to seat {winner} ({CARD_NAMES[card]})")
+        if deal.tricks_played != before:
+            winner = deal.tricks[-1][2]
+            if plan.tricks == ALL and winner != claimer:
+                raise ClaimError(
+                    f"the claim lost a trick to seat {winner} ({CARD_NAMES[card]})", claimer, card
+                )
+            if plan.tricks == NONE and winner == claimer:
+                raise ClaimError(
+                    f"the claim to lose every trick took one ({CARD_NAMES[card]})", claimer, card
+                )
+    result = deal.result()
+    if result != plan.result:
+        raise ClaimError(f"the claim came to {list(result.points)}, not {list(plan.result.points)}", claimer)
     return out

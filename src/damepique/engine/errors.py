@@ -1,7 +1,8 @@
 """Errors with fields, never strings to parse.
 
 Each error carries the ``kind`` of the spec (``bad_card``, ``bad_rules``,
-``bad_deal``, ``illegal_pass``, ``illegal_play``) and a ``reason`` a person
+``bad_deal``, ``illegal_pass``, ``illegal_play``; ``bad_claim``, a claim
+that does not hold, is the engine's own) and a ``reason`` a person
 understands; the referee turns them into its JSON answer.
 """
 
@@ -81,3 +82,18 @@ class IllegalPass(IllegalAction):
 
 class IllegalPlay(IllegalAction):
     kind = "illegal_play"
+
+
+class ClaimError(HeartsError, ValueError):
+    """A claim that does not hold: its cards cannot be played, a trick went
+    against it, or the score it came to is not the one it said. ``seat`` is
+    the claimer; ``card`` the card played when it failed, where there is one.
+    The reason may name a card the claimer has not seen: a server does not
+    pass it on."""
+
+    kind = "bad_claim"
+
+    def __init__(self, reason: str, seat: int, card: int | None = None) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.card = card

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_NAMES, JD, SUIT_MASKS, cards_of, parse_card
-from .claims import plan_for
+from .claims import ClaimPlan, claim_for
 from .deal import DONE, PASS, PLAY, Deal, Phase, legal_mask_for
 from .events import DealResult
 from .rules import Rules
@@ -150,23 +150,27 @@ class View:
             return decision_id(self.number, "play", len(self.plays))
         return None
 
-    def claim_plan(self) -> tuple[int, ...] | None:
-        """The cards this seat plays, in order, to take every remaining trick
-        whatever the others hold (``claims.plan_for``); None when it is not its
-        turn to play or that is not certain."""
+    def claim_plan(self) -> ClaimPlan | None:
+        """The claim this seat may make now: its cards take every remaining
+        trick, or none with no points left, whatever the others hold
+        (``claims.claim_for``); None when it is not its turn to play or that
+        is not certain."""
         if self.phase != PLAY or self.to_act != self.seat or not self.hand:
             return None
         n = self.players
         later = [(self.trick_leader + i) % n for i in range(len(self.trick) + 1, n)] if self.trick else []
         others = [s for s in range(n) if s != self.seat]
-        return plan_for(
+        return claim_for(
             self.rules,
+            self.seat,
             self.hand,
             self.unseen,
             self.trick,
             [self.voids[s] for s in later],
             [self.voids[s] for s in others],
             self.hearts_broken,
+            self.taken_points,
+            self.jack_seat,
             first_trick=self.first_trick,
             lead_card=self.lead_card,
         )
@@ -201,7 +205,8 @@ class View:
             "decision": self.decision,
             "hand": names(self.hand),
             "legal": names(self.legal_mask()),
-            # Whether this seat's cards must take every trick left: it may claim them.
+            # Whether this seat's cards must take every trick left, or none with no
+            # points left: it may claim the rest.
             "claim": self.claim_plan() is not None,
             "pass_direction": direction_name(self.pass_offset, self.rules.players),
             "pass_to": self.pass_target if self.pass_offset else None,

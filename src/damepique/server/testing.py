@@ -13,7 +13,9 @@ contracts from a short position instead of playing whole games to reach it
   every hand one card), ``"game_end"`` (the last trick of the deal that ends
   the game: its one card each is forced, so the game ends there), or
   ``"claim"`` (a person to play whose cards take every trick left, two at
-  least: the position where the page offers "Claim the rest").
+  least: the position where the page offers "Claim the rest"), or
+  ``"claim_none"`` (the same with cards that take no trick left and no
+  points left to take: the page offers it too).
 
 The moves are found on a copy of the game first (``Game.replay`` of its log),
 then applied to the real one under its lock, stored and sent as usual, one
@@ -47,7 +49,9 @@ from .settings import Settings
 from .tables.codes import normalize_code
 from .tables.registry import Tables
 
-GOALS = ("last_trick", "game_end", "claim")
+GOALS = ("last_trick", "game_end", "claim", "claim_none")
+CLAIMS = {"claim": "all", "claim_none": "none"}
+"""The claim each claim goal stops at: every trick left, or none."""
 LEVEL = "random"
 """The computer player that plays every seat forward: the cheapest, and its
 seed varied, one line of play after another until a goal is reached."""
@@ -60,15 +64,17 @@ def _in_last_trick(deal: Deal) -> bool:
     return deal.phase == PLAY and all(len(CardSet(h)) <= 1 for h in deal.hands)
 
 
-def _claimable(game: Game) -> bool:
-    """A person is to play, with two cards at least, and its view proves a claim."""
+def _claimable(game: Game, tricks: str) -> bool:
+    """A person is to play, with two cards at least, and its view proves a
+    claim of ``tricks`` (``"all"`` or ``"none"``)."""
     deal = game.deal
     if deal is None or game.over or deal.phase != PLAY:
         return False
     seat = deal.to_act
     if game.seats[seat].kind != "human" or len(CardSet(deal.hands[seat])) < 2:
         return False
-    return game.view(seat).claim_plan() is not None
+    plan = game.view(seat).claim_plan()
+    return plan is not None and plan.tricks == tricks
 
 
 def _line(game: Game, goal: str, line: int) -> list[Json] | None:
@@ -86,7 +92,7 @@ def _line(game: Game, goal: str, line: int) -> list[Json] | None:
         deal = game.deal
         assert deal is not None
         start = start or deal
-        if goal == "claim" and _claimable(game):
+        if goal in CLAIMS and _claimable(game, CLAIMS[goal]):
             return moves
         if goal == "last_trick" and _in_last_trick(deal):
             return moves if deal is start else None
@@ -104,7 +110,7 @@ def _line(game: Game, goal: str, line: int) -> list[Json] | None:
 def plan(game: Game, goal: str) -> list[Json] | None:
     """The events that take ``game`` to ``goal`` (found on copies: ``game`` is
     left as it is), or None when no line of play tried reaches it."""
-    for line in range(LINES if goal == "claim" else 1):
+    for line in range(LINES if goal in CLAIMS else 1):
         copy = Game.replay(game.rules, game.seats, game.secret, game.log, game.sealed)
         moves = _line(copy, goal, line)
         if moves is not None:

@@ -31,10 +31,11 @@ export const SKELETON = `<section class="table-page" data-table>
 
 const posOf = (ctrl, seat) => placeOf(seat, ctrl.me(), ctrl.n());
 
-/** "You claim the rest: …" / "Ana claims the rest: …". */
+/** "You claim the rest: …" / "Ana claims the rest: …", "… without taking a trick: …" for a claim of none. */
 export function claimText(ctrl, ev) {
   const cards = ev.cards.map((c) => cardName(c)).join(", ");
-  return ev.seat === ctrl.me() ? t("you_claim", { cards }) : t("claims", { name: ctrl.nameOf(ev.seat), cards });
+  const none = ev.tricks === "none" ? "_none" : "";
+  return ev.seat === ctrl.me() ? t(`you_claim${none}`, { cards }) : t(`claims${none}`, { name: ctrl.nameOf(ev.seat), cards });
 }
 
 /** The "Hint" button: offered once a trick where the mode offers it. */

@@ -28,6 +28,7 @@ from damepique.engine import (
     DONE,
     PASS,
     PLAY,
+    ClaimError,
     Deal,
     Dealt,
     IllegalAction,
@@ -63,6 +64,9 @@ class Seat:
     @classmethod
     def from_json(cls, data: Json) -> Seat:
         return cls(data["kind"], data["name"], data.get("level"), data.get("player"))
+
+
+NO_CLAIM = "these cards are not sure to take every trick left, or none with no points left: play on"
 
 
 class Game:
@@ -222,9 +226,11 @@ class Game:
         return event
 
     def claim(self, seat: int) -> list[Json]:
-        """``seat`` takes every trick left: a ``claim`` event showing the cards
-        it holds, then the rest of the deal played out (the claimer's cards in
-        the proved order, the others' lowest legal cards: who takes each trick
+        """``seat`` ends the deal now: its cards take every trick left, or none
+        with no points left (``engine.claims``). A ``claim`` event showing the
+        cards it holds in the order they are played and ``tricks`` (``"all"``
+        or ``"none"``), then the rest of the deal played out (the claimer's
+        cards by the proved plan, the others' lowest legal cards: the score
         does not depend on them), each a ``play`` event as if played. Raises
         ``Refusal`` (nothing changed) when it is not that seat's turn or its
         view cannot prove the claim."""
@@ -234,16 +240,21 @@ class Game:
         if deal.to_act != seat:
             raise Refusal("not_your_turn", f"it is {self.seats[deal.to_act].name}'s turn", seat=seat)
         plan = claim_plan_of(deal, seat)
-        if plan is None:
-            raise Refusal("no_claim", "these cards may not take every trick left: play on", seat=seat)
         try:
-            finish_claim(deal.copy(), plan)  # proved on a copy first: a claim that fails changes nothing
-        except ValueError:  # its words would name a hidden card
-            raise Refusal(
-                "no_claim", "these cards may not take every trick left: play on", seat=seat
-            ) from None
-        cards = [CARD_NAMES[c] for c in plan]
-        claim: Json = {"type": "claim", "seat": seat, "deal": deal.number, "cards": cards}
+            if plan is None:
+                raise ClaimError("no claim proved", seat)
+            # Played on a copy first: a claim that fails changes nothing.
+            played = finish_claim(deal.copy(), plan)
+        except ClaimError:  # its words would name a hidden card
+            raise Refusal("no_claim", NO_CLAIM, seat=seat) from None
+        cards = [CARD_NAMES[e.card] for e in played if e.seat == seat]
+        claim: Json = {
+            "type": "claim",
+            "seat": seat,
+            "deal": deal.number,
+            "cards": cards,
+            "tricks": plan.tricks,
+        }
         self.log.append(claim)
         return [claim, *finish_claim(deal, plan, self.play)]
 
