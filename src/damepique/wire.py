@@ -143,8 +143,8 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """The rest of the deal for the seat to play: every trick left, which its
-    view must prove (``view.claim``)."""
+    """The rest of the deal for the seat to play: every trick left, or none
+    with no points left, which its view must prove (``view.claim``)."""
 
     ref: Ref
 

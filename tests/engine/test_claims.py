@@ -168,18 +168,6 @@ def test_claim_for_says_the_score_the_deal_comes_to() -> None:
     assert plan.result.moon == 0 and plan.result.points == (0, 26, 26, 26)
 
 
-def _in_play(rules: Rules, rng: random.Random) -> Deal:
-    """A random deal whose cards have been passed (at random)."""
-    deal = Deal.shuffled(rules, rng)
-    for seat in deal.passing_seats:
-        deal.pass_cards(seat, rng.sample(_cards(deal, seat), rules.pass_count))
-    return deal
-
-
-def _cards(deal: Deal, seat: int) -> list[int]:
-    return [c for c in range(52) if deal.hands[seat] >> c & 1]
-
-
 def test_finish_claim_ends_the_deal_with_every_point_left_to_the_claimer() -> None:
     rng = random.Random(7)
     for _ in range(200):
