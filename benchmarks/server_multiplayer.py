@@ -46,6 +46,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -125,9 +126,12 @@ def wait_healthy(base: str, seconds: float = 120.0) -> None:
 
 
 @contextmanager
-def local_server(gc_threshold: tuple[int, ...] | None = None) -> Iterator[tuple[str, int]]:
+def local_server(
+    gc_threshold: tuple[int, ...] | None = None, probe: str | None = None
+) -> Iterator[tuple[str, int]]:
     """A fresh ``damepique serve`` on a free loopback port: (base URL, pid);
-    ``gc_threshold``: the server's ``gc.set_threshold`` (its default otherwise)."""
+    ``gc_threshold``: the server's ``gc.set_threshold`` (its default otherwise);
+    ``probe``: run it under ``loop_probe.py``, its report written there."""
     # The load comes from one address and stands for many people: the limits
     # per client address (connections, tables and games created) are off.
     env = dict(os.environ) | {"DAMEPIQUE_PER_ADDRESS": "0", "DAMEPIQUE_CREATIONS": "0"}
@@ -135,12 +139,12 @@ def local_server(gc_threshold: tuple[int, ...] | None = None) -> Iterator[tuple[
         env["DAMEPIQUE_GC_THRESHOLD"] = ",".join(map(str, gc_threshold))
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
+        command = [sys.executable, "-m", "damepique", "serve"]
+        if probe:
+            command = [sys.executable, str(Path(__file__).with_name("loop_probe.py")), "--out", probe, "--"]
         proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "damepique",
-                "serve",
+                *command,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -179,6 +183,10 @@ class Tally:
         self.max_cards = max_cards
         self.measuring = False
         self.full: asyncio.Future[None] | None = None
+        self.back: list[float] = []
+        """After a reconnect storm: each connection's time from the drop to its first whole state."""
+        self.stand_ins = 0
+        """``stand_in`` notices heard: a person's grace ran out and a bot took the seat."""
 
 
 class Socket(asyncio.Protocol):
@@ -400,6 +408,8 @@ class TableRun:
         self.patches = patches
         self.check = check
         """Lay each patch with ``apply_patch`` too and count a difference as an error."""
+        self.dropped: list[float | None] = [None] * 4
+        """When each connection was dropped by a storm, until its new one gets a whole state."""
 
     def hello(self, i: int) -> None:
         """Say hello on connection ``i`` as soon as it opens: the server closes a
@@ -411,6 +421,17 @@ class TableRun:
     def begin(self) -> None:
         self.sockets[0].send(json.dumps({"type": "start"}))
 
+    def drop(self, i: int, at: float) -> None:
+        """A storm: connection ``i`` is cut (no close handshake), as by a lost network."""
+        ws = self.sockets[i]
+        ws.closing = True
+        ws.transport.abort()
+        self.dropped[i] = at
+        self.states[i] = None
+        # Act again on the whole state the new connection gets (a card not sent, or
+        # sent on the cut one and lost, is played again, as the page does).
+        self.done_keys[i] = None
+
     def on_message(self, i: int, raw: bytes) -> None:
         tally = self.tally
         if tally.measuring:
@@ -420,6 +441,8 @@ class TableRun:
         if kind != "state":
             if kind == "error":
                 tally.errors += 1
+            elif kind == "notice" and msg.get("kind") == "stand_in":
+                tally.stand_ins += 1
             return
         if "base" in msg:  # a patch over this connection's last state (docs/protocol.md)
             state = self.states[i]
@@ -437,6 +460,9 @@ class TableRun:
                 tally.errors += 1
         else:
             self.states[i] = msg
+            if self.dropped[i] is not None:
+                tally.back.append(time.monotonic() - self.dropped[i])
+                self.dropped[i] = None
         view = msg["view"]
         events = msg.get("events") or (msg.get("event"),)
         for ev in events:
@@ -548,26 +574,48 @@ async def client_main(
     def lost() -> None:
         tally.lost += 1
 
+    async def connect(run: TableRun, i: int) -> None:
+        handler = partial(run.on_message, i)
+        _, ws = await loop.create_connection(lambda h=handler: Socket(h, lost), host, port)
+        ws.handshake(f"{host}:{port}", path)
+        await asyncio.wait_for(ws.opened, 60)
+        if i < len(run.sockets):
+            run.sockets[i] = ws
+        else:
+            run.sockets.append(ws)
+        run.hello(i)
+
     for run in runs:
         for i in range(4):
-            handler = partial(run.on_message, i)
-            _, ws = await loop.create_connection(lambda h=handler: Socket(h, lost), host, port)
-            ws.handshake(f"{host}:{port}", path)
-            await asyncio.wait_for(ws.opened, 60)
-            run.sockets.append(ws)
-            run.hello(i)
+            await connect(run, i)
     # What was built so far lives to the end: out of the collector's way, and
     # collections rarer, as the server does (``damepique serve``'s thresholds).
     gc.collect()
     gc.freeze()
     gc.set_threshold(*DEFAULT_GC_THRESHOLD)
     pipe.send(("ready", count))
-    start, warm_until, stop_at = await loop.run_in_executor(None, pipe.recv)
+    start, warm_until, stop_at, storm_at = await loop.run_in_executor(None, pipe.recv)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     for run in runs:
         run.begin()
     await asyncio.sleep(max(0.0, warm_until - time.monotonic()))
     tally.measuring = True
+    storm_s = None
+    if storm_at is not None:
+        # Every connection of this process cut at once, then every one opened again
+        # at once (each says hello as it opens): how long until all are back.
+        await asyncio.sleep(max(0.0, storm_at - time.monotonic()))
+        cut = time.monotonic()
+        for run in runs:
+            for i in range(4):
+                run.drop(i, cut)
+        results = await asyncio.gather(
+            *(connect(run, i) for run in runs for i in range(4)), return_exceptions=True
+        )
+        tally.errors += sum(1 for r in results if isinstance(r, BaseException))
+        while any(d is not None for run in runs for d in run.dropped) and time.monotonic() < stop_at:
+            await asyncio.sleep(0.05)
+        storm_s = max(tally.back) if len(tally.back) == 4 * len(runs) else None
     with suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(tally.full), max(0.0, stop_at - time.monotonic()))
     ended = time.monotonic()
@@ -587,6 +635,9 @@ async def client_main(
                 "errors": tally.errors + tally.lost,
                 "failure": f"{tally.lost} connections lost or closed by the server" if tally.lost else None,
                 "ended": ended,
+                "back": list(tally.back),
+                "storm_s": storm_s,
+                "stand_ins": tally.stand_ins,
             },
         )
     )
@@ -633,12 +684,21 @@ def run_level(
     max_cards: int,
     patches: bool = True,
     check: bool = False,
+    probe: bool = False,
+    storm: float | None = None,
 ) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     procs = max(1, min(procs, n))
     shares = [n // procs + (1 if k < n % procs else 0) for k in range(procs)]
     per_proc_cards = max(1, max_cards // procs)
     rss0 = sum(rss_mb(p) for p in pids)
+
+    def signal_probe(signum: int) -> None:
+        """The measured window's start (SIGUSR1) or end (SIGUSR2), for a server under ``loop_probe.py``."""
+        if probe:
+            for pid in pids:
+                os.kill(pid, signum)
+
     children = []
     first = 0
     for share in shares:
@@ -667,9 +727,11 @@ def run_level(
         warm_until = start + warm
         stop_at = start + seconds
         load0 = os.getloadavg()
+        storm_at = None if storm is None else warm_until + storm
         for _, parent in children:
-            parent.send((start, warm_until, stop_at))
+            parent.send((start, warm_until, stop_at, storm_at))
         time.sleep(max(0.0, warm_until - time.monotonic()))
+        signal_probe(signal.SIGUSR1)
         cpu0 = sum(cpu_seconds(p) for p in pids)
         ccpu0 = sum(cpu_seconds(proc.pid) for proc, _ in children)
         t0 = time.monotonic()
@@ -680,6 +742,7 @@ def run_level(
                 raise RuntimeError("a client process did not finish")
             if cpu1 is None:  # the first to finish: the end of the measured window
                 t1 = time.monotonic()
+                signal_probe(signal.SIGUSR2)
                 cpu1 = sum(cpu_seconds(p) for p in pids)
                 ccpu1 = sum(cpu_seconds(pr.pid) for pr, _ in children)
             results.append(expect(parent, "done", 5))
@@ -695,6 +758,10 @@ def run_level(
     measured = max(1e-9, min(max(r["ended"] for r in results), stop_at) - warm_until)
     window = max(1e-9, t1 - t0)
     lat = sorted(x for r in results for x in r["latencies"])
+    back = sorted(x for r in results for x in r["back"])
+    storm_failure = None
+    if storm is not None and len(back) < 4 * n:
+        storm_failure = f"{4 * n - len(back)} connections not back by the level's end after the storm"
     cards = sum(r["cards"] for r in results)
     cpu = cpu1 - cpu0
     return {
@@ -717,7 +784,12 @@ def run_level(
         "server_rss_mb": round(rss1, 1) if pids else None,
         "mb_per_table": round((rss1 - rss0) / n, 3) if pids else None,
         "errors": sum(r["errors"] for r in results),
-        "failure": next((r["failure"] for r in results if r["failure"]), None),
+        "failure": next((r["failure"] for r in results if r["failure"]), storm_failure),
+        "storm_at_s": storm,
+        "storm_settle_s": round(max(back), 2) if storm is not None and not storm_failure else None,
+        "storm_back_p50_ms": quantile(back, 0.50),
+        "storm_back_p99_ms": quantile(back, 0.99),
+        "stand_ins": sum(r["stand_ins"] for r in results),
         "load_before": [round(x, 2) for x in load0],
         "load_after": [round(x, 2) for x in load1],
     }
@@ -761,6 +833,19 @@ def main() -> int:
         default="",
         help="the local server's gc.set_threshold, e.g. 700,10,10 (default: the server's own)",
     )
+    p.add_argument(
+        "--storm",
+        type=float,
+        default=None,
+        help="a reconnect storm this many seconds into the measured window: every connection cut at "
+        "once, then opened again at once, each saying hello (its settling time and lost seats reported)",
+    )
+    p.add_argument(
+        "--probe",
+        default="",
+        help="run each local server under loop_probe.py: its loop's stalls, collections and where it "
+        "stalled, written to this file (one per level: the number of tables is added to the name)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per level instead of a table row")
     p.add_argument(
         "--whole",
@@ -798,13 +883,35 @@ def main() -> int:
         if args.url:
             wait_healthy(base)
             result = run_level(
-                base, pids_given, n, procs, seconds, warm, args.think, args.cards, patches, args.check
+                base,
+                pids_given,
+                n,
+                procs,
+                seconds,
+                warm,
+                args.think,
+                args.cards,
+                patches,
+                args.check,
+                storm=args.storm,
             )
             result["url"] = base
         else:
-            with local_server(gc_threshold) as (local, pid):
+            probe = f"{args.probe}.{n}.json" if args.probe else None
+            with local_server(gc_threshold, probe) as (local, pid):
                 result = run_level(
-                    local, [pid], n, procs, seconds, warm, args.think, args.cards, patches, args.check
+                    local,
+                    [pid],
+                    n,
+                    procs,
+                    seconds,
+                    warm,
+                    args.think,
+                    args.cards,
+                    patches,
+                    args.check,
+                    probe=bool(probe),
+                    storm=args.storm,
                 )
             result["server_gc"] = list(gc_threshold) if gc_threshold else None
         result["patches"] = patches
@@ -813,13 +920,22 @@ def main() -> int:
         else:
             row = " | ".join(str(result[k]) for k, _ in COLUMNS)
             extra = f"  (load {result['load_before'][0]} -> {result['load_after'][0]})"
+            if result["storm_at_s"] is not None:
+                extra += (
+                    f"  storm: all back in {result['storm_settle_s']} s"
+                    f" (p50 {result['storm_back_p50_ms']} ms, p99 {result['storm_back_p99_ms']} ms),"
+                    f" {result['stand_ins']} stand-ins"
+                )
             if result["failure"]:
                 extra += f"  failure: {result['failure']}"
             print(row + extra, flush=True)
-        if result["failure"] or result["errors"] or not result["cards"]:
+        if result["failure"] or result["errors"] or result["stand_ins"] or not result["cards"]:
             # A level that lost connections, saw errors or played nothing measured
             # nothing worth a row: say so loudly rather than report 0 cards.
-            why = result["failure"] or f"{result['errors']} errors, {result['cards']} cards"
+            why = (
+                result["failure"]
+                or f"{result['errors']} errors, {result['stand_ins']} stand-ins, {result['cards']} cards"
+            )
             print(f"FAILED at {n} tables: {why}", file=sys.stderr, flush=True)
             return 1
     return 0

@@ -16,7 +16,6 @@ is the same on both.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -26,6 +25,7 @@ from sqlalchemy import Select, delete, func, literal_column, select, update
 from ..clock import Clock
 from ..storage.database import Database
 from ..storage.schema import leases as table
+from ..storage.turns import Turns
 
 DEFAULT_TTL_MS = 5000
 
@@ -141,12 +141,13 @@ class SqlLeases(Leases):
         self._now = db_now(db.dialect)
 
     @contextlib.asynccontextmanager
-    async def _write(self, engine: Any = None) -> AsyncIterator[Any]:
-        # SQLite has one writer: take the app's write lock (on this loop) first.
-        lock: asyncio.Lock | None = self.db.lock if engine is None or engine is self.engine else None
+    async def _write(self, engine: Any = None, urgent: bool = False) -> AsyncIterator[Any]:
+        # SQLite has one writer: take the app's write lock (on this loop) first;
+        # a renewal's turn comes before a crowd of other writes (``storage.turns``).
+        lock: Turns | None = self.db.lock if engine is None or engine is self.engine else None
         async with contextlib.AsyncExitStack() as stack:
             if lock is not None:
-                await stack.enter_async_context(lock)
+                await stack.enter_async_context(lock.urgent() if urgent else lock)
             conn = await stack.enter_async_context((engine or self.engine).begin())
             yield conn
 
@@ -178,7 +179,7 @@ class SqlLeases(Leases):
             .values(expires=self._expires())
             .returning(table.c.name)
         )
-        async with self._write(self.renew_engine) as conn:
+        async with self._write(self.renew_engine, urgent=True) as conn:
             return {str(r.name) for r in await conn.execute(stmt)}
 
     async def release(self, name: str) -> None:

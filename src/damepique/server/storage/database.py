@@ -56,6 +56,7 @@ from ..clock import Clock
 from ..protocol import Json
 from ..settings import async_url
 from . import schema as tables
+from .turns import Turns
 
 log = logging.getLogger("damepique.server")
 
@@ -63,6 +64,10 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 # Any constant will do: it only has to be the same in every damepique process.
 _MIGRATION_LOCK = 0x64616D65  # "dame"
+
+
+SQLITE_POOL = 24
+"""Connections (threads) kept open to a SQLite file, and as many more in a burst."""
 
 
 def is_sqlite(url: str) -> bool:
@@ -91,6 +96,11 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     url = async_url(url)
     if is_sqlite_memory(url):
         kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}} | kwargs
+    elif is_sqlite(url):
+        # Each of aiosqlite's connections is a thread, started while the loop waits:
+        # past the pool's size every burst of reads (tables made or loaded at once)
+        # opened and closed connections over and over, the loop stalled at each start.
+        kwargs = {"pool_size": SQLITE_POOL, "max_overflow": SQLITE_POOL} | kwargs
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
@@ -227,7 +237,8 @@ class Database:
         """The app's clock (``Settings.clock``): the times the stores write down."""
         self.url = async_url(url)  # plain postgresql:// or sqlite:// as people write them
         self.engine: AsyncEngine = create_engine(self.url)
-        self.lock = asyncio.Lock()
+        self.lock = Turns()
+        """The one write lock; urgent writes (the event log, leases) take it in turns with the others."""
         self.file = sqlite_file(self.url)
         """The SQLite file, when the database is one (the event log's hot path writes it directly)."""
         self._direct: sqlite3.Connection | None = None
@@ -304,10 +315,11 @@ class Database:
 
     async def append_events(self, rows: Sequence[Json]) -> None:
         """Rows of the event log (``game_id``, ``seq``, ``body``) in one transaction,
-        under the write lock: on a SQLite file with the standard library's driver
-        on this thread (committed, or rolled back on error), elsewhere through
-        SQLAlchemy."""
-        async with self.lock:
+        under the write lock (its turn comes after one other write at most: a
+        crowd of other writes never holds the cards up): on a SQLite file with
+        the standard library's driver on this thread (committed, or rolled back
+        on error), elsewhere through SQLAlchemy."""
+        async with self.lock.urgent():
             try:
                 if self.file is None:
                     async with self.engine.begin() as conn:
