@@ -8,7 +8,7 @@ on the engine, below the server and botapi alike: both speak through it.
 The interop modules at the top of the package sit above engine and bots:
 observation <- worlds <- openspiel, observation <- pettingzoo; nothing below
 imports them. words (the pages' words, read from web/strings) imports nothing of
-ours: bots say their reasons and sentences with it.
+ours: bots say their reasons and sentences with it, the score keeper its reasons.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ ALLOWED = {
     "engine": {"engine"},
     # "words": the pages' words (web/strings), read where Python must say a sentence.
     "bots": {"engine", "bots", "words"},
-    "scorer": {"engine", "scorer"},
+    "scorer": {"engine", "scorer", "words"},
     "server": {"engine", "bots", "scorer", "server", "wire"},
     # "damepique": the package root, for ``__version__`` (its User-Agent).
     "botapi": {"engine", "bots", "botapi", "damepique", "wire"},

@@ -112,7 +112,7 @@ def test_tie_share_ends_the_game_with_both_winners(client):
     assert body["status"]["params"] == {"players": ["Cy", "Dee"], "total": 0}
     r = add(client, sheet, points=[25, 1, 0, 0])
     assert r.status_code == 409
-    assert r.json()["reason"] == ("the game is over: Cy and Dee won. Edit or delete a deal to go on")
+    assert r.json()["reason"] == ("the game is over: Cy and Dee have won. Edit or delete a deal to go on")
 
 
 def test_moon_with_the_jack_or_not_is_asked_and_either_reading_is_saved(client):

@@ -22,7 +22,7 @@ test("the score keeper's refusals and outcomes in French, from code and params",
   assert.match(fr("scm_sum_over", { total: 29, expected: 26, difference: 3 }), /3 points de trop$/);
   assert.match(fr("scm_points_negative", { player: "Ann", points: -2 }), /valet de carreau/);
   assert.equal(
-    fr("scm_points_too_many", { player: "Ann", points: 30, limit: 26 }),
+    fr("scm_points_too_many", { player: "Ann", points: 30, limit: 26, over: 4 }),
     typo("Ann a 30, mais une donne ne compte que 26 points : 4 points de trop"),
   );
   assert.equal(
@@ -34,10 +34,15 @@ test("the score keeper's refusals and outcomes in French, from code and params",
     typo("Ann a 16 : un grand chelem avec aussi le valet de carreau (Ann -10, les autres 26 chacun) ou une donne ordinaire ? Choisissez"),
   );
   assert.equal(fr("scm_winner", { player: "Dee", total: 0 }), typo("Dee gagne avec 0 point"));
-  // What a rule takes, said by the page from the rule's key (the server sends its English only).
+  // What a rule takes, said from the rule's key.
   assert.equal(
-    fr("scm_rules_type", { key: "target", expected: "a whole number", value: "100" }),
+    fr("scm_rules_type", { key: "target", value: "100" }),
     'target doit être un nombre entier, pas "100"',
   );
   assert.equal(fr("scm_shared", { players: ["Cy", "Dee"], total: 0 }), typo("Cy et Dee se partagent la victoire avec 0 point"));
+  assert.equal(fr("scm_game_over", { winner: "Cy", winners: ["Cy"] }), typo("la partie est finie : Cy a gagné. Modifiez ou supprimez une donne pour continuer"));
+  assert.equal(fr("scm_no_such_deal", { number: 3, count: 0 }), "il n'y a pas de donne 3 (aucune donne entrée)");
+  assert.equal(fr("scm_no_such_deal", { number: 3, count: 2 }), "il n'y a pas de donne 3 (donnes 1 à 2)");
+  assert.equal(fr("scm_playing", { players: ["Cy"] }), "Cy mène");
+  assert.equal(fr("scm_playing", { players: ["Cy", "Dee", "Eva"] }), "Cy, Dee et Eva sont en tête");
 });

@@ -18,7 +18,7 @@ from damepique.bots.advice import OUTCOME_KEYS, Comparison, sentence
 from damepique.bots.reasons import REASONS, reason_words
 from damepique.bots.registry import BOT_INFO
 from damepique.engine import CARD_NAMES, PRESETS, Rules
-from damepique.words import words
+from damepique.words import phrase, words
 
 from .page_words import STRINGS, page_words
 
@@ -171,15 +171,17 @@ def _scorer_cases() -> list[tuple[str, dict[str, object]]]:
         "length": 40,
         "limit": 26,
         "key": "target",
-        "expected": "a whole number",
+        "expected": 26,
         "value": "x",
         "target": 0,
         "player": "Ann",
         "points": 30,
+        "over": 4,
         "total": 24,
         "difference": 2,
         "number": 3,
         "winner": "Ann",
+        "winners": ["Ann"],
         "detail": "x",
         "queen": 12,
         "shooter_score": -10,
@@ -191,48 +193,104 @@ def _scorer_cases() -> list[tuple[str, dict[str, object]]]:
         params = dict(base)
         if code == "points_count":
             params["players"] = 4
-        if code in ("sum_short", "sum_over"):
-            params["expected"] = 26
         cases.append((code, params))
     cases += [
-        ("sum_short", {**base, "expected": 26, "difference": 1}),
-        ("sum_over", {**base, "expected": 26, "difference": 1}),
-        ("points_too_many", {**base, "points": 27}),
+        ("sum_short", {**base, "difference": 1}),
+        ("sum_over", {**base, "difference": 1}),
+        ("points_too_many", {**base, "points": 27, "over": 1}),
         ("winner", {**base, "total": 1}),
+        ("winner", {**base, "total": 0}),
+        ("winner", {**base, "total": -1}),
         ("tie", {**base, "players": ["Cy", "Dee"], "total": 0}),
         ("shared", {**base, "players": ["Cy", "Dee"]}),
         ("playing", {**base, "players": ["Ann"]}),
         ("playing", {**base, "players": ["Ann", "Bob"]}),
         ("no_such_deal", {**base, "count": 0}),
-        ("game_over", {**base, "winners": ["Ann", "Bob"]}),
+        ("no_such_deal", {**base, "count": 1}),
+        ("game_over", {**base, "winner": "Ann", "winners": ["Ann", "Bob"]}),
         ("rules_type", {**base, "value": None}),
+        ("rules_type", {**base, "key": "moon", "value": 3.0}),
+        ("rules_type", {**base, "key": "no_such_rule", "value": False}),
         ("deck", {**base, "value": [52, "é"]}),
+        ("deck", {**base, "value": {"a": 1.5}}),
         ("moon_rule", {**base, "value": True}),
         ("points_not_number", {**base, "value": 2.5}),
+        ("player_name_long", {**base, "name": "Zoë « la reine »"}),
     ]
     return cases
 
 
-def test_the_score_keepers_english_reason_is_the_pages_english() -> None:
-    # The one English copy left in Python (scorer/messages.py: the page's scm_CODE are
-    # functions of the params): word for word what the page says, for every code.
-    from damepique.scorer.messages import render
-
+def _page_t(cases: list[tuple[str, str, dict[str, object]]]) -> list[str]:
+    """What the page's ``t(key, params, lang)`` (web/i18n.js) says for each case, by Node."""
     node = shutil.which("node")
-    assert node is not None
-    cases = _scorer_cases()
+    assert node is not None, "Node.js reads the pages' strings (scripts/_system.sh installs it)"
     script = (
-        "const en = (await import(process.argv[1] + '/en.js')).default;"
-        "console.log(JSON.stringify(JSON.parse(process.argv[2]).map(([c, p]) => en['scm_' + c](p))));"
+        "globalThis.localStorage = {getItem: () => null, setItem: () => {}};"
+        "globalThis.document = {documentElement: {}};"
+        "const i18n = await import(process.argv[1] + '/i18n.js');"
+        "await i18n.loadLang('en'); await i18n.loadLang('fr');"
+        "console.log(JSON.stringify(JSON.parse(process.argv[2]).map(([k, l, p]) => i18n.t(k, p, l))));"
     )
     out = subprocess.run(
-        [node, "--input-type=module", "-e", script, STRINGS.as_uri(), json.dumps(cases)],
+        [node, "--input-type=module", "-e", script, STRINGS.parent.as_uri(), json.dumps(cases)],
         capture_output=True,
         text=True,
         check=True,
     )
-    page = json.loads(out.stdout)
-    assert [(c, render(c, p)) for c, p in cases] == [(c, s) for (c, _), s in zip(cases, page, strict=True)]
+    said: list[str] = json.loads(out.stdout)
+    return said
+
+
+def test_the_score_keepers_words_are_data_python_reads() -> None:
+    # One copy: every scm_CODE of the pages is words (no function of the params),
+    # which the server reads for its English reason (scorer/messages.py keeps none).
+    from damepique.scorer import messages
+    from damepique.words import has
+
+    assert [(lang, c) for lang in ("en", "fr") for c in messages.CODES if not has(f"scm_{c}", lang)] == []
+    assert not [n for n, v in vars(messages).items() if isinstance(v, dict | str) and not n.startswith("__")]
+
+
+def test_the_score_keepers_sentences_are_the_pages_in_both_languages() -> None:
+    # Python and the page fill the same words (t() and damepique.words): word for word
+    # the same for every code, its edge cases, both languages; the reason is the English.
+    from damepique.scorer.messages import render
+    from damepique.words import phrase
+
+    cases = [(f"scm_{code}", lang, params) for code, params in _scorer_cases() for lang in ("en", "fr")]
+    python = [phrase(key, lang, **params) for key, lang, params in cases]
+    assert _page_t(cases) == python
+    assert [render(c, p) for c, p in _scorer_cases()] == python[::2]
+
+
+def test_every_entry_of_forms_is_chosen_as_the_page_chooses() -> None:
+    # Each plural entry of both languages, for counts where English and French differ.
+    from damepique.words import forms
+
+    cases = [
+        (key, lang, {"n": n, "w": n, "total": "T", "names": "Ann"})
+        for lang in ("en", "fr")
+        for key in forms(lang)
+        for n in (0, 1, 2, -1, 5, 1_000_000)
+    ]
+    assert len(cases) > 200
+    assert _page_t(cases) == [phrase(key, lang, **params) for key, lang, params in cases]
+    # ...and Python reads every entry of forms the pages have.
+    script = (
+        "const t = (await import(process.argv[1] + '/' + process.argv[2] + '.js')).default;"
+        "const isForms = (v) => typeof v === 'object' && !Array.isArray(v);"
+        "console.log(JSON.stringify(Object.keys(t).filter((k) => isForms(t[k]))));"
+    )
+    for lang in ("en", "fr"):
+        node = shutil.which("node")
+        assert node is not None
+        out = subprocess.run(
+            [node, "--input-type=module", "-e", script, STRINGS.as_uri(), lang],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert sorted(forms(lang)) == sorted(json.loads(out.stdout)), lang
 
 
 def test_every_name_the_server_gives_a_seat_has_the_pages_words() -> None:

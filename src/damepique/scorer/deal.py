@@ -121,7 +121,7 @@ def _score_points(entry: PointsEntry, rules: SheetRules, names: Sequence[str]) -
             code = "points_below_jack" if rules.jack_of_diamonds else "points_negative"
             raise ScoreError(BAD_ENTRY, code, params, seat)
         if value > rules.moon_points:
-            raise ScoreError(BAD_ENTRY, "points_too_many", params, seat)
+            raise ScoreError(BAD_ENTRY, "points_too_many", params | {"over": value - rules.moon_points}, seat)
     negative = [seat for seat, value in enumerate(points) if value < 0]
     if len(negative) > 1:
         raise ScoreError(BAD_ENTRY, "jack_twice", {"players": [names[s] for s in negative]}, negative[1])

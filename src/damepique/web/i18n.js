@@ -74,9 +74,17 @@ export function typography(s, l = lang) {
  * The words for `key` with its {placeholders} filled from `params`. A value
  * with plural forms picks one by `params.n`; a function gets the params.
  * A key nobody wrote words for comes back as itself, so that it shows.
+ *
+ * A placeholder may say how its value is written: `{value|json}` as JSON,
+ * `{players|list}` as a list of names ("Ann, Bob and Cy"), `{total|n_points}`
+ * by the words of `n_points` (forms chosen by the value, or a list's length,
+ * filled with the params and `n`: an exact form "=VALUE" first, then the
+ * number's plural form, then `other`). damepique.words (Python) fills them
+ * the same way, so the server says a code's sentence from these same words.
  */
 export function t(key, params = {}, l = lang) {
-  let s = (TABLES[l] || TABLES[lang])[key];
+  const table = TABLES[l] || TABLES[lang];
+  let s = table[key];
   if (s === undefined) return key;
   if (typeof s === "function") s = s(params);
   else if (typeof s === "object" && !Array.isArray(s)) {
@@ -85,8 +93,27 @@ export function t(key, params = {}, l = lang) {
     s = s[rules.select(Number(params.n ?? 0))] ?? s.other;
   }
   if (Array.isArray(s)) return s;
-  s = s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  s = fill(s, params, l, table);
   return l === "fr" ? frenchSpaces(s) : s;
+}
+
+function fill(s, params, l, table) {
+  return s.replace(/\{(\w+)(?:\|(\w+))?\}/g, (whole, k, how) => (k in params ? written(params[k], how, params, l, table) : whole));
+}
+
+// A placeholder's value as its `|how` says (see t).
+function written(value, how, params, l, table) {
+  if (!how) return String(value);
+  if (how === "json") return JSON.stringify(value);
+  if (how === "list") {
+    if (value.length <= 1) return value.length ? String(value[0]) : "";
+    return fill(table.list_last, { rest: value.slice(0, -1).join(", "), last: value[value.length - 1] }, l, table);
+  }
+  const forms = table[how];
+  if (typeof forms !== "object" || forms === null) return typeof forms === "string" ? fill(forms, params, l, table) : `{${how}}`;
+  const n = Array.isArray(value) ? value.length : value;
+  const form = forms["=" + n] ?? (typeof n === "number" ? forms[new Intl.PluralRules(l).select(n)] : undefined) ?? forms.other;
+  return fill(form, { ...params, n }, l, table);
 }
 
 /** A number as the page's language writes it: 4.2 / 4,2. */
@@ -116,8 +143,8 @@ export function suitName(suit, l = lang) {
 }
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
-export function listNames(names) {
-  return t("list", names);
+export function listNames(names, l = lang) {
+  return t("list", { items: names }, l);
 }
 
 /** A seat's name: the server's names for computer players are English words. */

@@ -57,7 +57,7 @@ function lowestClub(deck, players) {
 }
 
 function listWords(items, t) {
-  return items.length ? t("list", items) : "";
+  return t("list", { items });
 }
 
 // A few lines that say how the variant is played and scored.

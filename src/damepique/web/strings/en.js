@@ -1,10 +1,9 @@
 // Every English word of the pages (the app and the score keeper), by key.
-// A value is a string with {placeholders}, an object of plural forms
-// ({one, other}, chosen by Intl.PluralRules on the `n` parameter), or a
-// function of the parameters where a sentence needs more than that.
-
-const points = (n) => (Math.abs(n) === 1 ? `${n} point` : `${n} points`);
-const names = (list) => (list.length === 1 ? list[0] : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`);
+// A value is a string with {placeholders} ({value|json}, {players|list} and
+// {total|n_points} say how a value is written: i18n.js's t()), an object of
+// plural forms ({one, other}, chosen by Intl.PluralRules on the `n` parameter),
+// or a function of the parameters where a sentence needs more than that (never
+// for words the server says too: damepique.words reads the data ones).
 
 export default {
   // -- cards
@@ -15,7 +14,7 @@ export default {
   suit_C: "clubs", suit_D: "diamonds", suit_H: "hearts", suit_S: "spades",
   card_name: "{rank} of {suit}",
   number_words: ["No", "One", "Two", "Three", "Four", "Five"],
-  list: names,
+  list: "{items|list}", list_last: "{rest} and {last}",
   label_value: "{label}: {value}",
 
   // -- chrome
@@ -402,42 +401,55 @@ export default {
   sc_ruleMoonOff: "No moon: points count as they are taken.",
   sc_ruleEnd: "The game ends after the deal in which someone reaches {target}; the lowest total wins (if it is tied, play another deal).",
   sc_ruleEndShare: "The game ends after the deal in which someone reaches {target}; the lowest total wins, and players tied for it share the win.",
-  // The score keeper's refusals and status, by the server's code (scorer/messages.py) and params.
-  scm_players_count: (p) => `a sheet needs 3 to 6 players, not ${p.count}`,
-  scm_player_name_empty: (p) => `player ${p.position} has no name`,
-  scm_player_name_long: (p) => `the name '${p.name}' is too long (${p.length} characters, ${p.limit} at most)`,
-  scm_player_name_twice: (p) => `two players are called ${p.name}`,
-  scm_target_range: (p) => `the target must be between 1 and ${p.limit}, not ${p.target}`,
-  scm_queen_points: (p) => `the queen of spades is worth 13 or 12, not ${p.value}`,
-  scm_points_count: (p) => `${p.players} players, but ${p.count} scores given`,
-  scm_points_negative: (p) => `${p.player} has ${p.points}: points cannot be negative (no jack of diamonds on this sheet)`,
-  scm_points_below_jack: (p) => `${p.player} has ${p.points}: the jack of diamonds takes off 10 points at most, nobody goes below -10`,
-  scm_points_too_many: (p) => `${p.player} has ${p.points}, but a deal only gives ${p.limit} points: ${points(p.points - p.limit)} too many`,
-  scm_jack_twice: (p) => `${names(p.players)} have negative points, but only one player takes the jack of diamonds`,
-  scm_sum_short: (p) => `the points add up to ${p.total}, a deal gives ${p.expected}: ${p.difference === 1 ? "1 point is missing" : `${p.difference} points are missing`}`,
-  scm_sum_over: (p) => `the points add up to ${p.total}, a deal gives ${p.expected}: ${points(p.difference)} too many`,
-  scm_moon_off: () => "the moon is not played on this sheet: enter each player's points",
-  scm_jack_off: () => "the jack of diamonds is not played on this sheet",
-  scm_entry_empty: () => "enter each player's points or who shot the moon",
-  scm_entry_both: () => "enter each player's points or who shot the moon, not both",
-  scm_rules_unknown: (p) => `unknown rule '${p.key}'`,
-  scm_rules_type: (p) => `${p.key} must be ${p.expected}, not ${JSON.stringify(p.value)}`,
-  scm_moon_rule: (p) => `the moon rule must be 'others', 'self' or 'off', not ${JSON.stringify(p.value)}`,
-  scm_deck: (p) => `the deck has 52 or 36 cards, not ${JSON.stringify(p.value)}`,
-  scm_tie_rule: (p) => `a tie at the end must be 'play_on' or 'share', not ${JSON.stringify(p.value)}`,
-  scm_points_not_number: (p) => `${p.player}'s points must be a whole number, not ${JSON.stringify(p.value)}`,
-  scm_unknown_player: (p) => `no player '${p.player}' on this sheet`,
-  scm_no_such_deal: (p) => (p.count ? `there is no deal ${p.number} (deals 1 to ${p.count})` : `there is no deal ${p.number}: no deal entered yet`),
-  scm_game_over: (p) => `the game is over: ${names(p.winners || [p.winner])} won. Edit or delete a deal to go on`,
-  scm_no_such_sheet: () => "there is no sheet at this address (check the link)",
-  scm_bad_sheet_data: (p) => `the stored sheet is damaged: ${p.detail}`,
-  scm_queen_points_36: (p) => `in the 36-card game the queen of spades is worth ${p.queen}, not ${p.value}`,
-  scm_nothing_to_undo: () => "nothing to undo",
-  scm_winner: (p) => `${p.player} wins with ${points(p.total)}`,
-  scm_moon_or_ordinary: (p) => `${p.player} has ${p.points}: a moon with the J♦ too (${p.player} ${p.shooter_score}, the others ${p.others_score} each) or an ordinary deal? Choose one`,
-  scm_shared: (p) => `${names(p.players)} share the win with ${points(p.total)}`,
-  scm_tie: (p) => `${names(p.players)} are tied on ${points(p.total)}: play another deal`,
-  scm_playing: (p) => (p.players.length === 1 ? `${p.players[0]} leads` : `${names(p.players)} lead`),
+  // The score keeper's refusals and status, by the server's code and params: plain words,
+  // so that the server's English `reason` is read from here too (damepique.words).
+  scm_players_count: "a sheet needs 3 to 6 players, not {count}",
+  scm_player_name_empty: "player {position} has no name",
+  scm_player_name_long: "the name '{name}' is too long ({length} characters, {limit} at most)",
+  scm_player_name_twice: "two players are called {name}",
+  scm_target_range: "the target must be between 1 and {limit}, not {target}",
+  scm_queen_points: "the queen of spades is worth 13 or 12, not {value}",
+  scm_points_count: "{players} players, but {count} scores given",
+  scm_points_negative: "{player} has {points}: points cannot be negative (no jack of diamonds on this sheet)",
+  scm_points_below_jack: "{player} has {points}: the jack of diamonds takes off 10 points at most, nobody goes below -10",
+  scm_points_too_many: "{player} has {points}, but a deal only gives {limit} points: {over|n_points} too many",
+  scm_jack_twice: "{players|list} have negative points, but only one player takes the jack of diamonds",
+  scm_sum_short: "the points add up to {total}, a deal gives {expected}: {difference|scm_missing}",
+  scm_sum_over: "the points add up to {total}, a deal gives {expected}: {difference|n_points} too many",
+  scm_moon_off: "the moon is not played on this sheet: enter each player's points",
+  scm_jack_off: "the jack of diamonds is not played on this sheet",
+  scm_entry_empty: "enter each player's points or who shot the moon",
+  scm_entry_both: "enter each player's points or who shot the moon, not both",
+  scm_rules_unknown: "unknown rule '{key}'",
+  scm_rules_type: "{key} must be {key|scm_rule_takes}, not {value|json}",
+  scm_moon_rule: "the moon rule must be 'others', 'self' or 'off', not {value|json}",
+  scm_deck: "the deck has 52 or 36 cards, not {value|json}",
+  scm_tie_rule: "a tie at the end must be 'play_on' or 'share', not {value|json}",
+  scm_points_not_number: "{player}'s points must be a whole number, not {value|json}",
+  scm_unknown_player: "no player '{player}' on this sheet",
+  scm_no_such_deal: "there is no deal {number} ({count|scm_deals})",
+  scm_game_over: "the game is over: {winners|list} {winners|scm_won}. Edit or delete a deal to go on",
+  scm_no_such_sheet: "there is no sheet at this address (check the link)",
+  scm_bad_sheet_data: "the stored sheet is damaged: {detail}",
+  scm_queen_points_36: "in the 36-card game the queen of spades is worth {queen}, not {value}",
+  scm_nothing_to_undo: "nothing to undo",
+  scm_winner: "{player} wins with {total|n_points}",
+  scm_moon_or_ordinary: "{player} has {points}: a moon with the J♦ too ({player} {shooter_score}, the others {others_score} each) or an ordinary deal? Choose one",
+  scm_shared: "{players|list} share the win with {total|n_points}",
+  scm_tie: "{players|list} are tied on {total|n_points}: play another deal",
+  scm_playing: "{players|list} {players|scm_lead}",
+  // Parts of the sentences above, chosen by a value ({difference|scm_missing}).
+  n_points: { one: "{n} point", other: "{n} points" },
+  scm_missing: { one: "{n} point is missing", other: "{n} points are missing" },
+  scm_deals: { "=0": "no deal entered yet", other: "deals 1 to {n}" },
+  scm_won: { one: "has won", other: "have won" },
+  scm_lead: { one: "leads", other: "lead" },
+  // What each rule takes (scm_rules_type), by the rule's key.
+  scm_rule_takes: {
+    "=target": "a whole number", "=moon": "'others', 'self' or 'off'", "=jack_of_diamonds": "true or false",
+    "=queen_points": "13 or 12", "=black_maria": "true or false", "=deck": "52 or 36", "=tie": "'play_on' or 'share'",
+    other: "something else",
+  },
 
 
   // -- game analysis (analysis.js)
