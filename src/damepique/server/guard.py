@@ -30,6 +30,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .clock import Cancellable, Clock
+from .keepalive import Keepalive
 
 log = logging.getLogger("damepique.server")
 
@@ -75,8 +76,9 @@ def _host(transport: asyncio.BaseTransport) -> str | None:
 def guarded(guard: Guard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's HTTP and WebSocket protocol classes with ``guard``'s limits."""
 
-    class GuardedWebSocket(WebSocketsSansIOProtocol):
-        """Counted by the HTTP connection it was upgraded from; let go when it ends."""
+    class GuardedWebSocket(Keepalive, WebSocketsSansIOProtocol):
+        """Counted by the HTTP connection it was upgraded from; let go when it ends.
+        Its pings are ``keepalive``'s."""
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(_host(self.transport))

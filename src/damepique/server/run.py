@@ -84,6 +84,7 @@ def serve(
             file=sys.stderr,
         )
     from .guard import Guard, guarded
+    from .keepalive import ping_interval
 
     url = database_url(db)
     file = sqlite_file(url)
@@ -125,7 +126,7 @@ def serve(
         ws=ws,
         ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
+        ws_ping_interval=ping_interval(),  # spaced and skipped as ``keepalive`` says
         ws_ping_timeout=20.0,
         proxy_headers=bool(trusted),
         forwarded_allow_ips=",".join(sorted(trusted)) or None,
