@@ -21,6 +21,7 @@ from sqlalchemy import update
 from damepique.engine import Rules
 from damepique.server.app import create_app
 from damepique.server.clock import ManualClock
+from damepique.server.quick.service import table_seater
 from damepique.server.settings import Settings
 from damepique.server.storage import schema
 
@@ -389,3 +390,25 @@ def test_a_restart_keeps_the_waits_and_the_seats_of_the_tickets(tmp_path: Path, 
             a.send_text(json.dumps({"type": "join", "name": "Ana", "ticket": seated[0]["ticket"]}))
             assert receive_status(a, "matched")["token"] == matched[0]["token"]
         assert len(second.app.state.quick.queue) == 0  # type: ignore[attr-defined]
+
+
+def test_a_wait_sits_at_one_table_once_whoever_seats_it(tmp_path: Path, clock: ManualClock) -> None:
+    # Two owners seating the same people (one that lost the queue and does not know it
+    # yet): the seat token names the wait, once; the second table seats nobody and
+    # closes, and the database still takes writes.
+    with TestClient(make_app(tmp_path / "once.sqlite3", clock)) as client:
+        state = client.app.state  # type: ignore[attr-defined]
+        people = [
+            state.quick.entry({"wait": 30, "player": f"device-of-{n}", "players": "3-5"}, {}, n, None)
+            for n in ("Ana", "Ben")
+        ]
+        seat = table_seater(state.tables)
+        first = client.portal.call(seat, people[0].choice, people)  # type: ignore[union-attr]
+        assert [w and w["seat"] for w in first] == [0, 1]
+        before = set(state.tables.tables)
+        assert client.portal.call(seat, people[0].choice, people) == [None, None]  # type: ignore[union-attr]
+        assert set(state.tables.tables) == before  # the second table closed: no game of bots alone
+        assert first[0] is not None
+        names = [s["name"] for s in seats_of(client, first[0])]
+        assert names[:2] == ["Ana", "Ben"] and len(names) == 3
+        assert client.get("/healthz").status_code == 200

@@ -3,8 +3,9 @@ lease owns it, the other sends it who waits there; one person waiting at
 both processes is seated once; when the owner stops, the other takes the
 lease and rebuilds the queue from the pages still connected to it, those
 the old owner was seating included (it may have died first), each seated
-once; a lone server restarting tells its waiting pages, and their waits
-(place and countdown) survive it.
+once, even when the old owner died between seating them and keeping where;
+two owners at once seat a wait once; a lone server restarting tells its
+waiting pages, and their waits (place and countdown) survive it.
 
 Two nodes in one event loop, as two processes are: one broker between them
 and the leases in one database file. The app's clock is moved by hand and
@@ -30,6 +31,8 @@ from damepique.server.quick.queue import Choice, Entry
 from damepique.server.quick.service import LEASE, QuickMatch
 from damepique.server.storage.database import Database
 from damepique.server.storage.quick import QuickStore
+from damepique.server.storage.tables import TableStore
+from damepique.wire import QuickSeat
 
 from .. import clocks
 
@@ -76,13 +79,26 @@ async def processes(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, Man
         node.broker = broker  # one broker between the two, as Redis is
         node.leases = SqlLeases(db, node.pid, 60_000)
         seated: list[list[str]] = []
+        tokens = TableStore(db)
 
         async def seat(
-            choice: Choice, people: list[Entry], seated: list[list[str]] = seated, name: str = name
-        ) -> list[Json]:
-            seated.append([e.person for e in people])
-            code = f"T{len(seated)}{name}"
-            return [{"code": code, "token": f"tok-{e.ticket}", "seat": i} for i, e in enumerate(people)]
+            choice: Choice,
+            people: list[Entry],
+            seated: list[list[str]] = seated,
+            name: str = name,
+            tokens: TableStore = tokens,
+        ) -> list[QuickSeat | None]:
+            # As a table seats them: a seat token each, naming the wait (a wait sits once).
+            code = f"T{len(seated) + 1}{name}"
+            seats: list[QuickSeat | None] = []
+            for i, e in enumerate(people):
+                try:
+                    await tokens.add_token(f"tok-{e.ticket}-{code}", code, i, e.ticket)
+                    seats.append({"code": code, "token": f"tok-{e.ticket}-{code}", "seat": i})
+                except Refusal:
+                    seats.append(None)
+            seated.append([e.person for e, where in zip(people, seats, strict=True) if where])
+            return seats
 
         await node.start()
         made.append((db, Process(node, QuickMatch(node, clock, seat, QuickStore(db)), seated)))
@@ -241,6 +257,46 @@ async def test_a_group_seated_by_an_owner_that_died_before_saying_so_is_not_seat
         await until(lambda: all("matched" in p.statuses() for p in pages))
     assert b.seated == [] and len(a.seated) == 1
     assert {next(m for m in p.got if m["status"] == "matched")["code"] for p in pages} == {"T1a"}
+
+
+async def test_a_group_seated_by_an_owner_that_died_before_keeping_where_is_not_seated_again(
+    processes: tuple[Process, Process, ManualClock],
+) -> None:
+    a, b, _ = processes
+    async with asyncio.timeout(60):
+        keeping = asyncio.Event()
+
+        async def dies_keeping(ticket: str, reply: Json, at: float) -> None:
+            keeping.set()
+            await asyncio.Event().wait()  # the process dies here: the table made, where not kept
+
+        a.quick.store.seated = dies_keeping  # type: ignore[method-assign]
+        pages = [Page() for _ in range(4)]
+        tickets = [await join(b, page, f"p{i}") for i, page in enumerate(pages)]
+        await keeping.wait()
+        kept = QuickStore(b.node.db)
+        waits = [await kept.get(t) for t in tickets]
+        assert all(w is not None and w.seated is None for w in waits)  # not kept: a died first
+        await takes_over(a, b)  # b owns the queue now: the four are offered to it again
+        await until(lambda: all("matched" in p.statuses() for p in pages))
+    # b found their seats in the seat tokens: the table a made, and no second one.
+    assert b.seated == [] and len(a.seated) == 1
+    assert {next(m for m in p.got if m["status"] == "matched")["code"] for p in pages} == {"T1a"}
+    assert all(p.statuses().count("matched") == 1 for p in pages)
+    waits = [await kept.get(t) for t in tickets]
+    assert all(w is not None and w.seated is not None and w.seated["code"] == "T1a" for w in waits)
+
+
+async def test_two_owners_at_once_seat_a_wait_once(processes: tuple[Process, Process, ManualClock]) -> None:
+    # An owner that lost its lease without knowing it yet seats the same people as
+    # the new one: the seat tokens' unique ticket refuses the second seat of each.
+    a, b, _ = processes
+    people = [a.quick.entry({"wait": 30, "player": f"device-{n}"}, {}, n, None) for n in ("una", "dos")]
+    assert [w and w["code"] for w in await a.quick.seat_group(people[0].choice, people)] == ["T1a", "T1a"]
+    assert await b.quick.seat_group(people[0].choice, people[::-1]) == [None, None]
+    assert b.seated == [[]]
+    where = await QuickStore(b.node.db).seat_taken(people[1].ticket)
+    assert where == {"code": "T1a", "token": f"tok-{people[1].ticket}-T1a", "seat": 1}
 
 
 async def test_a_lone_server_restarting_tells_its_waiting_pages_and_keeps_their_waits(

@@ -30,10 +30,12 @@ from damepique.scorer import NO_SUCH_SHEET, ScoreError, Sheet, SheetRules
 from damepique.server.app import create_app
 from damepique.server.clock import ManualClock
 from damepique.server.cluster.leases import SqlLeases
+from damepique.server.errors import Refusal
 from damepique.server.storage import database
 from damepique.server.storage.accounts import AccountStore
 from damepique.server.storage.database import Database
 from damepique.server.storage.games import GameRow, GameStore
+from damepique.server.storage.quick import QuickStore
 from damepique.server.storage.schema import leases as leases_table
 from damepique.server.storage.sheets import SheetStore
 from damepique.server.storage.tables import TableStore
@@ -338,6 +340,35 @@ async def test_tables_and_their_seat_tokens(db: Database) -> None:
     assert await mp.unjoined_solo(db.clock.time() - 60) == []
     await mp.delete("LONE-LONE")
     assert await mp.load("LONE-LONE") is None and await mp.find_token("tok-lone") is None
+
+
+async def test_a_quick_match_wait_takes_one_seat_whichever_process_seats_it(shared_url: str) -> None:
+    """Two processes (a database each, one file or one server) seat the same
+    wait at once, and again: one seat token names it; the others are refused
+    (``already_seated``), nothing written, and the database still takes writes."""
+    dbs = [Database(shared_url, ManualClock()) for _ in range(2)]
+    for d in dbs:
+        await d.open()
+    try:
+        stores = [TableStore(d) for d in dbs]
+        tries = [
+            stores[i % 2].add_token(f"tok-{i}", f"TBL{i}-TBLE", i, "ticket-of-ana-1234") for i in range(4)
+        ]
+        done = await asyncio.gather(*tries, return_exceptions=True)
+        refused = [r for r in done if isinstance(r, Refusal)]
+        assert len(refused) == 3 and {r.code for r in refused} == {"already_seated"}, done
+        won = next(i for i, r in enumerate(done) if r is None)
+        where = await QuickStore(dbs[1]).seat_taken("ticket-of-ana-1234")
+        assert where == {"code": f"TBL{won}-TBLE", "token": f"tok-{won}", "seat": won}
+        # Tokens without a wait are many, as before.
+        await stores[0].add_token("tok-a", "TBLA-TBLE", 0)
+        await stores[1].add_token("tok-b", "TBLA-TBLE", 1)
+        assert await stores[0].find_token("tok-b") == ("TBLA-TBLE", 1)
+        assert await QuickStore(dbs[0]).seat_taken("ticket-of-nobody-12") is None
+        assert dbs[0].health() is None
+    finally:
+        for d in dbs:
+            await d.close()
 
 
 async def test_table_leases_one_holder_then_orphans_are_found(db: Database) -> None:

@@ -23,10 +23,13 @@ server too (its waiting pages are told ``restarting``, reconnect and join
 again with their ticket). A page that reconnects sends its ticket again: it
 keeps its place, or hears where it was seated.
 
-What is left: an owner that dies between making a group's table and keeping
-where it seated them (one database write) leaves those people at a table
-they never hear of (a bot stands in after the grace period, as for anyone
-who drops) and the new owner seats them again.
+A wait sits once: the seat token a table gives it names its ticket, a
+unique column (``TableStore.add_token``). An owner that dies between seating
+a group and keeping where (``quick_tickets``) leaves that word in the seat
+tokens: the new owner finds the seat there and tells the page, instead of
+seating it again; and of two owners at once (one that lost its lease and
+does not know it yet), the second to seat a wait is refused and tells the
+page where the first seated it.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from damepique.engine import Rules
@@ -73,8 +76,10 @@ class Listener(Protocol):
     def post(self, text: str) -> None: ...
 
 
-SeatGroup = Callable[[Choice, list[Entry]], Awaitable[list[QuickSeat]]]
-"""Make a table for these people, seat them, start: ``{code, token, seat}`` each, in order."""
+SeatGroup = Callable[[Choice, list[Entry]], Awaitable[list[QuickSeat | None]]]
+"""Make a table for these people, seat them, start: ``{code, token, seat}`` each, in
+order; None for a person whose wait already sits at a table (a wait sits once:
+``TableStore.add_token``), seated by an owner that went before saying so."""
 
 
 @dataclass
@@ -323,6 +328,9 @@ class QuickMatch:
             if kept.seated is not None:
                 self.recent[e.ticket] = (kept.seated, self.clock.time())
                 return kept.seated
+            where = await self.store.seat_taken(e.ticket)
+            if where is not None:  # seated by an owner that went before keeping where
+                return await self._matched(e.ticket, where, self.clock.time())
             e.since, e.wait = kept.since, kept.due - kept.since
         new = e.ticket not in self.queue.entries
         replaced = self.queue.add(e)
@@ -413,10 +421,21 @@ class QuickMatch:
                 self._tell_failed(e)
             return
         for e, where in zip(people, seats, strict=True):
-            reply = quick_message("matched", e.ticket, **where, link=f"/#/t/{where['code']}")
-            self.recent[e.ticket] = (dict(reply), now)
-            await self.store.seated(e.ticket, dict(reply), now)
+            if where is None:  # it sits already: another owner seated it
+                where = await self.store.seat_taken(e.ticket)
+                if where is None:  # (and it left that table since)
+                    self._tell_failed(e)
+                    continue
+            reply = await self._matched(e.ticket, where, now)
             self._tell(e.pid, {"op": "quick_seated", "ticket": e.ticket, "message": reply})
+
+    async def _matched(self, ticket: str, where: QuickSeat, now: float) -> Json:
+        """The ``matched`` message of ``ticket`` seated ``where``, kept (here and
+        in the database) for a page that asks again."""
+        reply = dict(quick_message("matched", ticket, **where, link=f"/#/t/{where['code']}"))
+        self.recent[ticket] = (reply, now)
+        await self.store.seated(ticket, reply, now)
+        return reply
 
     def _unclaim_later(self, e: Entry) -> None:
         if e.pid == self.node.pid:
@@ -434,7 +453,7 @@ class QuickMatch:
 def table_seater(tables: Tables) -> SeatGroup:
     """Seat a group at a new table of ``tables`` and start its game, bots filling."""
 
-    async def seat_group(choice: Choice, people: list[Entry]) -> list[QuickSeat]:
+    async def seat_group(choice: Choice, people: list[Entry]) -> list[QuickSeat | None]:
         low, high = choice.seats
         players = max(low, min(high, len(people)))
         options = TableOptions(
@@ -443,11 +462,21 @@ def table_seater(tables: Tables) -> SeatGroup:
             ranked=choice.ranked,
         )
         table = await tables.create("table", options, [TableSeat() for _ in range(players)])
-        seats: list[QuickSeat] = []
+        seats: list[QuickSeat | None] = []
         for e in people:
-            token, seat = await table.sit(e.name, Sitter.from_json(e.sitter), announce=False)
+            try:
+                sitter = replace(Sitter.from_json(e.sitter), ticket=e.ticket)
+                token, seat = await table.sit(e.name, sitter, announce=False)
+            except Refusal as refused:
+                if refused.code != "already_seated":
+                    raise
+                seats.append(None)  # seated by another owner: its seat here goes to a bot
+                continue
             seats.append({"code": table.code, "token": token, "seat": seat})
-        await table.start(None, now=True)
+        if any(seats):
+            await table.start(None, now=True)
+        else:
+            await table.expire()  # nobody left to seat: no game of bots alone
         return seats
 
     return seat_group

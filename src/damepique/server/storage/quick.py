@@ -2,7 +2,8 @@
 owner must not forget when it goes, another process or the same server
 restarted taking the queue over. A wait's start and end, so a page that
 joins again with its ticket keeps its place and its countdown; and where a
-ticket was seated, so it is never seated twice, whoever owns the queue."""
+ticket was seated, so it is never seated twice, whoever owns the queue (the
+seat's token names its ticket too, unique: ``seat_taken``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+
+from damepique.wire import QuickSeat
 
 from ..protocol import Json
 from . import schema
@@ -64,6 +67,15 @@ class QuickStore:
                 await conn.execute(
                     insert(qt).values(ticket=ticket, since=at, due=at, seated=json.dumps(reply), at=at)
                 )
+
+    async def seat_taken(self, ticket: str) -> QuickSeat | None:
+        """The seat ``ticket`` took at a table (its seat token names it: a wait sits
+        once, ``TableStore.add_token``), whether or not the owner that seated it
+        kept it here (``seated``) before it went; None: it sits nowhere."""
+        tok = schema.seat_tokens
+        async with self.db.read() as conn:
+            r = (await conn.execute(select(tok).where(tok.c.ticket == ticket))).first()
+        return None if r is None else {"code": str(r.code), "token": str(r.token), "seat": int(r.seat)}
 
     async def forget(self, ticket: str) -> None:
         """The person left the queue: the ticket waits no more."""

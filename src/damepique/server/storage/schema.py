@@ -84,8 +84,11 @@ seat_tokens = Table(
     Column("token", String(64), primary_key=True),
     Column("code", String(16), nullable=False, index=True),
     Column("seat", Integer, nullable=False),
+    Column("ticket", String(64), unique=True, index=True),
 )
-"""A seat's secret: whoever holds the token plays the seat."""
+"""A seat's secret: whoever holds the token plays the seat. ``ticket``: the
+quick-match wait that took the seat (``quick_tickets``), unique: whichever
+process owns the queue, one wait sits at one table once."""
 
 # -- accounts ---------------------------------------------------------------------------
 

@@ -11,7 +11,9 @@ import json
 from collections.abc import Mapping
 
 from sqlalchemy import Select, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
+from ..errors import Refusal
 from ..protocol import Json
 from . import schema
 from .database import Database
@@ -100,9 +102,29 @@ class TableStore:
 
     # -- seat tokens ----------------------------------------------------------------------
 
-    async def add_token(self, token: str, code: str, seat: int) -> None:
-        async with self.db.write() as conn:
-            await conn.execute(insert(schema.seat_tokens).values(token=token, code=code, seat=seat))
+    async def add_token(self, token: str, code: str, seat: int, ticket: str | None = None) -> None:
+        """``token`` plays the seat. ``ticket``: the quick-match wait it seats, which
+        sits once: ``Refusal`` ``already_seated`` (nothing written) when it holds a
+        seat already, at any table, whichever process seated it (the column is
+        unique: two processes at the same moment, one of them is refused)."""
+        tok = schema.seat_tokens
+        sits = False
+        try:
+            async with self.db.write() as conn:
+                # Looked up first, in the same transaction: a failed insert (or any
+                # error in it) would read as a database that takes no writes (``/healthz``).
+                if ticket is not None:
+                    sits = (
+                        await conn.execute(select(tok.c.code).where(tok.c.ticket == ticket))
+                    ).first() is not None
+                if not sits:
+                    await conn.execute(insert(tok).values(token=token, code=code, seat=seat, ticket=ticket))
+        except IntegrityError:
+            if ticket is None:
+                raise
+            sits = True  # another process seated it at the same moment
+        if sits:
+            raise Refusal("already_seated", "this quick-match wait sits at a table already")
 
     async def drop_token(self, code: str, seat: int) -> None:
         tok = schema.seat_tokens

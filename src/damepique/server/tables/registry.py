@@ -153,9 +153,9 @@ class Tables:
             table.code, table.kind, table.status, table.options.public, table.to_data(), joined=table.joined
         )
 
-    async def add_token(self, table: Table, seat: int) -> str:
+    async def add_token(self, table: Table, seat: int, ticket: str | None = None) -> str:
         token = new_token()
-        await self.store.add_token(token, table.code, seat)
+        await self.store.add_token(token, table.code, seat, ticket)
         if self.tables.get(table.code) is table:
             self.tokens.add(token, table.code, seat)
         return token

@@ -66,6 +66,9 @@ class Sitter:
     owner: str | None = None
     player: str | None = None
     """The browser's id, where the page said it (a quick match): a guest's statistics."""
+    ticket: str | None = None
+    """The quick-match wait that seats them: a wait sits at one table once
+    (``TableStore.add_token``: ``already_seated``, nothing changed, when it sits already)."""
 
     def to_json(self) -> Json:
         return asdict(self)

@@ -57,7 +57,7 @@ class Services(Protocol):
         """Seconds a person who dropped keeps their seat before a bot stands in."""
 
     async def save(self, table: Table) -> None: ...
-    async def add_token(self, table: Table, seat: int) -> str: ...
+    async def add_token(self, table: Table, seat: int, ticket: str | None = None) -> str: ...
     async def drop_token(self, table: Table, seat: int) -> None: ...
     async def move_tokens(self, table: Table, moves: Mapping[int, int]) -> None: ...
     async def new_game(self, table: Table) -> Runner: ...
@@ -308,6 +308,7 @@ class Table:
             if self.options.ranked:
                 check_ranked_sitter(self.seats, sitter)
             seat = free[0]
+            token = await self.services.add_token(self, seat, sitter.ticket)  # refused: nothing changed
             # An account's nickname, whatever name the page sent (a guest's: as typed).
             label = nickname or clean_name(name, "Player")
             self.seats[seat] = TableSeat(
@@ -315,7 +316,6 @@ class Table:
             )
             if self.host is None:
                 self.host = seat
-            token = await self.services.add_token(self, seat)
             await self.services.save(self)
         if announce:
             self.announce()
