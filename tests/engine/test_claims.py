@@ -10,7 +10,16 @@ import random
 import pytest
 
 from damepique.bots.knowledge import Knowledge, sample_world
-from damepique.engine import PRESETS, ClaimError, ClaimPlan, Deal, DealResult, Rules, view_of
+from damepique.engine import (
+    PRESETS,
+    ClaimError,
+    ClaimPlan,
+    Deal,
+    DealResult,
+    Rules,
+    claim_plan_of,
+    view_of,
+)
 from damepique.engine.cards import CARD_NAMES, cards_of, parse_card
 from damepique.engine.claims import ALL, NONE, claim_for, finish_claim, loss_plan_for, plan_for
 from damepique.engine.deal import DONE, PLAY, to_mask
@@ -105,6 +114,9 @@ def test_every_claim_offered_comes_to_its_score_in_every_world_and_every_play(pr
                 know = Knowledge.of(view)
                 worlds = [deal.copy()] + [view.world(*sample_world(view, know, rng)) for _ in range(11)]
                 for world in worlds:
+                    # Every world the seat cannot tell from the real one offers the same
+                    # claim: offering it tells nothing of the others' cards.
+                    assert claim_plan_of(world, seat) == plan, (preset, plan)
                     while world.phase != DONE:
                         if world.to_act == seat:
                             card = plan.card_now(world.legal_mask())
