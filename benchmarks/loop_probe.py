@@ -58,8 +58,10 @@ class Probe:
         self.lag_total = 0.0
         self.lag_max = 0.0
         self.ticks = 0
-        self.gc_started = 0.0
-        self.gc: dict[int, list[float]] = {0: [0, 0.0, 0.0], 1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}
+        self.gc_started = self.gc_cpu_started = 0.0
+        self.gc: dict[int, list[float]] = {g: [0, 0.0, 0.0, 0.0] for g in (0, 1, 2)}
+        """Per generation: collections, their wall time, the longest, their CPU time (the
+        thread's own: what a busy machine's scheduler adds to the wall time is not in it)."""
         self.gc_slow: Counter[int] = Counter()
         """Collections longer than ``STALL_S``, by generation."""
         self.stacks: Counter[str] = Counter()
@@ -69,6 +71,7 @@ class Probe:
         self.writes: list[float] = []
         """How long each other write held the write lock (``Database.write``)."""
         self.started = time.monotonic()
+        self.cpu_started = time.thread_time()
 
     # -- on the loop ---------------------------------------------------------------------------
 
@@ -94,10 +97,11 @@ class Probe:
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self.gc_started = time.perf_counter()
+            self.gc_started, self.gc_cpu_started = time.perf_counter(), time.thread_time()
             return
         took = time.perf_counter() - self.gc_started
         row = self.gc[info["generation"]]
+        row[3] += time.thread_time() - self.gc_cpu_started
         row[0] += 1
         row[1] += took
         row[2] = max(row[2], took)
@@ -124,9 +128,15 @@ class Probe:
             "lag_over_20ms": {f">={b}ms": self.lags[b] for b in BUCKETS_MS},
             "lag_total_s": round(self.lag_total, 3),
             "lag_max_ms": round(self.lag_max * 1000, 1),
+            "main_thread_cpu_s": round(time.thread_time() - self.cpu_started, 2),
             "gc": {
-                str(g): {"count": int(n), "total_s": round(t, 3), "max_ms": round(m * 1000, 1)}
-                for g, (n, t, m) in self.gc.items()
+                str(g): {
+                    "count": int(n),
+                    "total_s": round(t, 3),
+                    "max_ms": round(m * 1000, 1),
+                    "cpu_s": round(c, 3),
+                }
+                for g, (n, t, m, c) in self.gc.items()
             },
             "gc_over_20ms": {str(g): n for g, n in sorted(self.gc_slow.items())},
             "event_appends": _spread(self.appends),

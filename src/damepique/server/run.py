@@ -16,6 +16,9 @@ from .storage.database import damaged, sqlite_file
 DEFAULT_GC_THRESHOLD = (10_000, 20, 100)
 
 
+LISTEN_BACKLOG = 16_384
+"""Connections waiting to be accepted, at most (uvicorn's default: 2,048)."""
+
 MIN_OPEN_FILES = 4096
 """Under this many open files ``serve`` warns: each player's socket is one."""
 
@@ -126,6 +129,11 @@ def serve(
         ws=ws,
         ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,
+        # A reconnect storm opens thousands of connections in the same instant: past
+        # the queue of the listening socket the kernel drops them, and each comes back
+        # only when its SYN is sent again (1 s, then 3 s...). The kernel caps this at
+        # net.core.somaxconn (4,096 on most systems).
+        backlog=LISTEN_BACKLOG,
         ws_ping_interval=ping_interval(),  # spaced and skipped as ``keepalive`` says
         ws_ping_timeout=20.0,
         proxy_headers=bool(trusted),
