@@ -121,3 +121,35 @@ async def test_the_score_keeper_wears_the_apps_header(new_context, lang: str, si
     assert scorer == app
     assert app["brand"] == "♠ Dame de pique"
     await context.close()
+
+
+# The header's language control, read from the page: what it is, says and looks like.
+LANGUAGE = """() => { const s = document.querySelector('header select');
+  if (!s) return null; const cs = getComputedStyle(s);
+  return { label: s.labels[0]?.textContent, options: [...s.options].map((o) => [o.value, o.textContent]),
+    value: s.value, size: cs.fontSize, padding: cs.padding, height: s.offsetHeight,
+    labelShown: s.labels[0]?.offsetWidth > 1 }; }"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_score_keeper_switches_language_as_the_app_does(  # type: ignore[no-untyped-def]
+    new_context, lang: str, size: str, artifacts
+) -> None:
+    context = await new_context(locale=LOCALES[lang], **SIZES[size])
+    page = await context.new_page()
+    await page.goto("/")
+    await expect(page.locator("header select")).to_have_value(lang)
+    app = await page.evaluate(LANGUAGE)
+    await page.goto("/scorer/")
+    await expect(page.locator("header a").first).to_be_visible()
+    assert await page.evaluate(LANGUAGE) == app
+    assert app["label"] == {"en": "Language", "fr": "Langue"}[lang]
+    await page.screenshot(path=str(artifacts / f"mends-scorer-header-{lang}-{size}.png"))
+    # It switches the score keeper's words, as the app's does.
+    other = {"en": "fr", "fr": "en"}[lang]
+    await page.get_by_label(app["label"]).select_option(other)
+    await expect(
+        page.get_by_role("heading", name={"en": "New sheet", "fr": "Nouvelle feuille"}[other])
+    ).to_be_visible()
+    await context.close()

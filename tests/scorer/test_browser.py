@@ -134,7 +134,7 @@ async def test_language_is_switched_and_remembered(new_context) -> None:  # type
     page = await context.new_page()
     await page.goto("/scorer/")
     await expect(page.get_by_role("heading", name="New sheet")).to_be_visible()
-    await page.get_by_role("button", name="FR").click()
+    await page.get_by_label("Language").select_option("fr")
     await expect(page.get_by_role("heading", name="Nouvelle feuille")).to_be_visible()
     assert await page.evaluate("localStorage.getItem('damepique.lang')") == "fr"
     await page.reload()

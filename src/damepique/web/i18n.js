@@ -5,6 +5,8 @@
 
 export const LANG_KEY = "damepique.lang";
 export const LANGS = ["en", "fr"];
+/** Each language's name in itself, as the header's select offers it (index.html's options too). */
+export const LANG_NAMES = { en: "English", fr: "Français" };
 const TABLES = {};
 
 /** Load a language's words (once); call before setLang(l). */

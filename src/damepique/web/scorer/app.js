@@ -2,7 +2,7 @@
 // or a shared, read-only sheet (?view=...). It speaks /api/sheets.
 
 import { COLOURS, contentWidth, totalsChart } from "../chart.js";
-import { currentLang, detectLang, has, LANGS, loadLang, setLang as chooseLang, t } from "../i18n.js";
+import { currentLang, detectLang, has, LANG_NAMES, LANGS, loadLang, setLang as chooseLang, t } from "../i18n.js";
 import { copyField } from "../dom.js";
 import { openSocket } from "../net.js";
 import { RULES_PAGE, dealPoints, looksLikeMoon, readingLabel, ruleLines, winnerWords } from "./rules.js";
@@ -168,20 +168,15 @@ function renderHeader() {
     // One product, one look: the app's own brand, colours and size (web/style.css header.top).
     h("a", { class: "home brand", href: "/" }, h("span", { "aria-hidden": "true" }, "♠ "), "Dame de pique"),
     h("a", { class: "title", href: "/scorer/" }, t("sc_title")),
+    // The app's language control too: a select whose options name each language in itself.
     h(
       "div",
-      { class: "lang", role: "group", "aria-label": t("sc_language") },
-      LANGS.map((lang) =>
-        h(
-          "button",
-          {
-            type: "button",
-            lang,
-            "aria-pressed": String(lang === currentLang()),
-            onclick: () => setLang(lang),
-          },
-          lang.toUpperCase(),
-        ),
+      { class: "lang" },
+      h("label", { for: "lang" }, t("language")),
+      h(
+        "select",
+        { id: "lang", onchange: (e) => setLang(e.currentTarget.value) },
+        LANGS.map((lang) => h("option", { value: lang, lang, selected: lang === currentLang() }, LANG_NAMES[lang])),
       ),
     ),
   );
