@@ -68,7 +68,7 @@ loaded machine is slow, and never what a test is about."""
 async def forward(page: Page, until: str, code: str | None = None) -> dict[str, Any]:
     """The server's test hook: a computer player plays every seat of the game at
     table ``code`` (default: this page's solo game), the person's too, until
-    ``until``: "last_trick", "game_end" or "claim" (docs/protocol.md, "Test hooks")."""
+    ``until``: "last_trick", "game_end", "claim" or "claim_none" (docs/protocol.md, "Test hooks")."""
     if code is None:
         code = await page.evaluate("JSON.parse(localStorage.getItem('damepique.current')).code")
     r = await page.request.post(f"/api/test/tables/{code}/forward", data={"until": until}, timeout=WAIT)
