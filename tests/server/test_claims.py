@@ -5,9 +5,12 @@ none, at the score the claim said, and a restart replays it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from damepique.engine import CARD_NAMES, DONE, PLAY, ClaimPlan, DealResult, Rules, cards_of
+from damepique.engine.record import replay
 from damepique.server.errors import Refusal
 from damepique.server.play import game as game_module
 from damepique.server.play.game import Game, Seat
@@ -110,6 +113,10 @@ def test_an_accepted_claim_of_none_gives_no_trick_to_the_claimer_and_settles_the
     again = Game.replay(Rules(), SEATS, SECRET, game.log)
     assert again.log == game.log and again.deal is not None
     assert again.deal.result() == deal.result()
+    # The game record (spec/game-record.md) has no claim of its own: the deal's plays,
+    # played out, which the engine's referee replays to the same score.
+    replayed = replay(json.loads(json.dumps(game.record())))
+    assert replayed.deals[deal.number].result() == deal.result()
 
 
 def test_a_plan_that_goes_against_the_claim_is_refused_and_changes_nothing(
