@@ -4,7 +4,10 @@ answers through it; the server's ``error`` is the wire's shape."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -83,43 +86,85 @@ def test_a_bad_decision_id_is_refused_as_the_wire_says() -> None:
         assert refused.value.code == "bad_decision"
 
 
-UNTYPED = {
-    # The game socket's hot path (server/play, the patches of a state, and the
-    # arena's copy of a state), rewritten elsewhere: typed with it.
-    ("botapi/remote_seat.py", "state"),
-    ("server/patches.py", "state"),
-    ("server/play/game.py", "claim"),
-    ("server/play/game.py", "hint"),
-    ("server/play/training.py", "review"),
-    # The score sheet's own live channel (docs/scorer.md), not the game protocol.
-    ("server/sheets/routes.py", "sheet"),
-}
-"""The messages still built as dict literals outside ``wire.py``, and why."""
+SENDERS = ("server", "botapi")
+"""The packages that send messages: to a page or a program (the server), to a
+program from an arena (``botapi.remote_seat``)."""
+ASGI = ("http.", "websocket.", "lifespan.")
+"""The ``type`` of ASGI's own messages (``server.asgi``, ``server.shield``): not the protocol's."""
+MESSAGE_KEYS = ("type", "v")
 
 
-def test_messages_are_built_by_the_wire_not_as_dicts_elsewhere() -> None:
-    """Issue 29: the quick match's (``/ws/match``), the event stream's and the
-    arena's messages come from ``wire``'s builders, typed; engine events and
-    ASGI's own messages are not the protocol's."""
-    import ast
-    from pathlib import Path
+def bare_messages(source: str) -> list[tuple[int, str]]:
+    """Where ``source`` builds a message itself instead of through ``wire``:
+    a dict display or ``dict(...)`` call with a ``type`` or ``v`` key, a
+    ``["type"]`` or ``["v"]`` assigned, or JSON text with one of those keys
+    (docstrings aside: they show messages, they send none)."""
+    tree = ast.parse(source)
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    text_key = re.compile(r'"(?:type|v)"\s*:')
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value in MESSAGE_KEYS:
+                    asgi = isinstance(value, ast.Constant) and str(value.value).startswith(ASGI)
+                    if not asgi:
+                        found.append((node.lineno, f"a dict with {key.value!r}"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+            found += [(node.lineno, f"dict({k.arg}=...)") for k in node.keywords if k.arg in MESSAGE_KEYS]
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if (
+                    isinstance(t, ast.Subscript)
+                    and isinstance(t.slice, ast.Constant)
+                    and t.slice.value in MESSAGE_KEYS
+                ):
+                    found.append((node.lineno, f"[{t.slice.value!r}] assigned"))
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docs
+            and text_key.search(node.value)
+        ):
+            found.append((node.lineno, "JSON text with a message's key"))
+    return found
 
+
+def test_no_module_that_sends_builds_a_message_as_a_bare_dict() -> None:
+    """Issue 29: every message the server (and the arena's remote seat) sends
+    is a type of ``wire`` built by its functions; none is spelled again as a
+    dict or as text elsewhere."""
     src = Path(wire.__file__).parent
-    found = set()
-    for path in src.rglob("*.py"):
-        rel = path.relative_to(src).as_posix()
-        if rel == "wire.py" or rel.startswith("engine/") or rel in ("server/asgi.py", "server/shield.py"):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Dict):
-                for key, value in zip(node.keys, node.values, strict=True):
-                    if (
-                        isinstance(key, ast.Constant)
-                        and key.value == "type"
-                        and isinstance(value, ast.Constant)
-                    ):
-                        found.add((rel, value.value))
-    assert found == UNTYPED
+    found = [
+        f"{path.relative_to(src)}:{line}: {what}"
+        for package in SENDERS
+        for path in sorted((src / package).rglob("*.py"))
+        for line, what in bare_messages(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_bare_message_check_sees_each_way_of_building_one() -> None:
+    probe = '''
+"""A docstring may show {"type": "state"}."""
+a = {"type": "claim", "seat": 1}
+b = {"v": 2, "type": kind}
+c = dict(type="hint")
+msg["type"] = "state"
+d = f'{{"v":{VERSION},"type":"state"'
+e = '"type": "pong"'
+f = {"type": "websocket.accept"}
+g = {"op": "quick_unclaim"}
+'''
+    assert sorted({line for line, _ in bare_messages(probe)}) == [3, 4, 5, 6, 7, 8]
 
 
 def test_the_event_streams_game_events_carry_an_id_a_client_drops_repeats_by() -> None:
@@ -139,3 +184,53 @@ def test_the_event_streams_game_events_carry_an_id_a_client_drops_repeats_by() -
         "seat": 2,
         "link": "/#/t/K7QM4XPA",
     }
+
+
+async def test_every_frame_of_a_table_is_one_of_the_messages_the_wire_types(tmp_path: Path) -> None:
+    """The registry side of the check above: at a table with a guest, a page
+    that asks for patches and a spectator, a whole deal with quick messages,
+    a mute, a ping, a refusal and an acknowledged decision, every frame any
+    page gets is one of ``wire.SENT``, with no key its type lacks."""
+    import asyncio
+
+    from .harness import Harness, Page, play
+
+    async with Harness.open(tmp_path) as h:
+        table, host, token = await h.table(preset="short")
+        guest, _ = await h.sit(table, "Bob")
+        patched = Page(h)
+        await patched.send(type="hello", table=table.code, token=token, patches=True)
+        spectator = await h.join(table.code)
+        await host.send(type="start")
+        await guest.send(type="chat", message="hello")
+        await host.send(type="mute", seat=1)
+        await guest.send(type="ping", id=3)
+        await guest.send(type="play", card="QS", id="x")  # a refusal: cards are passed first
+        first = await host.next(
+            "state", lambda m: m["view"] is not None and m["view"]["decision"] is not None
+        )
+        decision = first["view"]["decision"]
+        pass_ = {"type": "pass", "cards": first["view"]["hand"][:3], "decision": decision}
+        await host.send(**pass_)
+        await host.send(**pass_)  # the same answer again: acknowledged
+        # A whole deal, to its summary; then both read it and the next deal comes.
+        read = await asyncio.gather(
+            *(play(p, i, lambda s: s["summary"]) for i, p in enumerate((host, guest)))
+        )
+        for page, state in zip((host, guest), read, strict=True):
+            await page.send(type="continue", deal=state["summary"]["deal"])
+        await host.next("state", lambda m: m["view"] is not None and m["view"]["deal"] == 1)
+        pages = (host, guest, patched, spectator)
+        frames = [m for p in pages for m in p.messages]
+        assert {m["type"] for m in frames} >= {
+            "table",
+            "state",
+            "seated",
+            "chat",
+            "muted",
+            "pong",
+            "error",
+            "ack",
+        }
+        assert any("base" in m for m in frames)  # patches were sent, and checked as patches
+        assert [(m["type"], misfit) for m in frames if (misfit := wire.misfit(m))] == []

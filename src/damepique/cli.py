@@ -319,7 +319,7 @@ def run_arena_cli(args: Any, rules: Rules) -> int:
         return 2
     finally:
         if seats is not None:
-            seats.close(None if rows is None else {"arena": rows})
+            seats.close(rows)
     if args.json:
         for row in rows:
             row["payoff_ci95"] = [_json_number(x) for x in row["payoff_ci95"]]

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict, Unpack
+from typing import Any, Literal, Required, TypedDict, Unpack, cast
 
 from damepique.engine import CARD_NAMES, decision_id, parse_card
 from damepique.engine.errors import CardError
@@ -492,34 +493,6 @@ class LobbyChangesMessage(TypedDict):
     gone: list[str]
 
 
-class StateMessage(TypedDict, total=False):
-    """A seat's whole picture (written as text by ``server.patches.Update``)."""
-
-    v: int
-    type: Literal["state"]
-    n: int
-    base: int
-    mode: Literal["solo", "table"]
-    game: str
-    seat: int | None
-    spectator: bool
-    seats: list[Json]
-    rules: Json
-    speed: str
-    level: str | None
-    view: Json | None
-    results: list[Json]
-    totals: list[int]
-    over: bool
-    winner: int | None
-    fairness: dict[str, str] | None
-    timer: Json | None
-    summary: Json | None
-    event: Json | None
-    events: list[Json]
-    ack: Ref
-
-
 def error_message(
     code: str,
     reason: str,
@@ -577,6 +550,259 @@ def lobby_message(tables: list[Json]) -> LobbyMessage:
 
 def lobby_changes_message(tables: list[Json], gone: list[str]) -> LobbyChangesMessage:
     return {"v": VERSION, "type": "lobby_changes", "tables": tables, "gone": gone}
+
+
+# -- a seat's state: after every card (docs/protocol.md, "state") ------------------------
+
+StateMode = Literal["solo", "table", "arena"]
+
+
+class StateCommon(TypedDict):
+    """What a state says alike to every seat and spectator: built once per
+    update (``server.play.runner``), the seat's own fields laid over it."""
+
+    game: str
+    seats: list[Json]
+    rules: Json
+    """Every rules key, even at its default (``Rules.to_json``)."""
+    mode: StateMode
+    speed: str
+    level: str | None
+    view: Json | None
+    """The public view (``server.public_view.public_json``): a seat's state has the seat's own view."""
+    results: list[Json]
+    totals: list[int]
+    over: bool
+    winner: int | None
+    winners: list[int]
+    fairness: dict[str, str] | None
+    timer: Json | None
+    summary: Json | None
+
+
+class StateMessage(StateCommon, total=False):
+    """A seat's whole picture; as a patch (with ``base``), only what changed
+    (``StatePatch``). ``n`` numbers the updates of a game's run (a hello's
+    state has none); ``ack`` echoes the ``id`` of the seat's pass or play that
+    made it (true: one without ``id``); ``arena``: an arena's results, in its
+    last state."""
+
+    v: Required[int]
+    type: Required[Literal["state"]]
+    n: int
+    seat: int | None
+    spectator: bool
+    event: Json | None
+    events: list[Json]
+    ack: Ref | bool
+    arena: list[Json]
+
+
+class StatePatch(TypedDict, total=False):
+    """A state as a patch: ``base`` names the update it is laid over; and
+    besides these keys, those of ``StateCommon`` whose value changed, ``view``
+    holding only the view's changed keys (``server.protocol.apply_patch``)."""
+
+    v: Required[int]
+    type: Required[Literal["state"]]
+    n: Required[int]
+    base: Required[int]
+    seat: Required[int]
+    event: Json | None
+    events: list[Json]
+    ack: Ref | bool
+
+
+class StateEvents(TypedDict):
+    """What just happened, as one seat may know it: the last event, and all of them."""
+
+    event: Json | None
+    events: list[Json]
+
+
+def state_message(
+    common: StateCommon,
+    seat: int | None,
+    view: Json | None,
+    events: list[Json],
+    *,
+    n: int | None = None,
+    ack: Ref | bool = None,
+) -> StateMessage:
+    """``seat``'s state (None: a spectator's) with its own ``view`` and the
+    ``events`` it may know (``engine.views.event_for``), the last as ``event``.
+
+    >>> from damepique.engine import Rules
+    >>> common: StateCommon = {
+    ...     "game": "g1", "seats": [], "rules": Rules().to_json(), "mode": "solo", "speed": "fast",
+    ...     "level": None, "view": None, "results": [], "totals": [0, 0, 0, 0], "over": False,
+    ...     "winner": None, "winners": [], "fairness": None, "timer": None, "summary": None}
+    >>> msg = state_message(common, 2, None, [{"type": "deal", "number": 0}], n=1, ack=7)
+    >>> [k for k in msg if k not in common]
+    ['v', 'type', 'n', 'seat', 'spectator', 'event', 'events', 'ack']
+    >>> events = json.dumps(state_events(msg["events"]))[1:-1]
+    >>> loads(state_text(2, events, "null", "", n=1, ack="7")) == {
+    ...     k: msg[k] for k in ("v", "type", "n", "seat", "spectator", "event", "events", "ack", "view")}
+    True
+    """
+    head: Json = {"v": VERSION, "type": "state"} if n is None else {"v": VERSION, "type": "state", "n": n}
+    msg = cast(StateMessage, head | common)  # mypy cannot add TypedDicts
+    msg["view"] = view  # in the place of the public view: the same order of keys
+    msg["seat"] = seat
+    msg["spectator"] = seat is None
+    msg["event"] = events[-1] if events else None
+    msg["events"] = events
+    if ack is not None:
+        msg["ack"] = ack
+    return msg
+
+
+def state_events(events: list[Json]) -> StateEvents:
+    """The members of a state that say what just happened (written once for
+    every seat when none of ``events`` is private to one)."""
+    return {"event": events[-1] if events else None, "events": events}
+
+
+# What follows writes a state as text from parts already written as JSON: a
+# server writes the parts common to every seat once per update, each seat's
+# only its own, and joins them here (``server.patches.Update``); the text is
+# ``state_message``'s, key for key (tests/server/test_state_text.py).
+
+
+def state_text(seat: int, events: str, view: str, common: str, *, n: int | None, ack: str | None) -> str:
+    """A seat's whole state as text: ``events``, ``state_events`` as JSON (no braces);
+    ``view``, the seat's view as JSON (``null``: none); ``common``, the members
+    of ``StateCommon`` but ``view`` (an object's inside, no braces); ``ack``,
+    the acknowledgement's JSON (None: none)."""
+    number = "" if n is None else f',"n":{n}'
+    acked = "" if ack is None else ',"ack":' + ack
+    rest = "," + common if common else ""
+    return (
+        f'{{"v":{VERSION},"type":"state"{number},"seat":{seat},"spectator":false,'
+        f'{events}{acked},"view":{view}{rest}}}'
+    )
+
+
+def state_patch_text(
+    seat: int, events: str, view: str | None, changed: str, *, n: int, base: int, ack: str | None
+) -> str:
+    """A seat's state as a patch (``StatePatch``): ``view`` the inside of
+    the view's changes (None: no view), ``changed`` the inside of the
+    changed members of ``StateCommon``; the rest as ``state_text``."""
+    acked = "" if ack is None else ',"ack":' + ack
+    text = f'{{"v":{VERSION},"type":"state","n":{n},"base":{base},"seat":{seat},{events}{acked}'
+    if view is not None:
+        text += ',"view":{' + view + "}"
+    return text + ("," + changed if changed else "") + "}"
+
+
+# -- the events a server adds to a game's log (the engine's own: deal, pass, play) --------
+
+
+class ClaimEvent(TypedDict):
+    """``seat`` ended deal ``deal`` at once, its cards taking every trick left
+    (``tricks``: ``all``) or none (``none``): its ``cards``, in the order they
+    are played (the ``play`` events of the rest follow)."""
+
+    type: Literal["claim"]
+    seat: int
+    deal: int
+    cards: list[str]
+    tricks: Literal["all", "none"]
+
+
+class HintEvent(TypedDict):
+    """``seat`` was given a hint at trick ``trick`` of deal ``deal`` (once a trick)."""
+
+    type: Literal["hint"]
+    seat: int
+    deal: int
+    trick: int
+
+
+def claim_event(seat: int, deal: int, cards: list[str], tricks: Literal["all", "none"]) -> ClaimEvent:
+    return {"type": "claim", "seat": seat, "deal": deal, "cards": cards, "tricks": tricks}
+
+
+def hint_event(seat: int, deal: int, trick: int) -> HintEvent:
+    return {"type": "hint", "seat": seat, "deal": deal, "trick": trick}
+
+
+# -- training: the expert's advice, hints and reviews (docs/protocol.md) -----------------
+
+
+class AdviceMessage(TypedDict, total=False):
+    """The expert's word on each option of the decision in front of the seat:
+    the position (``deal``, ``phase``, ``play``: cards played), best first."""
+
+    v: Required[int]
+    type: Required[Literal["advice"]]
+    deal: Required[int]
+    phase: Required[str]
+    play: Required[int]
+    options: Required[list[Json]]
+    ref: Ref
+
+
+class HintMessage(TypedDict, total=False):
+    """The best option now (``advice``), and what separates it from the runner-up."""
+
+    v: Required[int]
+    type: Required[Literal["hint"]]
+    deal: Required[int]
+    phase: Required[str]
+    play: Required[int]
+    advice: Required[Json]
+    comparison: Required[Json | None]
+    ref: Ref
+
+
+class ReviewMessage(TypedDict, total=False):
+    """The seat's costliest choices in finished deal ``deal``, by the ``expert`` level named."""
+
+    v: Required[int]
+    type: Required[Literal["review"]]
+    deal: Required[int]
+    expert: Required[str]
+    items: Required[list[Json]]
+    ref: Ref
+
+
+TrainingMessage = AdviceMessage | HintMessage | ReviewMessage
+
+
+def advice_message(deal: int, phase: str, play: int, options: list[Json]) -> AdviceMessage:
+    return {"v": VERSION, "type": "advice", "deal": deal, "phase": phase, "play": play, "options": options}
+
+
+def hint_message(deal: int, phase: str, play: int, advice: Json, comparison: Json | None) -> HintMessage:
+    return {
+        "v": VERSION,
+        "type": "hint",
+        "deal": deal,
+        "phase": phase,
+        "play": play,
+        "advice": advice,
+        "comparison": comparison,
+    }
+
+
+def review_message(deal: int, expert: str, items: list[Json]) -> ReviewMessage:
+    return {"v": VERSION, "type": "review", "deal": deal, "expert": expert, "items": items}
+
+
+# -- the score keeper's live sheet (``/api/sheets/shared/{id}/live``, docs/scorer.md) -----
+
+
+class SheetMessage(TypedDict):
+    """A shared sheet as it is now (sent at once, then after each change)."""
+
+    type: Literal["sheet"]
+    sheet: Json
+
+
+def sheet_message(sheet: Json) -> SheetMessage:
+    return {"type": "sheet", "sheet": sheet}
 
 
 # -- quick match (``/ws/match``, docs/multiplayer.md) -------------------------------------
@@ -698,21 +924,76 @@ def game_finish_event(game: GameFinish) -> GameFinishEvent:
     return {"type": "gameFinish", "id": game_event_id("gameFinish", game["game"], game["seat"]), "game": game}
 
 
+# -- every message a server sends on a socket ---------------------------------------------
+
+SENT: dict[str, type] = {
+    "error": ErrorMessage,
+    "table": TableMessage,
+    "state": StateMessage,
+    "seated": SeatedMessage,
+    "notice": NoticeMessage,
+    "chat": ChatMessage,
+    "muted": MutedMessage,
+    "pong": PongMessage,
+    "ack": AckMessage,
+    "advice": AdviceMessage,
+    "hint": HintMessage,
+    "review": ReviewMessage,
+    "lobby": LobbyMessage,
+    "lobby_changes": LobbyChangesMessage,
+    "quick": QuickMessage,
+    "sheet": SheetMessage,
+}
+"""The type of each message a server sends on a socket (``/ws``, ``/ws/lobby``,
+``/ws/match``, a sheet's live one), by its ``type``; a ``state`` with
+``base`` is a ``StatePatch``."""
+
+
+def misfit(msg: Mapping[str, object]) -> str | None:
+    """Why ``msg`` is not one of the messages a server sends (``SENT``): an
+    unknown ``type``, a key its type does not have, a key it needs; None when it is one.
+
+    >>> misfit(pong_message(3)) is None
+    True
+    >>> misfit({"v": 2, "type": "pong", "ref": 3, "card": "QS"})
+    "a pong has no 'card'"
+    >>> misfit({"type": "shout"})
+    "no message of type 'shout'"
+    """
+    kind = msg.get("type")
+    shape = SENT.get(kind) if isinstance(kind, str) else None
+    if shape is StateMessage and "base" in msg:
+        shape = StatePatch
+    if shape is None:
+        return f"no message of type {kind!r}"
+    keys: frozenset[str] = shape.__required_keys__ | shape.__optional_keys__  # type: ignore[attr-defined]
+    if shape is StatePatch:
+        keys |= StateCommon.__required_keys__
+    if extra := sorted(msg.keys() - keys):
+        return f"a {kind} has no {extra[0]!r}"
+    if missing := sorted(shape.__required_keys__ - msg.keys()):  # type: ignore[attr-defined]
+        return f"a {kind} needs {missing[0]!r}"
+    return None
+
+
 __all__ = [
     "ALPHABET",
     "BOT_API",
     "CODE_LENGTH",
     "MAX_MESSAGE",
+    "SENT",
     "TYPES",
     "VERSION",
     "AckMessage",
     "Advice",
+    "AdviceMessage",
     "ChallengeEvent",
     "ChallengeKind",
     "ChangedEvent",
     "Chat",
     "ChatMessage",
     "Claim",
+    "ClaimEvent",
     "Continue",
     "ErrorMessage",
     "GameFinish",
@@ -721,6 +1002,8 @@ __all__ = [
     "GameStartEvent",
     "Hello",
     "Hint",
+    "HintEvent",
+    "HintMessage",
     "Json",
     "Leave",
     "LobbyChangesMessage",
@@ -740,16 +1023,25 @@ __all__ = [
     "Ref",
     "Rematch",
     "Review",
+    "ReviewMessage",
     "SeatedMessage",
+    "SheetMessage",
     "Sit",
     "Start",
+    "StateCommon",
+    "StateEvents",
     "StateMessage",
+    "StateMode",
+    "StatePatch",
     "TableMessage",
+    "TrainingMessage",
     "WireError",
     "ack_message",
+    "advice_message",
     "challenge_event",
     "changed_event",
     "chat_message",
+    "claim_event",
     "decision_id",
     "display_code",
     "encode",
@@ -757,9 +1049,12 @@ __all__ = [
     "game_event_id",
     "game_finish_event",
     "game_start_event",
+    "hint_event",
+    "hint_message",
     "loads",
     "lobby_changes_message",
     "lobby_message",
+    "misfit",
     "muted_message",
     "normalize_code",
     "notice_message",
@@ -767,6 +1062,12 @@ __all__ = [
     "parse_decision",
     "pong_message",
     "quick_message",
+    "review_message",
     "seated_message",
+    "sheet_message",
+    "state_events",
+    "state_message",
+    "state_patch_text",
+    "state_text",
     "table_message",
 ]

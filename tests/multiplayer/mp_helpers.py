@@ -16,6 +16,7 @@ from websockets.sync.client import connect
 
 from damepique.engine import Rules
 from damepique.server.protocol import apply_patch
+from damepique.wire import misfit
 
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 
@@ -99,6 +100,7 @@ class Patched:
         msg = json.loads(self.ws.receive_text())
         if msg.get("type") == "state":
             self.states += 1
+            assert misfit(msg) is None, (misfit(msg), msg)  # a patch is a wire.StatePatch
             if "base" in msg:
                 msg = apply_patch(self.state, msg)  # raises when out of step
                 self.patches += 1
@@ -266,10 +268,12 @@ def knowable(
 
 def check_frames(record: dict[str, Any], rules: Rules, seat: int | None, frames: list[dict[str, Any]]) -> int:
     """Every card in every frame is one ``seat`` (None: a spectator) may know
-    then, and the deal secret only once the game is over."""
+    then, and the deal secret only once the game is over; every frame is one
+    of the messages ``wire`` types (``wire.misfit``)."""
     secret_kept_until_the_end(record, frames)
     checked = 0
     for msg in frames:
+        assert misfit(msg) is None, (misfit(msg), msg)
         if msg["type"] != "state" or msg.get("view") is None:
             assert list(cards_in(msg)) == [], msg
             continue

@@ -113,6 +113,8 @@ class OutsideBot:
             return
         if msg["summary"] and msg["seat"] in msg["summary"]["waiting"]:
             self.send({"type": "continue", "deal": msg["summary"]["deal"]})
+        if msg["view"] is None:
+            return  # a state before the first deal (a hello just after the start): nothing asked
         decision = msg["view"]["decision"]
         if decision is not None and (msg["game"], decision) not in self.answered:
             self.answer(msg)

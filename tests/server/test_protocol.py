@@ -16,6 +16,7 @@ from tests.secrets_check import secret_kept_until_the_end
 from damepique.engine import PRESETS, Rules, cards_of, direction_name
 from damepique.engine.cards import CARD_NAMES
 from damepique.server.app import create_app
+from damepique.wire import misfit
 
 from .helpers import MALFORMED, my_turn, new_game, play_out, recv_state
 
@@ -213,6 +214,7 @@ def test_a_seat_never_receives_a_card_it_cannot_know(client: TestClient, preset:
     checked = 0
     last_deal = 0
     for msg in log:
+        assert misfit(msg) is None, (misfit(msg), msg)
         if msg["type"] == "state":
             v = msg["view"]
             last_deal = v["deal"]

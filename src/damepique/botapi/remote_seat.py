@@ -29,9 +29,18 @@ from typing import TYPE_CHECKING, Any
 
 from damepique.engine import CARD_NAMES, PASS, Deal, Rules, View, cards_of, parse_card
 from damepique.engine.errors import CardError, HeartsError, IllegalAction
-from damepique.wire import TableMessage, ack_message, parse_decision, pong_message, table_message
+from damepique.wire import (
+    StateCommon,
+    StateMessage,
+    TableMessage,
+    ack_message,
+    parse_decision,
+    pong_message,
+    state_message,
+    table_message,
+)
 
-from .wire import VERSION, Message, error
+from .wire import Message, error
 
 if TYPE_CHECKING:
     from websockets.sync.server import Server, ServerConnection
@@ -149,11 +158,14 @@ class RemoteSeat:
             except HeartsError as e:  # pragma: no cover - every refusal of a pass or play is above
                 self._send(error(e.kind, e.reason, ref))
 
-    def finish(self, final: Message | None = None) -> None:
-        """The arena is over: the program hears it (a state with ``over``), then the socket closes."""
+    def finish(self, results: list[Message] | None = None) -> None:
+        """The arena is over: the program hears it (a state with ``over``, and
+        the arena's ``results`` if it played out), then the socket closes."""
         if self.conn is not None and self._last is not None:
             state = self._state(self._last)
-            state.update(over=True, **(final or {}))
+            state["over"] = True
+            if results is not None:
+                state["arena"] = results
             with contextlib.suppress(RemoteSeatError):  # gone already: nothing to tell
                 self._send(state)
         self.released.set()
@@ -197,29 +209,26 @@ class RemoteSeat:
             },
         )
 
-    def _state(self, view: View) -> Message:
-        return {
-            "v": VERSION,
-            "type": "state",
-            "mode": "arena",
+    def _state(self, view: View) -> StateMessage:
+        """The seat's state, as a server's (an arena's games have no id, no fairness, no timer)."""
+        common: StateCommon = {
             "game": "arena",
-            "seat": view.seat,
-            "spectator": False,
             "seats": self._seats(view),
             "rules": view.rules.to_json(),
+            "mode": "arena",
             "speed": "fast",
             "level": None,
-            "view": view.to_json(),
+            "view": None,
             "results": [],
             "totals": list(view.totals),
             "over": False,
             "winner": None,
+            "winners": [],
             "fairness": None,
-            "table": None,
             "timer": None,
-            "event": None,
-            "events": [],
+            "summary": None,
         }
+        return state_message(common, view.seat, view.to_json(), [])
 
     def _send(self, msg: Mapping[str, object]) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -285,9 +294,9 @@ class RemoteSeats:
         deadline = time.monotonic() + seconds
         return all(seat.connected.wait(max(0.0, deadline - time.monotonic())) for seat in self.seats)
 
-    def close(self, final: Message | None = None) -> None:
+    def close(self, results: list[Message] | None = None) -> None:
         for seat in self.seats:
-            seat.finish(final)
+            seat.finish(results)
         if self._server is not None:
             self._server.shutdown()
         if self._thread is not None:

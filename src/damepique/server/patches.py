@@ -23,7 +23,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from damepique.engine import (
     CARD_NAMES,
@@ -35,8 +36,16 @@ from damepique.engine import (
     decision_id,
     event_for,
 )
+from damepique.wire import (
+    StateCommon,
+    StateMessage,
+    state_events,
+    state_message,
+    state_patch_text,
+    state_text,
+)
 
-from .protocol import VERSION, Json, Ref, dumps
+from .protocol import Json, Ref, dumps
 from .public_view import PLAY_FIELDS
 
 
@@ -120,9 +129,6 @@ def seat_fields_json(seat: int, fields: SeatFields, names: Callable[[int], list[
 
 # -- the texts of one broadcast --------------------------------------------------------
 
-OWN_KEYS = frozenset({"seat", "spectator", "view", "event", "events", "ack"})
-"""The keys of a state message that differ from seat to seat."""
-
 _MISSING = object()
 
 
@@ -183,7 +189,7 @@ def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
     return ",".join(parts)
 
 
-def _changed(new: Json, old: Json, keys: Iterable[str] | None = None) -> Json:
+def _changed(new: Mapping[str, Any], old: Mapping[str, Any], keys: Iterable[str] | None = None) -> Json:
     """The keys of ``new`` (or only ``keys`` of them) whose value is not
     ``old``'s; a value that is the very same object is not even compared."""
     if keys is None:
@@ -209,7 +215,7 @@ class Update:
     that one and asked for patches.
 
     ``common`` is everything in a state message that is the same for every
-    seat (the public view, scores, seats, rules, the table), never to be
+    seat (``wire.StateCommon``: the public view, scores, seats, rules), never to be
     changed: an unchanged part is the same object from one update to the
     next, which a patch compares at no cost. Each seat's text adds only its
     own fields (its seat, events, ack and the private half of its view, from
@@ -221,7 +227,7 @@ class Update:
 
     def __init__(
         self,
-        common: Json,
+        common: StateCommon,
         deal: Deal | None,
         events: Sequence[Json],
         names: CardNames,
@@ -274,26 +280,19 @@ class Update:
         """Its patches are built from its events (cards played), not by comparison."""
         return self._view_changes is not None
 
-    def message(self, seat: int) -> Json:
-        """``seat``'s whole state as a dict (the text's content; -1: a spectator's)."""
-        msg = dict(self.common)
-        view = msg["view"]
-        if seat < 0:
-            msg["seat"] = None
-            msg["spectator"] = True
-        else:
-            msg["seat"] = seat
-            msg["spectator"] = False
-            if self.deal is not None and view is not None:
-                msg["view"] = {**view, **seat_json(self.deal, seat, self.names)}
-        events = self.events
-        msg["event"] = event_for(events[-1], seat) if events else None
-        msg["events"] = [event_for(e, seat) for e in events]
-        if seat == self.ack_seat and self.ack is not None:
-            msg["ack"] = self.ack
-        if not self.numbered:
-            return {"v": VERSION, "type": "state", **msg}
-        return {"v": VERSION, "type": "state", "n": self.n, **msg}
+    def message(self, seat: int) -> StateMessage:
+        """``seat``'s whole state (the text's content; -1: a spectator's)."""
+        view = self.common["view"]
+        if seat >= 0 and self.deal is not None and view is not None:
+            view = {**view, **seat_json(self.deal, seat, self.names)}
+        return state_message(
+            self.common,
+            None if seat < 0 else seat,
+            view,
+            _events_for(self.events, seat),
+            n=self.n if self.numbered else None,
+            ack=self.ack if seat == self.ack_seat else None,
+        )
 
     def _seat_part(self, seat: int) -> SeatFields | None:
         if seat in self._own:
@@ -311,16 +310,9 @@ class Update:
         self._own[seat] = own
         return own
 
-    def _head(self, seat: int, patch: bool = False) -> str:
-        """The start of ``seat``'s message: its number (and, in a ``patch``, the
-        base it builds on), its seat, its events and its ack, if any."""
-        # A patch leaves out what it does not change: "spectator" is always false for a seat.
-        tail = f',"base":{self.base},"seat":{seat},' if patch else f',"seat":{seat},"spectator":false,'
-        number = f',"n":{self.n}' if self.numbered else ""
-        text = f'{{"v":{VERSION},"type":"state"{number}' + tail + self._events_text(seat)
-        if seat == self.ack_seat and self.ack is not None:
-            text += ',"ack":' + dumps({"a": self.ack})[5:-1]  # the value's JSON: '{"a":' is 5 characters
-        return text
+    def _ack(self, seat: int) -> str | None:
+        """The JSON of ``seat``'s acknowledgement in this update, if any."""
+        return dumps(self.ack) if seat == self.ack_seat and self.ack is not None else None
 
     def text(self, seat: int) -> str:
         """``seat``'s whole state as text (-1: a spectator's)."""
@@ -328,7 +320,7 @@ class Update:
         if seat < 0:
             return dumps(self.message(seat))
         if self._shared is None:
-            rest = dumps({k: v for k, v in self.common.items() if k not in OWN_KEYS})[1:-1]
+            rest = dumps({k: v for k, v in self.common.items() if k != "view"})[1:-1]
             view = self.common["view"]
             public = (
                 "" if view is None else dumps({k: v for k, v in view.items() if k not in SEAT_FIELDS})[1:-1]
@@ -340,7 +332,8 @@ class Update:
             view_text = "null"
         else:
             view_text = dumps(seat_fields_json(seat, part, self.names))[:-1] + "," + public_view + "}"
-        return self._head(seat) + ',"view":' + view_text + "," + rest + "}"
+        n = self.n if self.numbered else None
+        return state_text(seat, self._events_text(seat), view_text, rest, n=n, ack=self._ack(seat))
 
     def _events_text(self, seat: int) -> str:
         """``"event":...,"events":[...]`` for ``seat``: written once for every
@@ -351,13 +344,7 @@ class Update:
         return self._public_events or self._write_events(seat)
 
     def _write_events(self, seat: int) -> str:
-        events = self.events
-        return dumps(
-            {
-                "event": event_for(events[-1], seat) if events else None,
-                "events": [event_for(e, seat) for e in events],
-            }
-        )[1:-1]
+        return dumps(state_events(_events_for(self.events, seat)))[1:-1]
 
     def patch(self, seat: int) -> str | None:
         """What changed for ``seat`` since update ``base``: the seat's own fields,
@@ -379,15 +366,15 @@ class Update:
             if (view is None) != (old is None):
                 self._patch_shared = False
             else:
-                top_keys = [k for k in common if k not in OWN_KEYS]
+                top_keys = [k for k in common if k != "view"]
                 top = dumps(_changed(common, before, top_keys))[1:-1]
                 if self._view_changes is not None:
                     changed = dumps(self._view_changes)[1:-1]
-                elif view is None:
+                elif view is None or old is None:
                     changed = ""
                 else:
                     changed = dumps(_changed(view, old, _play_changes(view, old)))[1:-1]
-                self._patch_shared = ("," + top if top else "", changed)
+                self._patch_shared = (top, changed)
         if isinstance(self._patch_shared, bool):
             return None
         top_text, public_changes = self._patch_shared
@@ -395,12 +382,20 @@ class Update:
         own_part = self._seat_part(seat)
         if (old_own is None) != (own_part is None):
             return None
-        text = self._head(seat, patch=True)
+        view_changes = None
         if own_part is not None and old_own is not None:
             own_changes = _own_changes(own_part, old_own, self.names)
-            joint = "," if own_changes and public_changes else ""
-            text += ',"view":{' + own_changes + joint + public_changes + "}"
-        return text + top_text + "}"
+            view_changes = own_changes + ("," if own_changes and public_changes else "") + public_changes
+        assert self.base is not None  # a previous update: a number to build on
+        events = self._events_text(seat)
+        return state_patch_text(
+            seat, events, view_changes, top_text, n=self.n, base=self.base, ack=self._ack(seat)
+        )
+
+
+def _events_for(events: Sequence[Json], seat: int) -> list[Json]:
+    """What ``seat`` (-1: a spectator) may know of ``events`` (``event_for``)."""
+    return [told for e in events if (told := event_for(e, seat)) is not None]
 
 
 __all__ = [

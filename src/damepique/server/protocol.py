@@ -46,6 +46,7 @@ from damepique.wire import (
     Review,
     Sit,
     Start,
+    StateCommon,
     StateMessage,
     loads,
 )
@@ -151,6 +152,7 @@ __all__ = [
     "Review",
     "Sit",
     "Start",
+    "StateCommon",
     "StateMessage",
     "apply_patch",
     "dumps",

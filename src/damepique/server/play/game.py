@@ -42,7 +42,7 @@ from damepique.engine import (
 from damepique.engine.claims import finish_claim
 from damepique.engine.fairness import derived_seed, fairness_json, sealed_deal
 from damepique.engine.record import dump_match
-from damepique.wire import decision_id, parse_decision
+from damepique.wire import claim_event, decision_id, hint_event, parse_decision
 
 from ..errors import Refusal
 from ..protocol import Json
@@ -248,13 +248,8 @@ class Game:
         except ClaimError:  # its words would name a hidden card
             raise Refusal("no_claim", NO_CLAIM, seat=seat) from None
         cards = [CARD_NAMES[e.card] for e in played if e.seat == seat]
-        claim: Json = {
-            "type": "claim",
-            "seat": seat,
-            "deal": deal.number,
-            "cards": cards,
-            "tricks": plan.tricks,
-        }
+        # A logged event (stamped, stored): a dict of its own.
+        claim: Json = dict(claim_event(seat, deal.number, cards, plan.tricks))
         self.log.append(claim)
         return [claim, *finish_claim(deal, plan, self.play)]
 
@@ -267,7 +262,7 @@ class Game:
         if key in self.hints:
             raise Refusal("hint_used", "one hint a trick")
         self.hints.add(key)
-        event: Json = {"type": "hint", "seat": seat, "deal": deal.number, "trick": len(deal.tricks)}
+        event: Json = dict(hint_event(seat, deal.number, len(deal.tricks)))
         self.log.append(event)
         return event
 

@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
+from damepique.wire import AdviceMessage, HintMessage, ReviewMessage
 
 from ..clock import Clock
 from ..errors import Refusal
 from ..patches import CardNames, Update
-from ..protocol import Claim, Json, Pass, Play, Ref
+from ..protocol import Claim, Json, Pass, Play, Ref, StateCommon, StateMessage
 from ..public_view import played_changes, public_json
 from ..storage.games import GameRow, GameStore
 from . import training
@@ -120,7 +121,7 @@ class Runner:
 
     # -- messages --------------------------------------------------------------------
 
-    def _common(self, events: Sequence[Json] = ()) -> tuple[Json, Json | None, Json | None]:
+    def _common(self, events: Sequence[Json] = ()) -> tuple[StateCommon, Json | None, Json | None]:
         """Everything in a state message that is the same for every seat, after
         ``events``; and, when cards played changed the last view, those changes
         and that view (``Update``'s ``view_changes`` and ``changes_from``)."""
@@ -161,7 +162,7 @@ class Runner:
             self._view = (deal, view)
         if self._fairness[0] is not over:
             self._fairness = (over, g.fairness())
-        common: Json = {
+        common: StateCommon = {
             "game": self.id,
             "seats": self._seats_json,
             "rules": self._rules_json,
@@ -180,7 +181,7 @@ class Runner:
         }
         return common, changes, kept
 
-    def state(self, seat: int | None, ack: Ref = None) -> Json:
+    def state(self, seat: int | None, ack: Ref = None) -> StateMessage:
         """The whole picture for ``seat`` (None: a spectator), with no number (no patch builds on it)."""
         s = -1 if seat is None else seat
         return self._state_update(s, ack).message(s)
@@ -472,13 +473,13 @@ class Runner:
 
     # -- training ------------------------------------------------------------------------
 
-    async def advice(self, seat: int) -> Json:
+    async def advice(self, seat: int) -> AdviceMessage:
         return await training.advice(self.game, seat, self.thinker)
 
-    async def review(self, seat: int, number: int) -> Json:
+    async def review(self, seat: int, number: int) -> ReviewMessage:
         return await training.review(self.game, seat, number, self.thinker)
 
-    async def hint(self, seat: int) -> Json:
+    async def hint(self, seat: int) -> HintMessage:
         """A hint for ``seat``: counted (stored) first, then searched."""
         async with self.lock:
             event = self.game.hint(seat)

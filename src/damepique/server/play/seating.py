@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from damepique.wire import StateMode
+
 from .game import Game
 
 Player = tuple[str, str | None]
@@ -38,7 +40,7 @@ class SeatPlan:
     players: tuple[Player | None, ...] = ()
     """Per seat: None while a person plays it, else the bot that plays it now
     (a bot's seat, or a person's who is away or gone)."""
-    mode: str = "solo"
+    mode: StateMode = "solo"
     """What every state message says the game is: ``solo`` or ``table``."""
 
     def stand_in(self, seat: int) -> bool:

@@ -4,37 +4,39 @@ its review of a finished deal. Both run the expert's search off the loop
 
 from __future__ import annotations
 
-from damepique.engine import DONE, Deal
+from damepique.engine import DONE
+from damepique.wire import (
+    AdviceMessage,
+    HintMessage,
+    ReviewMessage,
+    advice_message,
+    hint_message,
+    review_message,
+)
 
 from ..errors import Refusal
-from ..protocol import VERSION, Json
 from .game import Game
 from .thinking import Thinker, resolve_level
 
 
-async def advice(game: Game, seat: int, thinker: Thinker) -> Json:
+async def advice(game: Game, seat: int, thinker: Thinker) -> AdviceMessage:
     if seat not in game.waiting_on():
         raise Refusal("not_your_turn", "advice is given when it is your turn")
     deal = game.deal
     assert deal is not None
     options = await thinker.advise(game.view(seat))
-    return _at(deal, "advice") | {"options": options}
+    return advice_message(deal.number, deal.phase, len(deal.plays), options)
 
 
-async def hint(game: Game, seat: int, thinker: Thinker) -> Json:
+async def hint(game: Game, seat: int, thinker: Thinker) -> HintMessage:
     """The best card now and why (the runner has counted it)."""
     deal = game.deal
     assert deal is not None
     answer = await thinker.hint(game.view(seat))
-    return _at(deal, "hint") | answer
+    return hint_message(deal.number, deal.phase, len(deal.plays), answer["advice"], answer["comparison"])
 
 
-def _at(deal: Deal, kind: str) -> Json:
-    """A ``kind`` message about the position now: the deal, its phase, the cards played."""
-    return {"v": VERSION, "type": kind, "deal": deal.number, "phase": deal.phase, "play": len(deal.plays)}
-
-
-async def review(game: Game, seat: int, number: int, thinker: Thinker) -> Json:
+async def review(game: Game, seat: int, number: int, thinker: Thinker) -> ReviewMessage:
     """The three costliest choices of ``seat`` in deal ``number``, each with the
     position, the better card, and what separates them (``bots.advice.review``)."""
     deals = game.match.deals
@@ -44,7 +46,7 @@ async def review(game: Game, seat: int, number: int, thinker: Thinker) -> Json:
     if done.phase != DONE:
         raise Refusal("bad_deal", "the deal is not finished")
     items = await thinker.review(done, seat, tuple(game.totals_before(done)))
-    return {"v": VERSION, "type": "review", "deal": number, "expert": resolve_level("expert"), "items": items}
+    return review_message(number, resolve_level("expert"), items)
 
 
 __all__ = ["advice", "hint", "review"]

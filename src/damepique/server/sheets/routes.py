@@ -32,6 +32,7 @@ from damepique.scorer import (
     to_csv,
     to_export_json,
 )
+from damepique.wire import sheet_message
 
 from ..errors import Refusal
 from ..http import refused
@@ -232,7 +233,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
     async def change(sheet_id: str, apply: Callable[[Sheet], object]) -> StoredSheet:
         """Change a sheet, then tell its live readers (at every process)."""
         stored = await store.change(sheet_id, apply)
-        message = {"type": "sheet", "sheet": view(stored, editor=False)}
+        message = sheet_message(view(stored, editor=False))
         await watchers.changed(stored.read_id, json.dumps(message, ensure_ascii=False))
         return stored
 
@@ -258,7 +259,7 @@ def make_router(store: SheetStore, watchers: Watchers) -> APIRouter:
             await ws.close(code=4404)
             return
         queue = watchers.watch(read_id)
-        first = {"type": "sheet", "sheet": view(stored, editor=False)}
+        first = sheet_message(view(stored, editor=False))
 
         async def forward() -> None:
             while True:

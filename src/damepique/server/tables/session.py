@@ -13,7 +13,7 @@ from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Protocol
 
-from damepique.wire import ack_message, chat_message, muted_message, seated_message
+from damepique.wire import TrainingMessage, ack_message, chat_message, muted_message, seated_message
 
 from ..asgi import Connection
 from ..clock import Clock
@@ -27,7 +27,6 @@ from ..protocol import (
     Continue,
     Hello,
     Hint,
-    Json,
     Leave,
     Message,
     Mute,
@@ -216,7 +215,7 @@ class Session:
         else:
             self.conn.background("review", self._answer("review", runner.review(seat, msg.deal), msg.ref))
 
-    async def _answer(self, what: str, work: Awaitable[Json], ref: Ref) -> None:
+    async def _answer(self, what: str, work: Awaitable[TrainingMessage], ref: Ref) -> None:
         try:
             answer = await work
         except Refusal as e:
@@ -226,7 +225,8 @@ class Session:
         except Exception as e:  # a bot that failed: say so, keep the connection
             self.conn.post(dumps(error(Refusal("unavailable", f"no {what} now: {type(e).__name__}"), ref)))
         else:
-            self.conn.post(dumps(answer | {"ref": ref}))
+            answer["ref"] = ref
+            self.conn.post(dumps(answer))
 
     async def _chat(self, table: Table, message: str) -> None:
         if message not in QUICK_MESSAGES:
