@@ -182,7 +182,7 @@ HOUSE_RULES = {
     "fr": {
         "locale": "fr-FR",
         "options": "Toutes les options",
-        "level": "Niveau des ordinateurs",
+        "level": "Niveau des joueurs virtuels",
         "bold": "Audacieux",
         "broken": ("Ce qui ouvre les cœurs", ["tout cœur joué", "un cœur joué en défausse"]),
         "discard": (
@@ -203,7 +203,7 @@ HOUSE_RULES = {
         "rules_text": "Entame à cœur à tout moment — les règles classiques, mais on peut entamer à cœur"
         " à tout moment.",
         "friends": "/#/friends",
-        "bot_level": "Niveau des ordinateurs",
+        "bot_level": "Niveau des joueurs virtuels",
     },
 }
 

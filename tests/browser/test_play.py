@@ -36,7 +36,7 @@ TEXT = {
     },
     "fr": {
         "locale": "fr-FR",
-        "level": "Niveau des ordinateurs",
+        "level": "Niveau des joueurs virtuels",
         "speed": "Vitesse",
         "rules": "Règles",
         "play": "Jouer maintenant",

@@ -53,7 +53,7 @@ async def test_play_with_people_from_home_and_lobby_then_bots_fill_after_the_wai
         await ann.get_by_role("button", name="Find a game").click()
         await expect(ann.get_by_role("status")).to_have_text("Waiting for people…")
         await expect(ann.locator("#quick-countdown")).to_have_text(
-            re.compile(r"^Bots fill the empty seats in 1\d\d seconds$")
+            re.compile(r"^Computer players fill the empty seats in 1\d\d seconds$")
         )
         await expect(ann.get_by_role("button", name="Stop waiting")).to_be_focused()
         await ann.screenshot(path=str(artifacts / "quick-waiting-en-phone.png"))
