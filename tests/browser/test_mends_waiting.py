@@ -65,8 +65,8 @@ async def test_auto_is_offered_next_to_the_rules_not_folded(new_context, lang, s
 
 
 SEATS = {
-    "en": {"name": "Your name", "offline": "(host, offline)", "you": "(You)"},
-    "fr": {"name": "Votre nom", "offline": "(hôte, hors ligne)", "you": "(Vous)"},
+    "en": {"name": "Your name", "offline": "(host, offline)", "you": "(you)"},
+    "fr": {"name": "Votre nom", "offline": "(hôte, hors ligne)", "you": "(vous)"},
 }
 DOT = "li => getComputedStyle(li.querySelector('.seat-dot'))"
 
@@ -74,7 +74,8 @@ DOT = "li => getComputedStyle(li.querySelector('.seat-dot'))"
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_a_seats_dot_says_what_its_words_say(new_context, base_url, lang, size, artifacts) -> None:  # type: ignore[no-untyped-def]
-    # The host made the table by the API and never came: offline. The friend sits: here.
+    # The host made the table by the API and never came: offline. The friend sits: here
+    # (and is "you" in the list's lower-case words, not a capitalised name).
     made = httpx.post(f"{base_url}/api/tables", json={"name": "Ann"}, headers={"Origin": base_url})
     assert made.status_code in (200, 201), made.text
     code = made.json()["code"]

@@ -43,7 +43,7 @@ function waitingRoom(m) {
   const seats = tb.seats
     .map((s, i) => {
       const offline = s.kind === "human" && !s.connected;
-      const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("seat_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.program ? t("mp_program") : "", offline ? t("mp_offline") : ""].filter(Boolean);
+      const tags = [i === tb.host ? t("mp_host") : "", i === you ? t("mp_you") : "", s.kind === "bot" ? t("mp_bot") : "", s.program ? t("mp_program") : "", offline ? t("mp_offline") : ""].filter(Boolean);
       // The dot says what the words say: green for a person here, an empty ring for one offline.
       return `<li class="seat-row seat-${s.kind}${offline ? " seat-offline" : ""}"><span class="seat-dot" aria-hidden="true"></span>${esc(seatLabel(m, i))}${tags.length ? ` <span class="muted">(${esc(tags.join(", "))})</span>` : ""}</li>`;
     })

@@ -295,7 +295,7 @@ export default {
   mp_table: "Table", mp_share: "Invite others with the link or the code", mp_link: "Link to the table",
   mp_copy: "Copy link", mp_copied: "Link copied", mp_share_button: "Share…",
   mp_share_text: "Come and play Hearts at my table: code {code}",
-  mp_host: "host", mp_empty_seat: "Empty seat", mp_offline: "offline", mp_online: "online", mp_bot: "computer", mp_program: "program",
+  mp_host: "host", mp_you: "you", mp_empty_seat: "Empty seat", mp_offline: "offline", mp_online: "online", mp_bot: "computer", mp_program: "program",
   mp_away: "away, a computer player plays", mp_left: "left, a computer player plays",
   mp_sit: "Take a seat", mp_start: "Start the game", mp_leave: "Leave the table",
   mp_leave_q: "Leave the table?", mp_leave_text: "The game goes on without you: a computer player takes your seat until the end, and you cannot come back to it.",

@@ -292,7 +292,7 @@ export default {
   mp_table: "Table", mp_share: "Invitez les autres avec le lien ou le code", mp_link: "Lien vers la table",
   mp_copy: "Copier le lien", mp_copied: "Lien copié", mp_share_button: "Partager…",
   mp_share_text: "Viens jouer à la Dame de pique à ma table : code {code}",
-  mp_host: "hôte", mp_empty_seat: "Place libre", mp_offline: "hors ligne", mp_online: "en ligne", mp_bot: "joueur virtuel", mp_program: "programme",
+  mp_host: "hôte", mp_you: "vous", mp_empty_seat: "Place libre", mp_offline: "hors ligne", mp_online: "en ligne", mp_bot: "joueur virtuel", mp_program: "programme",
   mp_away: "absent, un joueur virtuel joue", mp_left: "parti, un joueur virtuel joue",
   mp_sit: "Prendre une place", mp_start: "Lancer la partie", mp_leave: "Quitter la table",
   mp_leave_q: "Quitter la table ?", mp_leave_text: "La partie continue sans vous : un joueur virtuel prend votre place jusqu'à la fin, et vous ne pourrez pas la reprendre.",
