@@ -4,6 +4,11 @@ each trick, one seat's sampled worlds are scored against the real deal.
 
     nice -n 10 python benchmarks/bots_reading.py --deals 30 --seed 1 --worlds 100
     nice -n 10 python benchmarks/bots_reading.py --deals 30 --seed 1 --seats intermediate
+    nice -n 10 python benchmarks/bots_reading.py --deals 30 --seed 1 --floor 0.05,0.1 --sharpness 1,2
+
+Several values of ``--floor``, ``--sharpness`` or ``--proposals`` (comma
+separated) read the same positions with every combination (a cheap tuning
+on held-out deals before paired games).
 
 For each position (the end of each trick; the observer is seat ``d % n`` of
 deal ``d``), the expert's sampler (``Knowledge.of(view, soft=True)``, as the
@@ -32,11 +37,12 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from damepique.bots.arena import play_deal
-from damepique.bots.inference import FLOOR, PROPOSALS, READ_PASS, Reader, sample_read_world
+from damepique.bots.inference import FLOOR, PROPOSALS, READ_PASS, SHARPNESS, Reader, sample_read_world
 from damepique.bots.knowledge import Knowledge, sample_world
+from damepique.bots.reading import Model, default_model
 from damepique.bots.registry import get_bot
 from damepique.engine import PRESETS, Deal, cards_of, parse_card, view_of
 
@@ -96,6 +102,44 @@ class _Score:
         }
 
 
+def _played(deals: int, seed: int, seats: Sequence[str], names: Sequence[str]) -> Iterator[list[Deal]]:
+    """Held-out deals played by ``seats``: each deal at the end of each trick."""
+    for d in range(deals):
+        rules = PRESETS[names[d % len(names)]]
+        n = rules.players
+        deal = Deal.shuffled(rules, random.Random(f"heldout:{seed}:{d}"), d)
+        snapshots: list[Deal] = []
+        bots = [get_bot(seats[s % len(seats)]) for s in range(n)]
+        rngs = [random.Random(f"heldout:{seed}:{d}:{s}") for s in range(n)]
+        play_deal(deal, bots, rngs, on_trick=lambda dl, keep=snapshots: keep.append(dl.copy()))
+        yield snapshots
+
+
+def _logged(path: str, deals: int) -> Iterator[list[Deal]]:
+    """The first ``deals`` OpenSpiel deals of a log written with ``--moves``
+    (``bots_arena_log.py``), each at the end of each trick."""
+    from damepique.bots.openspiel import logged_deal
+
+    seed = 0
+    count = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            if "head" in rec:
+                seed = rec["head"]["seed"]
+                continue
+            if count == deals:
+                return
+            deal, plays = logged_deal(seed, rec["outcomes"][0]["base"], rec["moves"])
+            snapshots = []
+            for s, c in plays:
+                deal.play(c, s)
+                if not deal.trick:
+                    snapshots.append(deal.copy())
+            count += 1
+            yield snapshots
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--deals", type=int, default=30)
@@ -104,25 +148,57 @@ def main() -> int:
     p.add_argument(
         "--seats", default="expert:playouts=150", help="bots, separated by ';', seat by seat in turn"
     )
+    p.add_argument(
+        "--moves-log",
+        default="",
+        help="read the deals of this log (bots_arena_log.py --moves: IS-MCTS play) instead of playing them",
+    )
     p.add_argument("--preset", default="", help="one preset (default: every preset in turn)")
-    p.add_argument("--proposals", type=int, default=PROPOSALS, help="worlds drawn for each kept (reading)")
-    p.add_argument("--floor", type=float, default=FLOOR, help="the inference's floor")
+    p.add_argument(
+        "--proposals", default=str(PROPOSALS), help="worlds drawn for each kept (reading); several: 4,8"
+    )
+    p.add_argument("--floor", default=str(FLOOR), help="the inference's floor; several: 0.05,0.1")
+    p.add_argument(
+        "--sharpness", default=str(SHARPNESS), help="the model's scores multiplied by this; several: 1,2"
+    )
+    p.add_argument(
+        "--model", default="", help="weights to read with (default: the shipped data/reading.json)"
+    )
     p.add_argument("--read-pass", type=int, default=int(READ_PASS), help="1: read the pass received as well")
     args = p.parse_args()
     seats = [s for s in args.seats.split(";") if s]
+    model = default_model()
+    if args.model:
+        with open(args.model, encoding="utf-8") as f:
+            model = Model.from_json(json.load(f))
     names = [args.preset] if args.preset else list(PRESETS)
-    scores = {"uniform": _Score(), "reading": _Score()}
+    # Every combination of the listed settings reads the same positions; one
+    # combination is reported as "reading", several by their settings.
+    configs = [
+        (float(f), float(h), int(k))
+        for f in args.floor.split(",")
+        for h in args.sharpness.split(",")
+        for k in args.proposals.split(",")
+    ]
+
+    def label(cfg: tuple[float, float, int]) -> str:
+        return (
+            "reading"
+            if len(configs) == 1
+            else f"reading floor={cfg[0]} sharpness={cfg[1]} proposals={cfg[2]}"
+        )
+
+    scores = {"uniform": _Score(), **{label(cfg): _Score() for cfg in configs}}
     t0 = time.process_time()
-    sample_cpu = {"uniform": 0.0, "reading": 0.0}
-    for d in range(args.deals):
-        rules = PRESETS[names[d % len(names)]]
-        n = rules.players
+    sample_cpu = dict.fromkeys(scores, 0.0)
+    deals = (
+        _logged(args.moves_log, args.deals)
+        if args.moves_log
+        else _played(args.deals, args.seed, seats, names)
+    )
+    for d, snapshots in enumerate(deals):
+        n = snapshots[0].rules.players
         observer = d % n
-        deal = Deal.shuffled(rules, random.Random(f"heldout:{args.seed}:{d}"), d)
-        snapshots: list[Deal] = []
-        bots = [get_bot(seats[s % len(seats)]) for s in range(n)]
-        rngs = [random.Random(f"heldout:{args.seed}:{d}:{s}") for s in range(n)]
-        play_deal(deal, bots, rngs, on_trick=lambda dl, keep=snapshots: keep.append(dl.copy()))
         for snap in snapshots[:-1]:
             view = view_of(snap, observer)
             know = Knowledge.of(view, soft=True)
@@ -135,12 +211,14 @@ def main() -> int:
             c = time.process_time()
             uniform = [sample_world(view, know, rng) for _ in range(args.worlds)]
             sample_cpu["uniform"] += time.process_time() - c
-            c = time.process_time()
-            reader = Reader.of(view, floor=args.floor, read_pass=bool(args.read_pass))
-            reading = [sample_read_world(view, know, rng, reader, args.proposals) for _ in range(args.worlds)]
-            sample_cpu["reading"] += time.process_time() - c
             scores["uniform"].add(uniform, truth, slots, trick)
-            scores["reading"].add(reading, truth, slots, trick)
+            for cfg in configs:
+                floor, sharpness, proposals = cfg
+                c = time.process_time()
+                reader = Reader.of(view, model, floor, bool(args.read_pass), sharpness)
+                reading = [sample_read_world(view, know, rng, reader, proposals) for _ in range(args.worlds)]
+                sample_cpu[label(cfg)] += time.process_time() - c
+                scores[label(cfg)].add(reading, truth, slots, trick)
         print(f"\r{d + 1}/{args.deals} deals", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     out: dict[str, object] = {
@@ -149,8 +227,10 @@ def main() -> int:
         "worlds": args.worlds,
         "proposals": args.proposals,
         "floor": args.floor,
+        "sharpness": args.sharpness,
         "read_pass": bool(args.read_pass),
-        "seats": seats,
+        "model": args.model or "data/reading.json",
+        "seats": seats if not args.moves_log else f"logged: {args.moves_log}",
         "presets": names if args.preset else "all",
         "truth": {"queen_logloss": 0.0, "queen_accuracy": 1.0, "cards_logloss": 0.0, "cards_accuracy": 1.0},
         "cpu_s": round(time.process_time() - t0, 1),

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from damepique.bots import montecarlo
 from damepique.bots.expert_options import ExpertOptions
+from damepique.bots.heuristic import intermediate_pass, intermediate_play
 from damepique.bots.inference import FLOOR, Reader, sample_read_world
 from damepique.bots.knowledge import Knowledge, sample_world
 from damepique.bots.montecarlo import ExpertBot
+from damepique.bots.moon import can_run, suspects
+from damepique.bots.openspiel import logged_deal, openspiel_deal
 from damepique.bots.reading import (
     PASS_FEATURES,
     PLAY_FEATURES,
@@ -25,6 +31,7 @@ from damepique.bots.reading import (
     position_of,
 )
 from damepique.bots.registry import FROZEN, bot_names, get_bot
+from damepique.bots.training import from_logs
 from damepique.bots.training import main as train_main
 from damepique.engine import PASS, PRESETS, Deal, Rules, cards_of, parse_card, view_of
 from damepique.engine.deal import to_mask
@@ -209,3 +216,87 @@ def test_the_training_script_runs_end_to_end_on_a_tiny_data_set(tmp_path) -> Non
     again = tmp_path / "again.json"
     train_main([*tiny, "--out", str(again)])
     assert again.read_text() == out.read_text()
+
+
+def test_the_moon_watch_redraws_worlds_as_the_reading_weighs_them(monkeypatch) -> None:
+    # Seat 0 took the only points (a clear moon threat): the watch redraws
+    # worlds until seat 0's hand could make the moon. A reading that all but
+    # rules out such hands must be heard in those redraws too: plain redraws
+    # (before) gave seat 0 a running hand in about 70% of the worlds played out.
+    deal = Deal.shuffled(Rules(passing=False), random.Random(0), 0)
+    for _ in range(18):
+        deal.play(intermediate_play(view_of(deal, deal.to_act)))
+    view = view_of(deal, deal.to_act)
+    me = view.seat
+    assert suspects(view) == ((0, 1.0, "sure"),)
+
+    class NoRunner(Reader):
+        def weight(self, hands: Sequence[int]) -> float:
+            return 1.0 if can_run(tuple(hands), 0, me) else 1e9
+
+    seen: list[bool] = []
+    real = montecarlo.playout
+
+    def spy(d: Deal, *args: object, **kwargs: object) -> None:
+        seen.append(can_run(d.hands, 0, me))
+        real(d, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(montecarlo, "Reader", NoRunner)
+    monkeypatch.setattr(montecarlo, "playout", spy)
+    montecarlo.evaluate_play(view, random.Random(1), playouts=300, reading=True, watch=True)
+    assert len(seen) > 40
+    assert sum(seen) / len(seen) < 0.25
+
+
+def test_sharpness_zero_reads_nothing() -> None:
+    deal = Deal.shuffled(Rules(passing=False), random.Random(5), 0)
+    for _ in range(20):
+        deal.play(intermediate_play(view_of(deal, deal.to_act)))
+    view = view_of(deal, deal.to_act)
+    know = Knowledge.of(view)
+    flat = Reader.of(view, sharpness=0.0)
+    sharp = Reader.of(view, sharpness=2.0)
+    rng = random.Random(2)
+    worlds = [sample_world(view, know, rng)[0] for _ in range(30)]
+    assert all(flat.weight(h) == pytest.approx(1.0) for h in worlds)
+    assert len({round(sharp.weight(h), 9) for h in worlds}) > 1
+
+
+def test_training_learns_from_logged_openspiel_deals(tmp_path) -> None:
+    # A log as benchmarks/bots_arena_log.py --moves writes it (here played by
+    # our intermediate rule, so no OpenSpiel is needed): every seat's choices
+    # are learned, and the deal is refereed again.
+    path = tmp_path / "moves.jsonl"
+    lines = [json.dumps({"head": {"seed": 7}})]
+    choices = 0
+    for base in range(2):
+        _direction, hands = openspiel_deal(7, base)
+        deal, _ = logged_deal(7, base, {"hands": [sorted(h) for h in hands], "passes": [], "plays": []})
+        passes = []
+        if deal.phase == PASS:
+            for s in range(4):
+                cards = sorted(intermediate_pass(view_of(deal, s)))
+                passes.append(cards)
+                deal.pass_cards(s, cards)
+        plays = []
+        while deal.phase != "done":
+            view = view_of(deal, deal.to_act)
+            legal = view.legal_mask()
+            choices += bool(legal & (legal - 1))
+            card = intermediate_play(view)
+            plays.append([deal.to_act, card])
+            deal.play(card)
+        moves = {"hands": [sorted(h) for h in hands], "passes": passes, "plays": plays, "fallbacks": 0}
+        lines.append(json.dumps({"outcomes": [{"base": base}], "moves": moves}))
+    path.write_text("\n".join(lines) + "\n")
+    data = from_logs([str(path)])
+    assert len(data.plays) == choices and not data.passes
+    out = tmp_path / "reading.json"
+    tiny = ["--deals", "0", "--logs", str(path), "--epochs", "2", "--out", str(out)]
+    assert train_main(tiny) == 0
+    trained = json.loads(out.read_text())["trained"]
+    assert trained["play"]["decisions"] == choices and trained["logs"] == ["moves.jsonl"]
+    # A log of another run's deals is refused, not read as other cards.
+    path.write_text(path.read_text().replace('"seed": 7', '"seed": 8'))
+    with pytest.raises(ValueError, match="not the deal logged"):
+        from_logs([str(path)])

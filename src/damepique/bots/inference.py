@@ -56,18 +56,30 @@ PROPOSALS = 4
 """Worlds drawn for each world kept (kept in proportion to their weights:
 sampling-importance resampling, one world at a time)."""
 
+SHARPNESS = 1.0
+"""The model's scores are multiplied by this before the softmax: above 1 the
+reading trusts the model's preferences more than it was trained to (a
+temperature below 1), at 0 it reads nothing."""
 
-def _strength_list(strength: dict[int, float]) -> list[float]:
+
+def _strength_list(strength: dict[int, float], sharpness: float = 1.0) -> list[float]:
     out = [0.0] * 52
     for c, s in strength.items():
-        out[c] = s
+        out[c] = s if sharpness == 1.0 else s**sharpness
     return out
 
 
 class Reader:
     """The weight of a world for one view (see the module docstring)."""
 
-    def __init__(self, view: View, model: Model, floor: float = FLOOR, read_pass: bool = READ_PASS) -> None:
+    def __init__(
+        self,
+        view: View,
+        model: Model,
+        floor: float = FLOOR,
+        read_pass: bool = READ_PASS,
+        sharpness: float = SHARPNESS,
+    ) -> None:
         rules = view.rules
         self.rules = rules
         self.floor = floor
@@ -85,7 +97,9 @@ class Reader:
             if s == me or at.forced:
                 continue
             cands = (unseen | later[s]) & ~at.played
-            self.plays[s].append((c, _strength_list(play_strengths(model, rules, at, cands)), later[s], at))
+            self.plays[s].append(
+                (c, _strength_list(play_strengths(model, rules, at, cands), sharpness), later[s], at)
+            )
         self.source = -1
         self.received = 0
         self.source_played = 0
@@ -94,15 +108,20 @@ class Reader:
             self.source = view.pass_source
             self.received = view.received
             self.source_played = view.played_by(self.source)
-            self.pass_strength = _strength_list(pass_strengths(model, rules, rules.deck_mask))
+            self.pass_strength = _strength_list(pass_strengths(model, rules, rules.deck_mask), sharpness)
         self.seats = [s for s in range(n) if s != me and (self.plays[s] or s == self.source)]
         self._memo: list[dict[int, float]] = [{} for _ in range(n)]
 
     @classmethod
     def of(
-        cls, view: View, model: Model | None = None, floor: float = FLOOR, read_pass: bool = READ_PASS
+        cls,
+        view: View,
+        model: Model | None = None,
+        floor: float = FLOOR,
+        read_pass: bool = READ_PASS,
+        sharpness: float = SHARPNESS,
     ) -> Reader:
-        return cls(view, model or default_model(), floor, read_pass)
+        return cls(view, model or default_model(), floor, read_pass, sharpness)
 
     @property
     def reads(self) -> bool:

@@ -365,6 +365,25 @@ def evaluate_play(
         if not reader.reads:
             reader = None
     me = view.seat
+    trusting = trust > 0.0 and bool(view.plays)
+
+    def draw(known: Knowledge) -> tuple[list[int], int]:
+        hands, kitty = sample_world(view, known, rng)
+        if not trusting and reader is None:
+            return hands, kitty
+        # Of a few worlds drawn, keep one in proportion to how likely the
+        # others' plays so far are in it (sampling-importance resampling,
+        # one world at a time).
+        drawn = [(hands, kitty)]
+        for _ in range((PROPOSALS if reader is not None else proposals) - 1):
+            drawn.append(sample_world(view, known, rng))
+        weights = [
+            (plays_likelihood(view, h, k, pol, trust) if trusting else 1.0)
+            * (reader.weight(h) if reader is not None else 1.0)
+            for h, k in drawn
+        ]
+        return rng.choices(drawn, weights)[0]
+
     # The budget counts card plays: a full play-out is about 52 of them, and
     # a world costs its sampling besides (24 card plays' worth), so late
     # decisions get more worlds.
@@ -388,21 +407,7 @@ def evaluate_play(
         # compares candidates over the same worlds, whatever their kind).
         guess = math.floor((done + 1) * pass_voids) > math.floor(done * pass_voids)
         known = know_pass if guess else know
-        hands, kitty = sample_world(view, known, rng)
-        trusting = trust > 0.0 and bool(view.plays)
-        if trusting or reader is not None:
-            # Of a few worlds drawn, keep one in proportion to how likely
-            # the others' plays so far are in it (sampling-importance
-            # resampling, one world at a time).
-            drawn = [(hands, kitty)]
-            for _ in range((PROPOSALS if reader is not None else proposals) - 1):
-                drawn.append(sample_world(view, known, rng))
-            weights = [
-                (plays_likelihood(view, h, k, pol, trust) if trusting else 1.0)
-                * (reader.weight(h) if reader is not None else 1.0)
-                for h, k in drawn
-            ]
-            hands, kitty = rng.choices(drawn, weights)[0]
+        hands, kitty = draw(known)
         rival = -1
         for seat, share, kind in watched:
             if kind == "hand":
@@ -418,9 +423,10 @@ def evaluate_play(
             # a few worlds drawn, keep the first where it could (the top
             # heart and enough winners), so that the search does not count
             # on the others holding the stoppers a real shooter keeps.
+            # The redraws are weighed as every world is (reading, trust).
             tries = 1
             while watch and tries < MOON_PROPOSALS and not can_run(hands, seat, me):
-                hands, kitty = sample_world(view, known, rng)
+                hands, kitty = draw(known)
                 tries += 1
             spent += (tries - 1) * 24
             if kind == "sure" or can_run(hands, seat, me):

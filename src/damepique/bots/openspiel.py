@@ -184,6 +184,31 @@ def play_openspiel_deal(
     return res.points, res.moon
 
 
+def logged_deal(seed: int, base: int, log: dict[str, Any]) -> tuple[Deal, list[tuple[int, int]]]:
+    """The deal ``play_openspiel_deal(names, seed, base, log)`` played, rebuilt
+    from its ``log`` with the pass made (ready for its first card), and its
+    plays ``(seat, card)`` in order: our bots' views of an OpenSpiel deal
+    after the fact (for reading and training on IS-MCTS play). Every card goes
+    through our referee again.
+
+    >>> hands = openspiel_deal(1, 2)[1]  # a deal without a pass
+    >>> log = {"hands": [sorted(h) for h in hands], "passes": [], "plays": [[0, 0]]}
+    >>> deal, plays = logged_deal(1, 2, log)
+    >>> deal.phase, deal.to_act, plays
+    ('play', 0, [(0, 0)])
+    >>> logged_deal(2, 2, log)
+    Traceback (most recent call last):
+    ValueError: deal 2 of seed 2 is not the deal logged (another seed?)
+    """
+    direction, hands = openspiel_deal(seed, base)
+    if [sorted(h) for h in hands] != log["hands"]:
+        raise ValueError(f"deal {base} of seed {seed} is not the deal logged (another seed?)")
+    deal = Deal(openspiel_rules(), hands, 0, _DIRECTION_TO_NUMBER[direction])
+    for s, cards in enumerate(log["passes"]):
+        deal.pass_cards(s, cards)
+    return deal, [(s, c) for s, c in log["plays"]]
+
+
 def deal_from_spiel_state(state: Any) -> Deal:
     """Our ``Deal`` at the point of an OpenSpiel Hearts state (from its history)."""
     history = list(state.history())

@@ -24,13 +24,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from damepique.engine import PASS, PRESETS, Deal, View, cards_of
+from damepique.engine import PASS, PRESETS, Deal, View, cards_of, view_of
 
 from .arena import play_deal
 from .base import Bot
@@ -67,12 +68,17 @@ class _Recorder:
 
     def choose_play(self, view: View, rng: random.Random) -> int:
         card = self.bot.choose_play(view, rng)
-        legal = view.legal_mask()
-        if legal & (legal - 1):
-            at = position_of(view)
-            cands = cards_of(legal)
-            self.data.plays.append(([play_features(view.rules, at, x) for x in cands], cands.index(card)))
+        _record_play(self.data, view, card)
         return card
+
+
+def _record_play(data: Data, view: View, card: int) -> None:
+    """The choice of ``card`` from ``view`` (none when it was the only legal card)."""
+    legal = view.legal_mask()
+    if legal & (legal - 1):
+        at = position_of(view)
+        cands = cards_of(legal)
+        data.plays.append(([play_features(view.rules, at, x) for x in cands], cands.index(card)))
 
 
 def generate(
@@ -90,6 +96,32 @@ def generate(
         rngs = [random.Random(f"reading:{seed}:{d}:{s}") for s in range(n)]
         play_deal(deal, bots, rngs)
         assert deal.phase != PASS
+    return data
+
+
+def from_logs(paths: Sequence[str], data: Data | None = None) -> Data:
+    """The card decisions of OpenSpiel deals logged with their moves
+    (``benchmarks/bots_arena_log.py run --moves``: a head with the run's
+    seed, then a line per deal with its ``moves``), every seat's, added to
+    ``data``. Their passes are not learned: IS-MCTS seats pass by our
+    intermediate rule (``bots/openspiel.py``)."""
+    from .openspiel import logged_deal
+
+    data = data if data is not None else Data()
+    for path in paths:
+        seed = 0
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                if "head" in rec:
+                    seed = rec["head"]["seed"]
+                    continue
+                if "moves" not in rec:
+                    raise ValueError(f"{path}: a deal without its moves (log it with --moves)")
+                deal, plays = logged_deal(seed, rec["outcomes"][0]["base"], rec["moves"])
+                for s, c in plays:
+                    _record_play(data, view_of(deal, s), c)
+                    deal.play(c, s)
     return data
 
 
@@ -165,12 +197,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--seats", default="expert:playouts=150", help="bots, separated by ';', seat by seat in turn"
     )
     p.add_argument("--presets", default="", help="presets, comma-separated (default: every preset)")
+    p.add_argument(
+        "--logs",
+        default="",
+        help="OpenSpiel deals logged with --moves (bots_arena_log.py), comma-separated: their plays too",
+    )
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--out", required=True, help="where to write the weights (JSON)")
     args = p.parse_args(argv)
     seats = tuple(s for s in args.seats.split(";") if s)
     presets = tuple(s for s in args.presets.split(",") if s)
-    data = generate(args.deals, args.seed, seats, presets)
+    logs = tuple(s for s in args.logs.split(",") if s)
+    data = from_logs(logs, generate(args.deals, args.seed, seats, presets))
     model, report = fit(data, args.epochs, args.seed)
     out = model.to_json()
     out["trained"] = {
@@ -178,6 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed,
         "seats": list(seats),
         "presets": list(presets) or "all",
+        **({"logs": [os.path.basename(p) for p in logs]} if logs else {}),
         "epochs": args.epochs,
         **report,
     }
