@@ -160,10 +160,14 @@ class Seat:
         self.rng = random.Random(seed)
         self.ws: ClientConnection | None = None
         self.latest: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
+        """The last ``table`` message: the answer to this connection's hello."""
         self.done_key: Any = None
         self.continued: set[int] = set()
         self.next_id = 0
         self.sent: dict[int, tuple[int, str]] = {}
+        self.passing: set[int] = set()
+        """Ids of passes sent and not acknowledged yet."""
         self.acked: list[tuple[int, str]] = []
         """(deal, card) of every card this seat played that the server acknowledged."""
         self.seen: list[tuple[int, str]] = []
@@ -184,6 +188,7 @@ class Seat:
         self.reconnects += 1
         self.done_key = None
         self.latest = None
+        self.table = None
         self._open(self.cluster.front)
 
     def pump(self, timeout: float) -> bool:
@@ -199,6 +204,8 @@ class Seat:
         msg = json.loads(raw)
         if msg["type"] == "error":
             raise AssertionError(f"the server refused: {msg}")
+        if msg["type"] == "table":
+            self.table = msg
         if msg["type"] == "state":
             if "base" in msg:
                 msg = apply_patch(self.latest, msg)  # raises when out of step
@@ -210,7 +217,33 @@ class Seat:
             ack = msg.get("ack")
             if isinstance(ack, int) and ack in self.sent:
                 self.acked.append(self.sent.pop(ack))
+            self.passing.discard(ack)  # type: ignore[arg-type]
         return True
+
+    def unanswered(self) -> bool:
+        """Something this seat sent has not shown in its state yet: a card or a
+        pass not acknowledged, or a "Continue" the summary does not show."""
+        if self.sent or self.passing:
+            return True
+        summary = self.latest and self.latest.get("summary")
+        return bool(
+            summary and summary["deal"] in self.continued and self.latest["seat"] in summary["waiting"]  # type: ignore[index]
+        )
+
+    def waited_on(self) -> bool:
+        """The game waits on this seat for something it has not done (and, the
+        driver stopped, will not do): a card or pass asked of it, or its
+        "Continue" on the summary."""
+        st = self.latest
+        if st is None:
+            return False
+        key = decision_key(st)
+        if key is not None and key != self.done_key:
+            return True
+        summary = st.get("summary")
+        return bool(
+            summary and st.get("seat") in summary["waiting"] and summary["deal"] not in self.continued
+        )
 
     def act(self) -> bool:
         st = self.latest
@@ -229,12 +262,14 @@ class Seat:
         if view["phase"] == "pass":
             cards = self.rng.sample(view["hand"], st["rules"].get("pass_count", 3))
             msg: dict[str, Any] = {"type": "pass", "cards": cards, "id": self.next_id}
+            self.passing.add(self.next_id)
         else:
             card = self.rng.choice(view["legal"])
             msg = {"type": "play", "card": card, "id": self.next_id}
             self.sent[self.next_id] = (view["deal"], card)
         if not self._send(msg):
             self.sent.pop(self.next_id, None)
+            self.passing.discard(self.next_id)
         return True
 
     def _send(self, msg: dict[str, Any]) -> bool:
@@ -267,12 +302,40 @@ def drive(seats: list[Seat], until: Any, limit: float = 120.0) -> None:
                     break
 
 
-def settle(seats: list[Seat], quiet: float = 0.5) -> None:
-    """Read until nothing has come for ``quiet`` seconds."""
-    last = time.monotonic()
-    while time.monotonic() - last < quiet:
-        if any(s.pump(0.05) for s in seats):
-            last = time.monotonic()
+def settled(seats: list[Seat]) -> bool:
+    """Nothing the seats did is still on its way, told by what the server said
+    (no quiet period): before the game, every seat's hello answered with the
+    table; once it is under way, at each table every seat holds the same update
+    (its ``n``), everything each seat sent shows in it, and the game waits on a
+    seat for something it has not done (the driver has stopped), or is over."""
+    if all(s.latest is None for s in seats):
+        return all(s.table is not None for s in seats)
+    tables: dict[str, list[Seat]] = {}
+    for s in seats:
+        tables.setdefault(s.code, []).append(s)
+    for group in tables.values():
+        states = [s.latest for s in group]
+        if any(st is None for st in states) or len({st.get("n") for st in states if st}) != 1:
+            return False
+        if any(s.unanswered() for s in group):
+            return False
+        if not (states[0]["over"] or any(s.waited_on() for s in group)):  # type: ignore[index]
+            return False
+    return True
+
+
+def settle(seats: list[Seat], limit: float = 120.0) -> None:
+    """Read what the server sends until ``settled(seats)``; ``limit`` only stops a hang."""
+    deadline = time.monotonic() + limit
+    while not settled(seats):
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"not settled in {limit} s: {[(s.latest, s.sent, s.passing) for s in seats]}"
+            )
+        if not any(s.pump(0) for s in seats):
+            for s in seats:
+                if s.pump(0.02):
+                    break
 
 
 def plays_of(record: dict[str, Any], first_deal: int) -> list[tuple[int, str]]:

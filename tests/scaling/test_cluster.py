@@ -52,7 +52,7 @@ def seat_four(cluster: Cluster, a: str, b: str, **options: Any) -> tuple[str, li
     seats = [
         Seat(cluster, code, tok, url, seed=i) for i, (tok, url) in enumerate(zip(tokens, urls, strict=True))
     ]
-    settle(seats, 0.3)
+    settle(seats)  # every hello answered
     seats[0].ws.send(json.dumps({"type": "start"}))  # type: ignore[union-attr]
     return code, seats
 
