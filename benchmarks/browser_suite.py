@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -52,6 +53,15 @@ def common_files(before: Path) -> list[str]:
     return sorted(f for f in both if f not in FILES and not f.startswith("tests/browser/"))
 
 
+def suite_flags(tree: Path) -> list[str]:
+    """The flags that tree's ``scripts/test`` runs the files other than the browser's
+    with (its ``run -m "not browser" ...`` line): each tree as its own suite runs them."""
+    for line in (tree / "scripts" / "test").read_text().splitlines():
+        if line.startswith('run -m "not browser"'):
+            return [a for a in shlex.split(line)[1:] if a != "$@"]
+    return ["-m", "not browser", "-n", "2"]
+
+
 def pytest(tree: Path, args: list[str], log: str) -> dict[str, object]:
     env = os.environ | {"PYTHONPATH": str(tree / "src")}
     (tree / "test-artifacts").mkdir(exist_ok=True)
@@ -71,14 +81,17 @@ def pytest(tree: Path, args: list[str], log: str) -> dict[str, object]:
     return part
 
 
-def run(tree: Path, extra: list[str], others: list[str] | None = None) -> dict[str, object]:
+def run(
+    tree: Path, extra: list[str], others: list[str] | None = None, browser: bool = True
+) -> dict[str, object]:
     """One tree's run: ``others`` (the suite's way) when given, then the browser files."""
     load = os.getloadavg()[0]
     start = time.monotonic()
     result: dict[str, object] = {"tree": str(tree)}
     if others:
-        result["others"] = pytest(tree, ["-m", "not browser", "-n", "2", *others, *extra], "others-suite.log")
-    result["browser"] = pytest(tree, ["-m", "browser", *FILES, *extra], "browser-suite.log")
+        result["others"] = pytest(tree, [*suite_flags(tree), *others, *extra], "others-suite.log")
+    if browser:
+        result["browser"] = pytest(tree, ["-m", "browser", *FILES, *extra], "browser-suite.log")
     result["seconds"] = round(time.monotonic() - start, 1)
     result["load_before"] = round(load, 1)
     result["load_after"] = round(os.getloadavg()[0], 1)
@@ -92,6 +105,7 @@ def main() -> None:
     parser.add_argument("--before", required=True, type=Path, help="a worktree of the older commit")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--all", action="store_true", help="the other test files both trees hold too")
+    parser.add_argument("--no-browser", action="store_true", help="with --all: the other files only")
     parser.add_argument("--together", action="store_true", help="both trees at once, not in turn")
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments, after --")
     args = parser.parse_args()
@@ -104,9 +118,11 @@ def main() -> None:
         trees = (before_tree, HERE)
         if args.together:
             with ThreadPoolExecutor(2) as pool:
-                done = list(pool.map(lambda tree: run(tree, args.pytest_args, others), trees))
+                done = list(
+                    pool.map(lambda tree: run(tree, args.pytest_args, others, not args.no_browser), trees)
+                )
         else:
-            done = [run(tree, args.pytest_args, others) for tree in trees]
+            done = [run(tree, args.pytest_args, others, not args.no_browser) for tree in trees]
         for result in done:
             print(json.dumps(result), flush=True)
             results.append(result)

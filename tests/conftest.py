@@ -21,6 +21,17 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+HTTP_WITHIN = 120.0
+"""Seconds an HTTP request to a test's server may take: httpx's own default gives
+up after 5 s, which a server process on a loaded machine (the suite beside four
+busy loops) can take to answer; no test is about that. Set on httpx's default
+``Timeout``, the one object its functions and clients share, so every request a
+test makes without a timeout of its own waits this long: a hang, not a slow machine."""
+_default_timeout = httpx._config.DEFAULT_TIMEOUT_CONFIG
+_default_timeout.connect = _default_timeout.read = _default_timeout.write = _default_timeout.pool = (
+    HTTP_WITHIN
+)
 ARTIFACTS = ROOT / "test-artifacts"
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")

@@ -7,6 +7,7 @@ since CI must install and run them.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -72,8 +73,8 @@ class RedisServer:
                 self.proc.wait()
 
 
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
+@contextlib.contextmanager
+def running_redis() -> Iterator[RedisServer]:
     if shutil.which("redis-server") is None:
         _missing("redis-server")
     with tempfile.TemporaryDirectory() as d:
@@ -83,6 +84,13 @@ def redis_server() -> Iterator[RedisServer]:
             yield server
         finally:
             server.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A Redis of the test's own (a test may stop and start it)."""
+    with running_redis() as server:
+        yield server
 
 
 @dataclass
@@ -140,3 +148,18 @@ def cluster(tmp_path: Path, postgres_server: PostgresServer, redis_server: Redis
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def calm_cluster(
+    tmp_path_factory: pytest.TempPathFactory, postgres_server: PostgresServer
+) -> Iterator[Cluster]:
+    """Processes ``a`` and ``b`` as ``cluster`` has them, started once for the
+    module's tests that kill, stop and restart nothing (each makes its own
+    tables and sheets): one start of the processes instead of one a test."""
+    with running_redis() as redis:
+        running = make_cluster(tmp_path_factory.mktemp("calm"), postgres_server.url, redis.url, ["a", "b"])
+        try:
+            yield running
+        finally:
+            running.stop()

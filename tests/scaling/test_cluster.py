@@ -166,8 +166,8 @@ def lobby_lists(base: str, codes: set[str]) -> None:
                 seen = (seen - set(m["gone"])) | {t["code"] for t in m["tables"]}
 
 
-def test_the_lobby_lists_tables_of_every_process(cluster: Cluster) -> None:
-    p1, p2 = cluster.processes["a"], cluster.processes["b"]
+def test_the_lobby_lists_tables_of_every_process(calm_cluster: Cluster) -> None:
+    p1, p2 = calm_cluster.processes["a"], calm_cluster.processes["b"]
     body = {"preset": "standard", "public": True}
     made = [httpx.post(p.base + "/api/tables", json=body).json()["code"] for p in (p1, p2)]
     for p in (p1, p2):
@@ -175,10 +175,10 @@ def test_the_lobby_lists_tables_of_every_process(cluster: Cluster) -> None:
         assert set(made) <= {t["code"] for t in httpx.get(p.base + "/api/lobby").json()["tables"]}
 
 
-def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(cluster: Cluster) -> None:
+def test_a_score_sheet_changed_at_one_process_reaches_readers_at_the_other(calm_cluster: Cluster) -> None:
     from websockets.sync.client import connect
 
-    p1, p2 = cluster.processes["a"], cluster.processes["b"]
+    p1, p2 = calm_cluster.processes["a"], calm_cluster.processes["b"]
     sheet = httpx.post(p1.base + "/api/sheets", json={"players": ["A", "B", "C", "D"]}).json()
     url = p2.base.replace("http", "ws") + f"/api/sheets/shared/{sheet['read_id']}/live"
     with connect(url, open_timeout=60) as ws:

@@ -11,7 +11,6 @@ import json
 import os
 import socket
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,8 +26,11 @@ from damepique.server.guard import Guard, guarded
 ATTACKER = "127.0.0.2"  # another loopback address: the tests' own requests come from 127.0.0.1
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[int]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """One process for the module: each test opens its own connections (the
+    attacker's from another address) and leaves nothing the next one meets."""
+    tmp_path = tmp_path_factory.mktemp("guard")
     port = free_port()
     env = {
         **os.environ,
