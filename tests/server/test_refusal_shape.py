@@ -82,10 +82,12 @@ def test_the_status_table_in_the_docs_is_the_server_s() -> None:
 
 
 def test_a_refusal_s_params_hold_no_words_of_the_page() -> None:
-    """A rule of the wrong type: the key and the English, never a French copy
-    (the page says what the rule takes by its key, tests/web/scorer_words.test.mjs)."""
+    """A rule of the wrong type: the key and the value, no words in any language
+    (the pages' words say what the rule takes by its key, scm_rule_takes, and
+    the English reason is read from them: tests/web/test_bots_words.py)."""
     from damepique.scorer import ScoreError, SheetRules
 
     with pytest.raises(ScoreError) as e:
         SheetRules.from_json({"target": "100"})
-    assert e.value.params == {"key": "target", "expected": "a whole number", "value": "100"}
+    assert e.value.params == {"key": "target", "value": "100"}
+    assert e.value.reason == 'target must be a whole number, not "100"'
