@@ -18,7 +18,7 @@ from damepique.bots.advice import OUTCOME_KEYS, Comparison, sentence
 from damepique.bots.reasons import REASONS, reason_words
 from damepique.bots.registry import BOT_INFO
 from damepique.engine import CARD_NAMES, PRESETS, Rules
-from damepique.words import phrase, words
+from damepique.words import forms, phrase, words
 
 from .page_words import STRINGS, page_words
 
@@ -71,6 +71,9 @@ def test_no_sentence_of_the_page_is_copied_in_python() -> None:
     # Every sentence of the pages (plain words with at least two spaces), in either
     # language, looked for in the code of the bots, the server and the score keeper.
     sentences = {v for page in page_words().values() for v in page.values() if v.count(" ") >= 2}
+    sentences |= {
+        v for lang in ("en", "fr") for f in forms(lang).values() for v in f.values() if v.count(" ") >= 2
+    }
     found = []
     for part in ("bots", "server", "scorer"):
         for path in sorted((SRC / part).rglob("*.py")):
@@ -255,7 +258,6 @@ def test_the_score_keepers_sentences_are_the_pages_in_both_languages() -> None:
     # Python and the page fill the same words (t() and damepique.words): word for word
     # the same for every code, its edge cases, both languages; the reason is the English.
     from damepique.scorer.messages import render
-    from damepique.words import phrase
 
     cases = [(f"scm_{code}", lang, params) for code, params in _scorer_cases() for lang in ("en", "fr")]
     python = [phrase(key, lang, **params) for key, lang, params in cases]
@@ -265,8 +267,6 @@ def test_the_score_keepers_sentences_are_the_pages_in_both_languages() -> None:
 
 def test_every_entry_of_forms_is_chosen_as_the_page_chooses() -> None:
     # Each plural entry of both languages, for counts where English and French differ.
-    from damepique.words import forms
-
     cases = [
         (key, lang, {"n": n, "w": n, "total": "T", "names": "Ann"})
         for lang in ("en", "fr")
