@@ -94,7 +94,8 @@ def test_a_game_s_puzzles_come_from_the_allowed_seats_views_only() -> None:
     assert found == puzzles.mine_record(("g1", record, [2], 600, ()))  # seeded by the game and seat
     assert found, "a deal of beginners has a clear choice somewhere"
     for p in found:
-        assert p["id"].startswith("game-g1-2-") and p["view"]["seat"] == 2
+        assert p["origin"].startswith("game-g1-2-") and p["view"]["seat"] == 2
+        assert "g1" not in p["id"]  # the id the page shows names no game (its record has every hand)
         view = puzzles.view_of_puzzle(p)
         assert p["view"] == view.to_json()
         hand = set(p["view"]["hand"])

@@ -68,3 +68,55 @@ def test_bad_answers_are_refused(client: TestClient) -> None:
         assert r.status_code == 400 and r.json()["code"] == "bad_request", rating
     assert client.post("/api/puzzles/nope/answer", json={"card": legal}).status_code == 404
     assert client.get("/api/puzzles/nope").status_code == 404
+
+
+def test_a_served_puzzle_names_no_seed_that_deals_its_hidden_hands(client: TestClient) -> None:
+    """A puzzle's id is on the page (and in its JSON): a number in it that deals
+    the seat its cards, as ``Deal.shuffled`` does for the bot games puzzles are
+    mined from, would deal every other hand too, and so give the answer away."""
+    import random
+    import re
+
+    from damepique.engine import CardSet, Deal, Rules
+
+    for p in puzzles.load()["puzzles"]:
+        served = client.get(f"/api/puzzles/{p['id']}").json()
+        assert "origin" not in served
+        view, rules = served["view"], Rules.from_json(served["rules"])
+        seat, players = view["seat"], rules.players
+        played = [
+            c for t in view["tricks"] for i, c in enumerate(t["cards"]) if (t["leader"] + i) % players == seat
+        ]
+        played += [c for i, c in enumerate(view["trick"]) if (view["trick_leader"] + i) % players == seat]
+        dealt = set(view["hand"] + played + (view["passed"] or [])) - set(view["received"] or [])
+        for n in re.findall(r"\d+", served["id"]):
+            shuffled = Deal.shuffled(rules, random.Random(int(n))).hands[seat]
+            assert set(str(CardSet(shuffled)).split()) != dealt, (served["id"], n)
+
+
+def test_answers_kept_under_a_puzzle_s_old_id_count_under_its_public_id(tmp_path: Path) -> None:
+    """A database at revision 0022 holds an answer under a shipped puzzle's old
+    id (which named its seed, the file's ``origin`` now): after the upgrade it
+    is kept under the puzzle's public id, and still counts for the player."""
+    import sqlite3
+
+    from alembic import command
+
+    from damepique.server.storage.database import alembic_config
+
+    path = tmp_path / "old.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    command.upgrade(alembic_config(url), "0022")
+    p = puzzles.load()["puzzles"][0]
+    rating = '{"rating": 1500, "rd": 350, "vol": 0.06}'
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO puzzle_attempts (player, puzzle_id, theme, correct, puzzle_rating, at,"
+            " before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            ("g:device-1", p["origin"], p["theme"], True, p["rating"], 1.0, rating, rating),
+        )
+    with TestClient(create_app(url)) as client:
+        me = client.get("/api/puzzles/me", headers={"X-Player": "device-1"}).json()
+        assert me["tried"] == 1
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT puzzle_id FROM puzzle_attempts").fetchall() == [(p["id"],)]

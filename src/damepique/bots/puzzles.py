@@ -11,7 +11,11 @@ other pass it weighs (``PASS_OPTIONS`` candidates, ``advice``) by the same
 margin, on both seeds.
 
 A puzzle keeps the seat's view only (``View.to_json``: its hand, the cards
-played, the passes it made and received; never another hand), the answer,
+played, the passes it made and received; never another hand), where it was
+mined (``origin``: the bot game's preset, seed and position, or the server
+game, seat, deal and position; it seeds ``check``) and an ``id`` that does
+not say it (``public_id``: the page shows the id, and a seed deals every
+hidden hand), the answer,
 the margin, every option's numbers, a theme (``THEMES``) and a rating (a
 harder puzzle has more options and a thinner margin: ``rating_of``).
 
@@ -28,6 +32,7 @@ set (``STARTER``), built by ``damepique puzzles build``.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -129,11 +134,24 @@ def measure(view: View, rng: random.Random, playouts: int) -> Measure | None:
     return Measure(tuple(sorted(c for a in best for c in a.cards)), margin, options)
 
 
-def puzzle_json(view: View, preset: str, m: Measure, playouts: int, ident: str) -> dict[str, Any]:
+def public_id(origin: str) -> str:
+    """The id a puzzle is shown by, from where it was mined (its ``origin``),
+    naming neither the seed nor the game: either would deal the hands the
+    position hides. (The file itself keeps the key and the answer: it is the
+    page, where a player tries the puzzle, that must not learn them.)
+
+    >>> public_id("standard-2158288730-6")
+    'pz-15f819d1a2b6'
+    """
+    return "pz-" + hashlib.sha256(origin.encode()).hexdigest()[:12]
+
+
+def puzzle_json(view: View, preset: str, m: Measure, playouts: int, origin: str) -> dict[str, Any]:
     """One puzzle as the file keeps it."""
     groups = len({round(a.extra["utility"], 6) for a in m.options})
     return {
-        "id": ident,
+        "id": public_id(origin),
+        "origin": origin,
         "preset": preset,
         "rules": view.rules.to_json(),
         "view": view.to_json(),
@@ -360,6 +378,7 @@ def check_one(job: tuple[Mapping[str, Any], int]) -> list[str]:
     margin hold on the fresh seed ``job[1]``, with the same best card."""
     p, seed = job
     ident = p.get("id", "?")
+    origin = p.get("origin", ident)
     try:
         view = view_of_puzzle(p)
         answer = {CARD_NAMES.index(c) for c in p["answer"]}
@@ -378,7 +397,7 @@ def check_one(job: tuple[Mapping[str, Any], int]) -> list[str]:
         return [f"{ident}: the answer {' '.join(bad)} is not legal"]
     if p.get("theme") not in THEMES:
         return [f"{ident}: unknown theme {p.get('theme')!r}"]
-    m = measure(view, random.Random(f"check:{seed}:{ident}"), int(p.get("playouts", PLAYOUTS)))
+    m = measure(view, random.Random(f"check:{seed}:{origin}"), int(p.get("playouts", PLAYOUTS)))
     if m is None:
         return [f"{ident}: a single kind of card"]
     if set(m.answer) != answer:
