@@ -60,8 +60,8 @@ async def test_a_guest_sees_their_statistics(  # type: ignore[no-untyped-def]
 ) -> None:
     assert finished["over"]
     words = {
-        "en": ("Your statistics", "Games", "Replay", "First places"),
-        "fr": ("Vos statistiques", "Parties", "Revoir", "Premières places"),
+        "en": ("Your statistics", "Games", "Replay", "First places", "Zoé, West, North, East"),
+        "fr": ("Vos statistiques", "Parties", "Revoir", "Premières places", "Zoé, Ouest, Nord, Est"),
     }[lang]
     context = await new_context(
         locale="en-GB" if lang == "en" else "fr-FR", **(PHONE if size == "phone" else DESKTOP)
@@ -76,6 +76,7 @@ async def test_a_guest_sees_their_statistics(  # type: ignore[no-untyped-def]
     await expect(figures).to_contain_text(words[3])
     last = page.locator("#stats-last li")
     await expect(last).to_have_count(1)
+    await expect(last).to_contain_text(words[4])  # the computer players by their names in the page's language
     await expect(last.get_by_role("link", name=words[2])).to_have_attribute("href", re.compile(r"^#/replay/"))
     analyse = "Analyse" if lang == "en" else "Analyser"
     await expect(last.get_by_role("link", name=analyse)).to_have_attribute(

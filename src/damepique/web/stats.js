@@ -1,7 +1,7 @@
 // Statistics for everyone (docs/multiplayer.md, "Statistics"): mine at #/stats
 // (the signed-in account, else this browser's guest games), an account's at
 // #/stats/NAME; computed by the server from the stored games.
-import { num, t } from "./i18n.js";
+import { num, seatName, t } from "./i18n.js";
 import { esc } from "./dom.js";
 import { contentWidth, lineChart } from "./chart.js";
 import { playerId } from "./prefs.js";
@@ -69,7 +69,7 @@ export async function renderStats(root, nickname = "") {
     ${s.daily && s.daily.played ? `<h2>${t("st_daily")}</h2><p id="stats-daily">${t("st_daily_line", { played: s.daily.played, average: dec(s.daily.average, 2), best: s.daily.best })}</p>` : ""}
     <h2>${t("st_last")}</h2>
     <ol class="last-games" id="stats-last">${s.last.map((g) => `<li>
-      <span>${t(g.won ? "st_won" : "st_place", { n: g.place })} · ${esc(t("st_mode_" + g.mode))} · ${esc(g.players.join(", "))} · ${t("total", { n: g.totals[g.seat] })}</span>
+      <span>${t(g.won ? "st_won" : "st_place", { n: g.place })} · ${esc(t("st_mode_" + g.mode))} · ${esc(g.players.map((p) => seatName(p)).join(", "))} · ${t("total", { n: g.totals[g.seat] })}</span>
       <a href="${g.replay}">${t("st_replay")}</a> <a href="${g.analysis}">${t("analyse")}</a></li>`).join("")}</ol>` : `<p>${t("st_none")}</p>`}
     ${puzzlesHtml(s.puzzles)}
   </section>`;
