@@ -10,6 +10,7 @@
 # OpenSpiel IS-MCTS(1000)). E, I and O (TAG empty, NEW expert:reading=1) were written by the
 # code of ab801e5; E2 and O2 (TAG=2) by the reading of the second session (benchmarks/log.md).
 #   TAG=2 NEW=expert:reading=1 FIELDS="E O" UPTO=400 benchmarks/runs/issue31/resume.sh
+# PY: the Python to run (default .venv/bin/python), NICE: its niceness (default 15).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 L=benchmarks/runs/issue31
@@ -18,7 +19,7 @@ I=intermediate
 O=openspiel-ismcts:1000
 N=${NEW:-expert:reading=1}
 T=${TAG:-}
-run() { nice -n "${NICE:-15}" .venv/bin/python benchmarks/bots_arena_log.py run --seats "$2" --deals "$3" --seed 1 --jobs 1 ${4:-} --log "$L/$1.jsonl"; }
+run() { nice -n "${NICE:-15}" "${PY:-.venv/bin/python}" benchmarks/bots_arena_log.py run --seats "$2" --deals "$3" --seed 1 --jobs 1 ${4:-} --log "$L/$1.jsonl"; }
 for upto in $(seq 10 10 "${UPTO:-400}"); do
   for f in ${FIELDS:-E I O}; do
     case $f in

@@ -56,10 +56,13 @@ PROPOSALS = 4
 """Worlds drawn for each world kept (kept in proportion to their weights:
 sampling-importance resampling, one world at a time)."""
 
-SHARPNESS = 1.0
+SHARPNESS = 2.0
 """The model's scores are multiplied by this before the softmax: above 1 the
 reading trusts the model's preferences more than it was trained to (a
-temperature below 1), at 0 it reads nothing."""
+temperature below 1), at 0 it reads nothing. 2 predicted the queen's holder
+best on held-out deals of expert and of IS-MCTS play (benchmarks/log.md,
+issue 31, second session): the model is fitted to every decision, most of
+them between low cards it cannot tell apart, which flattens the few it can."""
 
 
 def _strength_list(strength: dict[int, float], sharpness: float = 1.0) -> list[float]:
