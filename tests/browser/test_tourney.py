@@ -87,6 +87,13 @@ async def test_the_results_page(
     assert await page.evaluate(
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+    # Every column in sight, the matchpoints and the difference too: none behind a sideways scroll.
+    cut = await page.evaluate(
+        """() => [...document.querySelectorAll('.tourney table th')]
+          .filter((th) => th.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map((th) => th.textContent)"""
+    )
+    assert cut == [], cut
     await page.screenshot(path=str(artifacts / f"tourney-results-{lang}-{size}.png"), full_page=True)
     # Printed: the header and the buttons are left out.
     await page.emulate_media(media="print")
