@@ -129,8 +129,16 @@ async def test_a_player_joins_on_the_page_and_is_led_to_their_seat(
 
 
 SEATING = {
-    "en": {"start": "Start with this seating", "computer": "(a computer player)", "twice": "once"},
-    "fr": {"start": "Lancer avec ce placement", "computer": "(un joueur virtuel)", "twice": "une seule fois"},
+    "en": {
+        "start": "Start with this seating",
+        "computer": "(a computer player)",
+        "twice": "Cy is seated twice",
+    },
+    "fr": {
+        "start": "Lancer avec ce placement",
+        "computer": "(un joueur virtuel)",
+        "twice": "Cy occupe deux places",
+    },
 }
 
 
@@ -161,7 +169,7 @@ async def test_the_director_seats_the_players_by_hand(
     # Filled in the order they joined, table by table, to begin with.
     await expect(first.get_by_label(f"{seat} 3")).to_have_value(ids["Cy"])
     await expect(second.get_by_label(f"{seat} 1")).to_have_value("")
-    # Cy at both tables: refused, in the page's language, and nothing starts.
+    # Cy at both tables: refused, naming Cy, in the page's language, and nothing starts.
     await first.get_by_label(f"{seat} 1").select_option(ids["Cy"])
     await page.get_by_role("button", name=words["start"]).click()
     await expect(page.get_by_role("alert")).to_contain_text(words["twice"])

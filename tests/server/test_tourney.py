@@ -279,6 +279,20 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
     assert client.get("/api/tournaments/ZZZZ-ZZZZ").status_code == 404
 
 
+def test_a_seating_refused_names_the_player_seated_twice(client: TestClient) -> None:
+    t = create(client, deals=1, tables=2)
+    ids = [p["id"] for p in join(client, t["code"], ["Ann", "Bob"])]
+    for seating, reason in (
+        ([[ids[0], ids[1]], [ids[1]]], "Bob is seated twice: one seat per player"),
+        ([["nobody"], []], "'nobody' is not the id of a player of this tournament"),
+    ):
+        r = client.post(
+            f"/api/tournaments/{t['code']}/start", json={"director": t["director"], "seating": seating}
+        )
+        assert (r.status_code, r.json()["code"], r.json()["reason"]) == (400, "bad_seating", reason)
+    assert client.get(f"/api/tournaments/{t['code']}").json()["status"] == "open"
+
+
 def test_a_start_time_starts_it_at_random_on_the_first_visit_after(tmp_path: Path) -> None:
     clock = ManualClock()
     app = make_app(tmp_path / "t.sqlite3", clock)

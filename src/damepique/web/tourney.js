@@ -127,6 +127,18 @@ function chosenSeating(form, info) {
   return rows;
 }
 
+// The name of a player the seating puts at two seats (null: none is), for
+// the director to see which choice to change.
+function seatedTwice(seating, info) {
+  const seen = new Set();
+  for (const id of seating.flat()) {
+    if (id === null) continue;
+    if (seen.has(id)) return info.players.find((p) => p.id === id)?.name ?? id;
+    seen.add(id);
+  }
+  return null;
+}
+
 // The page follows the tournament's changes (a player joining, a round, a
 // board, the end) and draws it again at each; the first line says the server
 // listens, and the first drawing comes then, so no change falls in between.
@@ -185,8 +197,11 @@ async function renderOne(root, code) {
   });
   root.querySelector("#tn-seating")?.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const seating = chosenSeating(e.currentTarget, info);
+    const twice = seatedTwice(seating, info);
+    if (twice) return showRefusal(root.querySelector("#tn-error"), t("tn_seated_twice", { name: twice }));
     try {
-      await post(`/api/tournaments/${info.code}/start`, { director, seating: chosenSeating(e.currentTarget, info) });
+      await post(`/api/tournaments/${info.code}/start`, { director, seating });
       renderOne(root, code);
     } catch (err) { fail(err); }
   });

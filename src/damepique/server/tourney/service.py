@@ -165,8 +165,12 @@ class Tourneys:
                     raise Refusal("bad_seating", f"a table seats {players} at most")
                 seats.append([p if isinstance(p, str) else None for p in row])
             named = [p for row in seats for p in row if p is not None]
-            if sorted(named) != sorted(set(named)) or not set(named) <= set(ids):
-                raise Refusal("bad_seating", "every seated id is a player of this tournament, once")
+            names = {p["id"]: p["name"] for p in doc["players"]}
+            for pid in named:
+                if pid not in names:
+                    raise Refusal("bad_seating", f"{pid!r} is not the id of a player of this tournament")
+                if named.count(pid) > 1:
+                    raise Refusal("bad_seating", f"{names[pid]} is seated twice: one seat per player")
         out = [row + [None] * (players - len(row)) for row in seats]
         if not doc["bots"] and any(p is None for row in out for p in row):
             raise Refusal(

@@ -234,6 +234,7 @@ export default {
   tn_commitment: "The tournament's commitment (its deals, sealed):", tn_secret: "Its secret, revealed at the end:",
   tn_seating: "Seat the players yourself", tn_seating_help: "Choose who sits at each seat of each table; a seat left to nobody goes to a computer player.",
   tn_seating_help_full: "Choose who sits at each seat of each table: every seat needs a player.",
+  tn_seated_twice: "{name} is seated twice: one seat per player.",
   tn_seat_computer: "(a computer player)", tn_seat_nobody: "(nobody)", tn_start_seated: "Start with this seating",
   tn_rounds: "Rounds", tn_rounds_help: "Each round plays its own deals; between rounds the players move (each keeps their seat, and meets the others in turn). As many rounds as tables, with a prime number of tables at least the number of players (3, 5, 7...), and everyone meets everyone once.",
   tn_round_of: "round {r} of {n}", tn_round_deal: "Round {r}, deal {k}",

@@ -231,6 +231,7 @@ export default {
   tn_commitment: "L'engagement du tournoi (ses donnes, scellées) :", tn_secret: "Son secret, révélé à la fin :",
   tn_seating: "Placer les joueurs soi-même", tn_seating_help: "Choisissez qui s'assoit à chaque place de chaque table ; une place laissée vide revient à un joueur virtuel.",
   tn_seating_help_full: "Choisissez qui s'assoit à chaque place de chaque table : chaque place demande un joueur.",
+  tn_seated_twice: "{name} occupe deux places : une seule par joueur.",
   tn_seat_computer: "(un joueur virtuel)", tn_seat_nobody: "(personne)", tn_start_seated: "Lancer avec ce placement",
   tn_rounds: "Manches", tn_rounds_help: "Chaque manche a ses propres donnes ; entre les manches les joueurs changent de table (chacun garde sa place et rencontre les autres tour à tour). Autant de manches que de tables, avec un nombre premier de tables au moins égal au nombre de joueurs (3, 5, 7…), et chacun rencontre chacun une fois.",
   tn_round_of: "manche {r} sur {n}", tn_round_deal: "Manche {r}, donne {k}",
