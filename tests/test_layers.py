@@ -30,13 +30,13 @@ ALLOWED = {
     "server": {"engine", "bots", "scorer", "server", "wire"},
     # "damepique": the package root, for ``__version__`` (its User-Agent).
     "botapi": {"engine", "bots", "botapi", "damepique", "wire"},
+    "wire": {"engine", "wire"},
 }
 
 # Modules at the top of the package (src/damepique/NAME.py) and what they may import of ours.
 TOP = {
     "extras": set(),
     "words": set(),
-    "wire": {"engine"},
     "observation": {"engine"},
     "worlds": {"engine", "bots"},
     "pettingzoo": {"engine", "bots", "observation"},
@@ -122,14 +122,7 @@ def test_botapi_needs_only_the_standard_library_and_websockets() -> None:
 
 
 def test_wire_needs_only_the_standard_library() -> None:
-    tree = ast.parse((SRC / "wire.py").read_text(encoding="utf-8"))
-    mods = {
-        (n.module or "").split(".")[0] if isinstance(n, ast.ImportFrom) else a.name.split(".")[0]
-        for n in ast.walk(tree)
-        if isinstance(n, (ast.Import, ast.ImportFrom)) and not getattr(n, "level", 0)
-        for a in (n.names if isinstance(n, ast.Import) else [None])  # type: ignore[list-item]
-    }
-    assert mods <= STDLIB | {"damepique"}, mods - STDLIB
+    assert not (bad := _foreign_imports("wire", STDLIB | {"damepique"})), bad
 
 
 def test_engine_uses_only_the_standard_library() -> None:

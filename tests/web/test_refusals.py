@@ -19,7 +19,7 @@ CONSTANT = re.compile(r'^TOO_MANY_CODES = "([a-z_]+)"', re.M)
 def server_codes() -> set[str]:
     codes: set[str] = set()
     # The protocol's own refusals (a message that is not one) are the wire's.
-    for path in [*(SRC / "server").rglob("*.py"), SRC / "wire.py"]:
+    for path in [*(SRC / "server").rglob("*.py"), *(SRC / "wire").rglob("*.py")]:
         text = path.read_text(encoding="utf-8")
         for pattern in (RAISED, RETURNED, CONSTANT):
             codes.update(pattern.findall(text))

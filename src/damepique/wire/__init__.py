@@ -1,0 +1,231 @@
+"""The wire: the protocol's messages, table codes, decision ids and the error
+shape, in one module below the server and the bot API alike (``docs/protocol.md``).
+Everything is imported from here; its parts are ``base`` (versions, the fault,
+codes, decision ids), ``incoming`` (what a client sends), ``state`` (a seat's
+state), ``outgoing`` (every other message a server sends on a socket, ``SENT``
+and ``misfit``) and ``stream`` (the account's event stream).
+
+Standard library and the engine only: a program outside the server reads and
+writes the same messages the server does, from this one place. A client's
+frame is parsed here once into a typed message, cards already ints; a fault
+raises ``WireError`` (the server turns it into its ``Refusal``, an ``error``
+message, the connection kept). What the server sends is typed by
+``TypedDict`` classes and built by their functions: no message is built
+anywhere else (``tests/test_wire.py``).
+
+>>> parse('{"type": "play", "card": "QS", "id": 7}')
+Play(ref=7, card=49, decision=None)
+>>> parse('{"type": "pass", "cards": ["2C", "3c", "4♣"], "decision": "0:pass:1"}').decision
+'0:pass:1'
+>>> parse("{oops")
+Traceback (most recent call last):
+...
+damepique.wire.base.WireError: not valid JSON
+>>> normalize_code("k7qm-4xpa"), normalize_code("K7QM0XPA"), display_code("K7QM4XPA")
+('K7QM4XPA', None, 'K7QM-4XPA')
+>>> error_message("not_your_turn", "it is seat 2's turn", ref=3, seat=2)
+{'v': 2, 'type': 'error', 'code': 'not_your_turn', 'reason': "it is seat 2's turn", 'seat': 2, 'ref': 3}
+"""
+
+from __future__ import annotations
+
+from damepique.engine import decision_id
+
+from .base import (
+    ALPHABET,
+    BOT_API,
+    CODE_LENGTH,
+    MAX_MESSAGE,
+    VERSION,
+    Json,
+    Ref,
+    WireError,
+    display_code,
+    normalize_code,
+    parse_decision,
+)
+from .incoming import (
+    TYPES,
+    Advice,
+    Chat,
+    Claim,
+    Continue,
+    Hello,
+    Hint,
+    Leave,
+    Message,
+    Mute,
+    Pass,
+    Ping,
+    Play,
+    Rematch,
+    Review,
+    Sit,
+    Start,
+    encode,
+    loads,
+    parse,
+)
+from .outgoing import (
+    SENT,
+    AckMessage,
+    AdviceMessage,
+    ChatMessage,
+    ClaimEvent,
+    ErrorMessage,
+    HintEvent,
+    HintMessage,
+    LobbyChangesMessage,
+    LobbyMessage,
+    MutedMessage,
+    NoticeMessage,
+    PongMessage,
+    QuickFields,
+    QuickMessage,
+    QuickSeat,
+    QuickStatus,
+    ReviewMessage,
+    SeatedMessage,
+    SheetMessage,
+    TableMessage,
+    TrainingMessage,
+    ack_message,
+    advice_message,
+    chat_message,
+    claim_event,
+    error_message,
+    hint_event,
+    hint_message,
+    lobby_changes_message,
+    lobby_message,
+    misfit,
+    muted_message,
+    notice_message,
+    pong_message,
+    quick_message,
+    review_message,
+    seated_message,
+    sheet_message,
+    table_message,
+)
+from .state import (
+    StateCommon,
+    StateEvents,
+    StateMessage,
+    StateMode,
+    StatePatch,
+    state_events,
+    state_message,
+    state_patch_text,
+    state_text,
+)
+from .stream import (
+    ChallengeEvent,
+    ChallengeKind,
+    ChangedEvent,
+    GameFinish,
+    GameFinishEvent,
+    GameStart,
+    GameStartEvent,
+    challenge_event,
+    changed_event,
+    game_event_id,
+    game_finish_event,
+    game_start_event,
+)
+
+__all__ = [
+    "ALPHABET",
+    "BOT_API",
+    "CODE_LENGTH",
+    "MAX_MESSAGE",
+    "SENT",
+    "TYPES",
+    "VERSION",
+    "AckMessage",
+    "Advice",
+    "AdviceMessage",
+    "ChallengeEvent",
+    "ChallengeKind",
+    "ChangedEvent",
+    "Chat",
+    "ChatMessage",
+    "Claim",
+    "ClaimEvent",
+    "Continue",
+    "ErrorMessage",
+    "GameFinish",
+    "GameFinishEvent",
+    "GameStart",
+    "GameStartEvent",
+    "Hello",
+    "Hint",
+    "HintEvent",
+    "HintMessage",
+    "Json",
+    "Leave",
+    "LobbyChangesMessage",
+    "LobbyMessage",
+    "Message",
+    "Mute",
+    "MutedMessage",
+    "NoticeMessage",
+    "Pass",
+    "Ping",
+    "Play",
+    "PongMessage",
+    "QuickFields",
+    "QuickMessage",
+    "QuickSeat",
+    "QuickStatus",
+    "Ref",
+    "Rematch",
+    "Review",
+    "ReviewMessage",
+    "SeatedMessage",
+    "SheetMessage",
+    "Sit",
+    "Start",
+    "StateCommon",
+    "StateEvents",
+    "StateMessage",
+    "StateMode",
+    "StatePatch",
+    "TableMessage",
+    "TrainingMessage",
+    "WireError",
+    "ack_message",
+    "advice_message",
+    "challenge_event",
+    "changed_event",
+    "chat_message",
+    "claim_event",
+    "decision_id",
+    "display_code",
+    "encode",
+    "error_message",
+    "game_event_id",
+    "game_finish_event",
+    "game_start_event",
+    "hint_event",
+    "hint_message",
+    "loads",
+    "lobby_changes_message",
+    "lobby_message",
+    "misfit",
+    "muted_message",
+    "normalize_code",
+    "notice_message",
+    "parse",
+    "parse_decision",
+    "pong_message",
+    "quick_message",
+    "review_message",
+    "seated_message",
+    "sheet_message",
+    "state_events",
+    "state_message",
+    "state_patch_text",
+    "state_text",
+    "table_message",
+]

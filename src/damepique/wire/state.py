@@ -1,0 +1,152 @@
+"""A seat's state, the message sent after every card (``docs/protocol.md``,
+"state"): its parts, whole or as a patch, as a dict and as text written from
+parts (a server writes what is common to every seat once per update)."""
+
+from __future__ import annotations
+
+from typing import Literal, Required, TypedDict, cast
+
+from .base import VERSION, Json, Ref
+
+StateMode = Literal["solo", "table", "arena"]
+
+
+class StateCommon(TypedDict):
+    """What a state says alike to every seat and spectator: built once per
+    update (``server.play.runner``), the seat's own fields laid over it."""
+
+    game: str
+    seats: list[Json]
+    rules: Json
+    """Every rules key, even at its default (``Rules.to_json``)."""
+    mode: StateMode
+    speed: str
+    level: str | None
+    view: Json | None
+    """The public view (``server.public_view.public_json``): a seat's state has the seat's own view."""
+    results: list[Json]
+    totals: list[int]
+    over: bool
+    winner: int | None
+    winners: list[int]
+    fairness: dict[str, str] | None
+    timer: Json | None
+    summary: Json | None
+
+
+class StateMessage(StateCommon, total=False):
+    """A seat's whole picture; as a patch (with ``base``), only what changed
+    (``StatePatch``). ``n`` numbers the updates of a game's run (a hello's
+    state has none); ``ack`` echoes the ``id`` of the seat's pass or play that
+    made it (true: one without ``id``); ``arena``: an arena's results, in its
+    last state."""
+
+    v: Required[int]
+    type: Required[Literal["state"]]
+    n: int
+    seat: int | None
+    spectator: bool
+    event: Json | None
+    events: list[Json]
+    ack: Ref | bool
+    arena: list[Json]
+
+
+class StatePatch(TypedDict, total=False):
+    """A state as a patch: ``base`` names the update it is laid over; and
+    besides these keys, those of ``StateCommon`` whose value changed, ``view``
+    holding only the view's changed keys (``server.protocol.apply_patch``)."""
+
+    v: Required[int]
+    type: Required[Literal["state"]]
+    n: Required[int]
+    base: Required[int]
+    seat: Required[int]
+    event: Json | None
+    events: list[Json]
+    ack: Ref | bool
+
+
+class StateEvents(TypedDict):
+    """What just happened, as one seat may know it: the last event, and all of them."""
+
+    event: Json | None
+    events: list[Json]
+
+
+def state_message(
+    common: StateCommon,
+    seat: int | None,
+    view: Json | None,
+    events: list[Json],
+    *,
+    n: int | None = None,
+    ack: Ref | bool = None,
+) -> StateMessage:
+    """``seat``'s state (None: a spectator's) with its own ``view`` and the
+    ``events`` it may know (``engine.views.event_for``), the last as ``event``.
+
+    >>> import json
+    >>> from damepique.engine import Rules
+    >>> from damepique.wire import loads
+    >>> common: StateCommon = {
+    ...     "game": "g1", "seats": [], "rules": Rules().to_json(), "mode": "solo", "speed": "fast",
+    ...     "level": None, "view": None, "results": [], "totals": [0, 0, 0, 0], "over": False,
+    ...     "winner": None, "winners": [], "fairness": None, "timer": None, "summary": None}
+    >>> msg = state_message(common, 2, None, [{"type": "deal", "number": 0}], n=1, ack=7)
+    >>> [k for k in msg if k not in common]
+    ['v', 'type', 'n', 'seat', 'spectator', 'event', 'events', 'ack']
+    >>> events = json.dumps(state_events(msg["events"]))[1:-1]
+    >>> loads(state_text(2, events, "null", "", n=1, ack="7")) == {
+    ...     k: msg[k] for k in ("v", "type", "n", "seat", "spectator", "event", "events", "ack", "view")}
+    True
+    """
+    head: Json = {"v": VERSION, "type": "state"} if n is None else {"v": VERSION, "type": "state", "n": n}
+    msg = cast(StateMessage, head | common)  # mypy cannot add TypedDicts
+    msg["view"] = view  # in the place of the public view: the same order of keys
+    msg["seat"] = seat
+    msg["spectator"] = seat is None
+    msg["event"] = events[-1] if events else None
+    msg["events"] = events
+    if ack is not None:
+        msg["ack"] = ack
+    return msg
+
+
+def state_events(events: list[Json]) -> StateEvents:
+    """The members of a state that say what just happened (written once for
+    every seat when none of ``events`` is private to one)."""
+    return {"event": events[-1] if events else None, "events": events}
+
+
+# What follows writes a state as text from parts already written as JSON: a
+# server writes the parts common to every seat once per update, each seat's
+# only its own, and joins them here (``server.patches.Update``); the text is
+# ``state_message``'s, key for key (tests/server/test_state_text.py).
+
+
+def state_text(seat: int, events: str, view: str, common: str, *, n: int | None, ack: str | None) -> str:
+    """A seat's whole state as text: ``events``, ``state_events`` as JSON (no braces);
+    ``view``, the seat's view as JSON (``null``: none); ``common``, the members
+    of ``StateCommon`` but ``view`` (an object's inside, no braces); ``ack``,
+    the acknowledgement's JSON (None: none)."""
+    number = "" if n is None else f',"n":{n}'
+    acked = "" if ack is None else ',"ack":' + ack
+    rest = "," + common if common else ""
+    return (
+        f'{{"v":{VERSION},"type":"state"{number},"seat":{seat},"spectator":false,'
+        f'{events}{acked},"view":{view}{rest}}}'
+    )
+
+
+def state_patch_text(
+    seat: int, events: str, view: str | None, changed: str, *, n: int, base: int, ack: str | None
+) -> str:
+    """A seat's state as a patch (``StatePatch``): ``view`` the inside of
+    the view's changes (None: no view), ``changed`` the inside of the
+    changed members of ``StateCommon``; the rest as ``state_text``."""
+    acked = "" if ack is None else ',"ack":' + ack
+    text = f'{{"v":{VERSION},"type":"state","n":{n},"base":{base},"seat":{seat},{events}{acked}'
+    if view is not None:
+        text += ',"view":{' + view + "}"
+    return text + ("," + changed if changed else "") + "}"
