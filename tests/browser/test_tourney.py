@@ -194,12 +194,22 @@ ROUNDS = {
         "round": "round 3 of 3",
         "rounds": "Rounds",
         "shape": "1 deal at 3 tables",
+        "name": "Tournament's name",
+        "movement": "Movement",
+        "random": "Random draw",
+        "create": "Create the tournament",
+        "first": "round 1 of 3 · Random draw",
     },
     "fr": {
         "heading": "Manche 3, donne 1",
         "round": "manche 3 sur 3",
         "rounds": "Manches",
         "shape": "1 donne à 3 tables",
+        "name": "Nom du tournoi",
+        "movement": "Mouvement",
+        "random": "Tirage au sort",
+        "create": "Créer le tournoi",
+        "first": "manche 1 sur 3 · Tirage au sort",
     },
 }
 
@@ -246,9 +256,19 @@ async def test_a_tournament_of_three_rounds_shows_every_rounds_deals(
     await expect(page.locator("table.tn-board")).to_have_count(3)
     await expect(page.get_by_role("table", name=WORDS[lang]["final"]).locator("tbody tr")).to_have_count(9)
     await page.screenshot(path=str(artifacts / f"tourney-rounds-{lang}.png"), full_page=True)
-    # The form that makes one asks for its rounds.
+    # The form that makes one asks for its rounds, and the movement between them.
     await page.goto(f"{url}/#/tournament")
     await expect(page.get_by_label(words["rounds"])).to_have_value("1")
+    await expect(page.get_by_label(words["movement"])).to_have_value("rotation")  # the default
+    await page.get_by_label(words["name"]).fill("Club")
+    await page.get_by_label("Tables").fill("3")
+    await page.get_by_label(words["rounds"]).fill("3")
+    await page.get_by_label(words["movement"]).select_option(label=words["random"])
+    await page.screenshot(path=str(artifacts / f"tourney-form-{lang}.png"), full_page=True)
+    await page.get_by_role("button", name=words["create"]).click()
+    await expect(page.get_by_text(words["first"])).to_be_visible()
+    made = page.url.rsplit("/", 1)[-1]
+    assert httpx.get(f"{url}/api/tournaments/{made}").json()["movement"] == "random"
     await context.close()
 
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 
+from damepique.server.tourney.movement import Movement
+
 from .cluster_helpers import Cluster, Seat, drive, is_subsequence, settle
 
 LIMIT = 120.0
@@ -75,26 +77,30 @@ def follow_until(base: str, code: str, status: str) -> dict[str, Any]:
     return dict(shown)
 
 
-def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: Cluster) -> None:
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+
+
+def six_start(cluster: Cluster, **body: Any) -> tuple[str, dict[str, Any], list[str]]:
+    """A tournament of two tables of three made at ``a``, six people joined at
+    one process or the other, turn about, and started at ``a`` seating them
+    in the order they came: its code, each one's join answer, their ids."""
     a, b = cluster.processes["a"].base, cluster.processes["b"].base
     made = httpx.post(
         a + "/api/tournaments",
-        json={"name": "Club", "rules": {"players": 3, "target": 100}, "deals": 2, "tables": 2, "bots": False},
+        json={"name": "Club", "rules": {"players": 3, "target": 100}, "tables": 2, "bots": False, **body},
         timeout=30,
     ).json()
     code = made["code"]
-    # Six people join, each at one process or the other, turn about.
-    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
     joined = {}
-    for i, name in enumerate(names):
+    for i, name in enumerate(NAMES):
         r = httpx.post((a, b)[i % 2] + f"/api/tournaments/{code}/players", json={"name": name}, timeout=30)
         assert r.status_code == 200, r.text
         joined[name] = r.json()
     # A player at each process sees the same tournament: everybody in it, once.
     seen = [httpx.get(base + f"/api/tournaments/{code}", timeout=30).json() for base in (a, b)]
-    assert [p["name"] for p in seen[0]["players"]] == names
+    assert [p["name"] for p in seen[0]["players"]] == NAMES
     assert seen[0] == seen[1]
-    ids = [joined[n]["id"] for n in names]
+    ids = [joined[n]["id"] for n in NAMES]
     r = httpx.post(
         a + f"/api/tournaments/{code}/start",
         json={"director": made["director"], "seating": [ids[:3], ids[3:]]},
@@ -102,19 +108,33 @@ def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: 
     )
     assert r.status_code == 200, r.text
     assert driver(cluster, code) == "a"  # the process it was started at drives it
-    # Each player asks where to sit at their own process: the tables are made, the same answer everywhere.
-    where = {}
-    for i, name in enumerate(names):
-        me = httpx.post(
-            (a, b)[i % 2] + f"/api/tournaments/{code}/me", json={"player": joined[name]["player"]}, timeout=30
-        ).json()
-        assert me["status"] == "playing" and me["seat"] is not None, me
-        where[name] = me["seat"]
+    return code, joined, ids
+
+
+def seated(cluster: Cluster, code: str, joined: dict[str, Any], round_: int = 0) -> list[Seat]:
+    """Each player asks where to sit in round ``round_`` at their own process
+    (once the round's tables are made: the same answer everywhere) and connects there."""
+    bases = [cluster.processes["a"].base, cluster.processes["b"].base]
+    seats = []
+    deadline = time.monotonic() + LIMIT
+    for i, name in enumerate(NAMES):
+        url = bases[i % 2] + f"/api/tournaments/{code}/me"
+        while (me := httpx.post(url, json={"player": joined[name]["player"]}, timeout=30).json())[
+            "seat"
+        ] is None:
+            assert time.monotonic() < deadline, me  # (a request between looks, no sleep)
+        assert me["status"] == "playing" and me["round"] == round_, me
+        seats.append(
+            Seat(cluster, me["seat"]["table"], me["seat"]["token"], bases[i % 2], seed=10 * round_ + i)
+        )
+    return seats
+
+
+def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: Cluster) -> None:
+    a, b = cluster.processes["a"].base, cluster.processes["b"].base
+    code, joined, ids = six_start(cluster, deals=2)
     assert httpx.get(b + f"/api/tournaments/{code}", timeout=30).json()["status"] == "playing"
-    seats = [
-        Seat(cluster, where[n]["table"], where[n]["token"], (a, b)[i % 2], seed=i)
-        for i, n in enumerate(names)
-    ]
+    seats = seated(cluster, code, joined)
     settle(seats)  # every seat told its table
     drive(seats, lambda: sum(len(s.acked) for s in seats) >= 12, limit=LIMIT)
     settle(seats)
@@ -130,10 +150,10 @@ def test_a_tournament_on_two_processes_survives_the_kill_of_its_driver(cluster: 
 
     # The survivor drives the tournament now, and finds it over.
     shown = follow_until(b, code, "over")
-    assert [p["name"] for p in shown["players"]] == names and shown["seating"] == [ids[:3], ids[3:]]
+    assert [p["name"] for p in shown["players"]] == NAMES and shown["seating"] == [ids[:3], ids[3:]]
     data = httpx.get(b + f"/api/tournaments/{code}/results", timeout=30).json()
     assert data["final"] and data["progress"] == [2, 2]
-    assert sorted(r["name"] for r in data["standings"]) == sorted(names)
+    assert sorted(r["name"] for r in data["standings"]) == sorted(NAMES)
     assert all(r["points"] is not None for board in data["boards"] for r in board["results"])
     # Nothing lost: every card the server acknowledged is in its table's stored game, in order.
     doc = query(cluster, "SELECT data FROM tournaments WHERE code = $1", code)[0]
@@ -191,3 +211,42 @@ def test_a_table_of_computer_players_goes_on_at_the_other_process_when_its_drive
         httpx.get(b + "/healthz", timeout=30)  # (a request between looks, no sleep)
     assert holder("tourney:" + code) == "b"
     assert httpx.get(b + f"/api/tournaments/{code}", timeout=30).json()["status"] == "playing"
+
+
+def test_several_rounds_on_two_processes_move_the_players_and_score_every_round(cluster: Cluster) -> None:
+    """Three rounds of one deal, the random draw between them (issue 29): each
+    round's tables are made by the driver once the last round's have all
+    finished, whichever process ran them; the players, at either process, are
+    told their new table; every process shows the same seatings (the draw
+    checked with the secret told at the end) and the same results, every
+    round scored."""
+    a, b = cluster.processes["a"].base, cluster.processes["b"].base
+    code, joined, ids = six_start(cluster, deals=1, rounds=3, movement="random")
+    tables = []
+    for r in range(3):
+        seats = seated(cluster, code, joined, r)
+        tables.append(sorted({s.code for s in seats}))
+        drive(
+            seats,
+            lambda seats=seats: all(s.latest is not None and s.latest["over"] for s in seats),
+            limit=LIMIT,
+        )
+        for s in seats:
+            s.ws.close()  # type: ignore[union-attr]
+    assert len({code for round_ in tables for code in round_}) == 6  # each round its own two tables
+    shown = follow_until(b, code, "over")
+    assert shown == httpx.get(a + f"/api/tournaments/{code}", timeout=30).json()
+    assert shown["movement"] == "random" and shown["round"] == 2
+    doc = json.loads(query(cluster, "SELECT data FROM tournaments WHERE code = $1", code)[0]["data"])
+    rounds = [p["seating"] for p in doc["past"]] + [doc["seating"]]
+    moves = Movement("random", 2, bytes.fromhex(shown["fairness"]["secret"]))
+    assert rounds == [moves.seating([ids[:3], ids[3:]], r) for r in range(3)]
+    data = [httpx.get(base + f"/api/tournaments/{code}/results", timeout=30).json() for base in (a, b)]
+    assert data[0] == data[1] and data[0]["final"]
+    boards = data[0]["boards"]
+    assert [(x["round"], x["published"]) for x in boards] == [(0, True), (1, True), (2, True)]
+    assert all(r["points"] is not None and not r["stand_in"] for x in boards for r in x["results"])
+    assert sorted(r["name"] for r in data[0]["standings"]) == sorted(NAMES)
+    for row in data[0]["standings"]:
+        mine = [r["matchpoints"] for x in boards for r in x["results"] if r["name"] == row["name"]]
+        assert len(mine) == 3 and row["matchpoints"] == round(sum(mine), 2)

@@ -23,7 +23,7 @@ from damepique.server.clock import ManualClock
 from damepique.server.duplicate import score_board
 from damepique.server.play.runner import Pace
 from damepique.server.settings import Settings
-from damepique.server.tourney import movement
+from damepique.server.tourney.movement import Movement
 
 from ..clocks import WITHIN, move, wait
 from ..multiplayer.mp_helpers import Player, cards_in, hello, knowable
@@ -332,16 +332,24 @@ def test_its_driver_starts_it_at_its_start_time_with_nobody_visiting(tmp_path: P
         assert app.state.node.owned >= {"tourney:" + t["code"]}  # driven here, the only process
 
 
-def test_three_rounds_move_the_players_so_that_each_meets_the_others_once_and_all_are_scored(
-    tmp_path: Path,
+@pytest.mark.parametrize("moving", ["rotation", "fixed", "random"])
+def test_three_rounds_move_the_players_by_the_movement_chosen_and_all_are_scored(
+    tmp_path: Path, moving: str
 ) -> None:
+    """The rotation makes each meet every other of another seat position once;
+    fixed tables keep everybody where they started; the random draw seats each
+    position's players anew, a draw anyone checks with the secret told at the end."""
     clock = ManualClock()
     app = make_app(tmp_path / "t.sqlite3", clock, grace=5)
     with TestClient(app) as client:
-        t = create(client, rules={"players": 3, "target": 100}, deals=1, tables=3, rounds=3, bots=True)
+        body = {"rules": {"players": 3, "target": 100}, "deals": 1, "tables": 3, "rounds": 3, "bots": True}
+        t = create(client, **body, movement=moving)
         code = t["code"]
+        assert client.get(f"/api/tournaments/{code}").json()["movement"] == moving
         bad = client.post("/api/tournaments", json={"name": "Club", "tables": 2, "rounds": 3})
-        assert bad.json()["code"] == "bad_rounds"
+        assert bad.json()["code"] == "bad_rounds"  # past as many rounds as tables, the rotation repeats
+        odd = client.post("/api/tournaments", json={"name": "Club", "movement": "howell"})
+        assert odd.status_code == 400 and odd.json()["code"] == "bad_movement"
         ids = [p["id"] for p in join(client, code, [f"P{i}" for i in range(9)])]
         first = [ids[0:3], ids[3:6], ids[6:9]]
         r = client.post(f"/api/tournaments/{code}/start", json={"director": t["director"], "seating": first})
@@ -354,15 +362,22 @@ def test_three_rounds_move_the_players_so_that_each_meets_the_others_once_and_al
         wait(client, over, clock)
         doc = client.portal.call(app.state.tourneys.store.load, code)  # type: ignore[union-attr]
         rounds = [p["seating"] for p in doc["past"]] + [doc["seating"]]
-        assert rounds == [movement.seating(first, r) for r in range(3)]
+        data = client.get(f"/api/tournaments/{code}/results").json()
+        secret = bytes.fromhex(data["fairness"]["secret"])
+        assert rounds == [Movement(moving, 3, secret).seating(first, r) for r in range(3)]  # type: ignore[arg-type]
+        for seating in rounds:  # each keeps their seat position (the same cards as the others in it)
+            assert [sorted(row[s] for row in seating) for s in range(3)] == [
+                sorted(ids[s::3]) for s in range(3)
+            ]
         met: Counter[frozenset[str]] = Counter()
         for seating in rounds:
             for row in seating:
                 met.update(frozenset(pair) for pair in itertools.combinations(row, 2))
-        for i, j in itertools.combinations(range(9), 2):
-            # Each keeps their seat position (the same cards as the others in it): meets every other once.
-            assert met[frozenset((ids[i], ids[j]))] == (0 if i % 3 == j % 3 else 1)
-        data = client.get(f"/api/tournaments/{code}/results").json()
+        if moving == "rotation":
+            for i, j in itertools.combinations(range(9), 2):  # meets every other position's once
+                assert met[frozenset((ids[i], ids[j]))] == (0 if i % 3 == j % 3 else 1)
+        elif moving == "fixed":
+            assert rounds == [first] * 3
         assert data["rounds"] == 3 and [b["round"] for b in data["boards"]] == [0, 1, 2]
         assert all(b["published"] and len(b["results"]) == 9 for b in data["boards"])
         assert data["boards"][0]["hands"] != data["boards"][1]["hands"]  # each round its own deals
@@ -390,3 +405,15 @@ def test_the_worked_example_of_docs_tournaments_runs() -> None:
     doc = Path(__file__).resolve().parents[2] / "docs" / "tournaments.md"
     result = doctest.testfile(str(doc), module_relative=False)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_the_page_offers_the_movements_the_server_takes() -> None:
+    """The page keeps its own list (web/tourney.js): the server's, in its order (the default first)."""
+    import re
+
+    from damepique.server.tourney.movement import KINDS
+
+    page = (Path(__file__).resolve().parents[2] / "src" / "damepique" / "web" / "tourney.js").read_text()
+    found = re.search(r"const MOVEMENTS = \[([^\]]*)\]", page)
+    assert found is not None
+    assert tuple(re.findall(r'"([a-z]+)"', found.group(1))) == KINDS

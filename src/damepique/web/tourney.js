@@ -12,6 +12,7 @@ import { follow } from "./follow.js";
 
 const DIRECTOR_KEY = "damepique.tourney.director";
 const PLAYER_KEY = "damepique.tourney.player";
+const MOVEMENTS = ["rotation", "fixed", "random"]; // server/tourney/movement.py's KINDS, the default first
 const keep = (key, code, value) => save(key, { ...load(key, {}), [code]: value });
 const kept = (key, code) => load(key, {})[code] || null;
 
@@ -38,6 +39,7 @@ export async function renderTourney(root, code) {
         <div class="field"><label for="tn-deals">${t("tn_deals")}</label><input id="tn-deals" type="number" min="1" max="26" value="8"></div>
         <div class="field"><label for="tn-tables">${t("tn_tables")}</label><input id="tn-tables" type="number" min="1" max="20" value="2"></div>
         <div class="field"><label for="tn-rounds">${t("tn_rounds")}</label><input id="tn-rounds" type="number" min="1" max="20" value="1" aria-describedby="tn-rounds-help"></div>
+        <div class="field"><label for="tn-movement">${t("tn_movement")}</label><select id="tn-movement" aria-describedby="tn-rounds-help">${MOVEMENTS.map((m) => `<option value="${m}">${t("tn_movement_" + m)}</option>`).join("")}</select></div>
       </div>
       <p class="hint" id="tn-rounds-help">${t("tn_rounds_help")}</p>
       <div class="field check"><input type="checkbox" id="tn-bots" checked><label for="tn-bots">${t("tn_bots")}</label></div>
@@ -52,6 +54,7 @@ export async function renderTourney(root, code) {
       deals: Number(root.querySelector("#tn-deals").value),
       tables: Number(root.querySelector("#tn-tables").value),
       rounds: Number(root.querySelector("#tn-rounds").value),
+      movement: root.querySelector("#tn-movement").value,
       bots: root.querySelector("#tn-bots").checked,
     };
     try {
@@ -166,7 +169,7 @@ async function renderOne(root, code) {
   }
   root.innerHTML = `<section class="tourney">
     <h1>${esc(info.name)}</h1>
-    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { n: info.deals, tables: t("tn_tables_n", { n: info.tables }) })}${info.rounds > 1 ? ` · ${t("tn_round_of", { r: info.round + 1, n: info.rounds })}` : ""}</p>
+    <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { n: info.deals, tables: t("tn_tables_n", { n: info.tables }) })}${info.rounds > 1 ? ` · ${t("tn_round_of", { r: info.round + 1, n: info.rounds })} · ${t("tn_movement_" + (info.movement || "rotation"))}` : ""}</p>
     ${info.players.length ? `<p class="no-print">${t("tn_players", { n: info.players.length })} ${info.players.map((p) => esc(p.name)).join(", ")}</p>` : ""}
     ${info.status === "open" && !player ? `<form id="tn-join" class="row no-print"><div class="field"><label for="tn-you">${t("your_name")}</label><input id="tn-you" maxlength="24" required></div>
       <p><button type="submit" class="button primary">${t("tn_join")}</button></p></form>` : ""}

@@ -3,12 +3,14 @@ fault refused with its own code, and the new tournament's document less what
 the service draws (its code, secret and director's token) (``docs/tournaments.md``).
 
 >>> doc = made_of({"name": "Club", "deals": 2, "tables": 3, "rounds": 3})
->>> doc["deals"], doc["tables"], doc["rounds"], doc["status"], doc["bots"]
-(2, 3, 3, 'open', True)
+>>> doc["deals"], doc["tables"], doc["rounds"], doc["movement"], doc["status"], doc["bots"]
+(2, 3, 3, 'rotation', 'open', True)
 >>> made_of({"name": "Club", "tables": 2, "rounds": 3})
 Traceback (most recent call last):
 ...
-damepique.server.errors.Refusal: rounds is a whole number from 1 to the number of tables (2)
+damepique.server.errors.Refusal: rounds is a whole number from 1 to the number of tables (2) with the rotation
+>>> made_of({"name": "Club", "tables": 2, "rounds": 3, "movement": "random"})["rounds"]
+3
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
 from ..tables.seats import clean_name
+from .movement import KINDS, most_rounds
 
-MAX_DEALS, MAX_TABLES = 26, 20
+MAX_DEALS, MAX_TABLES, MAX_ROUNDS = 26, 20, 20
 
 
 def hash_token(token: str) -> str:
@@ -45,10 +48,18 @@ def made_of(body: Json) -> Json:
     rules = rules_from_body(body)
     deals = _int(body, "deals", 1, MAX_DEALS, 8)
     count = _int(body, "tables", 1, MAX_TABLES, 2)
+    movement = body.get("movement", KINDS[0])
+    if movement not in KINDS:
+        raise Refusal("bad_movement", f"movement must be one of {', '.join(KINDS)}")
     rounds = body.get("rounds", 1)
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= count:
-        # Past as many rounds as tables, the movement brings the same players together again.
-        raise Refusal("bad_rounds", f"rounds is a whole number from 1 to the number of tables ({count})")
+    most = most_rounds(movement, count, MAX_ROUNDS)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= most:
+        if movement == "rotation":
+            raise Refusal(
+                "bad_rounds",
+                f"rounds is a whole number from 1 to the number of tables ({count}) with the rotation",
+            )
+        raise Refusal("bad_rounds", f"rounds is a whole number from 1 to {most}")
     level = body.get("level", "intermediate")
     if level not in CHOICES:
         raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
@@ -64,6 +75,7 @@ def made_of(body: Json) -> Json:
         "deals": deals,
         "tables": count,
         "rounds": rounds,
+        "movement": movement,
         "round": 0,
         "past": [],
         "bots": bool(body.get("bots", True)),
@@ -76,4 +88,4 @@ def made_of(body: Json) -> Json:
     }
 
 
-__all__ = ["MAX_DEALS", "MAX_TABLES", "hash_token", "made_of"]
+__all__ = ["MAX_DEALS", "MAX_ROUNDS", "MAX_TABLES", "hash_token", "made_of"]

@@ -71,6 +71,7 @@ async def results(doc: Json, games: GameStore) -> Json:
     a player keeps their seat position and moves between tables (``movement``)."""
     who: dict[tuple[int, int], Json] = {}
     progress: list[int] = []
+    moves = movement.movement_of(doc)
     for r in range(doc.get("rounds", 1)):
         gids = begun[r] if r < len(begun) else []
         dealt = movement.round_secret(secret, r)
@@ -83,7 +84,7 @@ async def results(doc: Json, games: GameStore) -> Json:
             if published:
                 hands, _ = deal_cards(rules, dealt, k)
                 board["hands"] = [[CARD_NAMES[c] for c in sorted(h)] for h in hands]
-                board["results"] = _board_rows(tables, k, r, count, rules.players, totals, who)
+                board["results"] = _board_rows(tables, k, r, moves, rules.players, totals, who)
             boards.append(board)
     standings = []
     for (t, s), (mp, diff, top) in totals.items():
@@ -123,7 +124,7 @@ def _board_rows(
     tables: list[Table],
     k: int,
     r: int,
-    count: int,
+    moves: movement.Movement,
     players: int,
     totals: dict[tuple[int, int], list[float]],
     who: dict[tuple[int, int], Json],
@@ -146,7 +147,7 @@ def _board_rows(
                     "stand_in": k < len(stood) and stood[k][s],
                 }
             )
-            key = (movement.origin(t, s, r, count), s)
+            key = (moves.origin(t, s, r), s)
             who.setdefault(key, people[s])
             total = totals.setdefault(key, [0.0, 0.0, 0.0])
             total[0] += mp

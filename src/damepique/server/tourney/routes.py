@@ -37,6 +37,7 @@ def public(doc: Json) -> Json:
         "deals": doc["deals"],
         "tables": doc["tables"],
         "rounds": doc.get("rounds", 1),
+        "movement": doc.get("movement", "rotation"),
         "round": doc.get("round", 0),
         "bots": doc["bots"],
         "level": doc["level"],

@@ -454,7 +454,7 @@ class Tourneys:
                 return "over"
             d["past"].append({k: d[k] for k in ("seating", "table_codes", "game_ids")})
             d["round"] = r + 1
-            d["seating"] = movement.seating(d["past"][0]["seating"], r + 1)
+            d["seating"] = movement.movement_of(d).seating(d["past"][0]["seating"], r + 1)
             d["table_codes"], d["game_ids"] = [], []
             for p in d["players"]:
                 p.pop("seat", None)

@@ -236,7 +236,8 @@ export default {
   tn_seating_help_full: "Choose who sits at each seat of each table: every seat needs a player.",
   tn_seated_twice: "{name} is seated twice: one seat per player.",
   tn_seat_computer: "(a computer player)", tn_seat_nobody: "(nobody)", tn_start_seated: "Start with this seating",
-  tn_rounds: "Rounds", tn_rounds_help: "Each round plays its own deals; between rounds the players move (each keeps their seat, and meets the others in turn). As many rounds as tables, with a prime number of tables at least the number of players (3, 5, 7...), and everyone meets everyone once.",
+  tn_rounds: "Rounds", tn_rounds_help: "Each round plays its own deals; between rounds the players move, each keeping their seat. Rotation: each meets the others in turn (as many rounds as tables, with a prime number of tables at least the number of players, 3, 5, 7..., and everyone meets everyone once). Fixed tables: everybody stays. Random: drawn anew each round.",
+  tn_movement: "Movement", tn_movement_rotation: "Rotation", tn_movement_fixed: "Fixed tables", tn_movement_random: "Random draw",
   tn_round_of: "round {r} of {n}", tn_round_deal: "Round {r}, deal {k}",
   tn_csv: "Results as CSV", tn_json: "as JSON", tn_print: "Print",
 
