@@ -144,6 +144,13 @@ async def test_a_finished_player_sees_the_field_the_par_and_the_board(  # type: 
     await expect(page.locator("code.hash")).to_have_count(1)
     assert await page.get_by_role("button", name=words["play"]).count() == 0
     assert await page.evaluate(NO_SIDEWAYS)
+    # Every column in sight, the spread of the field's points and the board's "against the field" too.
+    cut = await page.evaluate(
+        """() => [...document.querySelectorAll('.daily table th')]
+          .filter((th) => th.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map((th) => th.textContent)"""
+    )
+    assert cut == [], cut
     await page.screenshot(path=str(artifacts / f"daily-results-{lang}-{size}.png"), full_page=True)
     await context.close()
 
