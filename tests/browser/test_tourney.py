@@ -188,6 +188,48 @@ async def test_the_director_seats_the_players_by_hand(
     await context.close()
 
 
+START = {
+    "en": {
+        "start": "Start time (optional)",
+        "create": "Create the tournament",
+        "starts": "Starts by itself on ",
+    },
+    "fr": {
+        "start": "Heure de début (facultatif)",
+        "create": "Créer le tournoi",
+        "starts": "Commence de lui-même le ",
+    },
+}
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
+async def test_the_director_gives_a_start_time_and_the_page_says_when(
+    new_context, finished: tuple[str, str], lang: str, size: str, artifacts: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27: "optionally a start time": the creation form takes one (the
+    browser's local time), the server keeps it, the tournament's page says it."""
+    url, _ = finished
+    words = START[lang]
+    context = await new_context(
+        locale="fr-FR" if lang == "fr" else "en-GB", **(PHONE if size == "phone" else DESKTOP)
+    )
+    await context.add_init_script(f"localStorage.setItem('damepique.lang', '{lang}')")
+    page = await context.new_page()
+    await page.goto(f"{url}/#/tournament")
+    await page.get_by_label(words["start"]).fill("2030-01-02T20:30")
+    await page.locator("#tn-name").fill("Club")
+    await page.get_by_role("button", name=words["create"]).click()
+    await expect(page.locator("#tn-starts")).to_contain_text(words["starts"])
+    await expect(page.locator("#tn-starts")).to_contain_text("2030")
+    code = page.url.rsplit("/", 1)[1]
+    chosen = await page.evaluate("new Date('2030-01-02T20:30').getTime() / 1000")
+    with httpx.Client(base_url=url, timeout=30) as http:
+        assert http.get(f"/api/tournaments/{code}").json()["start"] == chosen
+    assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    await page.screenshot(path=str(artifacts / f"tourney-start-{lang}-{size}.png"), full_page=True)
+    await context.close()
+
+
 ROUNDS = {
     "en": {
         "heading": "Round 3, deal 1",

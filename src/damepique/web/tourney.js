@@ -3,7 +3,7 @@
 // it, starts or ends it (the director), leads a player to their table, and
 // shows the results: the standings and a table per deal, printable, as CSV or JSON.
 // Before the start its director may seat the players by hand (seatingForm).
-import { num, refusalText, t } from "./i18n.js";
+import { currentLang, num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { load, save } from "./prefs.js";
 import { getOptions } from "./rules_form.js";
@@ -42,6 +42,8 @@ export async function renderTourney(root, code) {
         <div class="field"><label for="tn-movement">${t("tn_movement")}</label><select id="tn-movement" aria-describedby="tn-rounds-help">${MOVEMENTS.map((m) => `<option value="${m}">${t("tn_movement_" + m)}</option>`).join("")}</select></div>
       </div>
       <p class="hint" id="tn-rounds-help">${t("tn_rounds_help")}</p>
+      <div class="field"><label for="tn-start-at">${t("tn_start_at")}</label><input id="tn-start-at" type="datetime-local" aria-describedby="tn-start-at-help"></div>
+      <p class="hint" id="tn-start-at-help">${t("tn_start_at_help")}</p>
       <div class="field check"><input type="checkbox" id="tn-bots" checked><label for="tn-bots">${t("tn_bots")}</label></div>
       <p><button type="submit" class="button primary">${t("tn_create")}</button></p>
       <p class="error" id="tn-error" role="alert"></p>
@@ -56,6 +58,7 @@ export async function renderTourney(root, code) {
       rounds: Number(root.querySelector("#tn-rounds").value),
       movement: root.querySelector("#tn-movement").value,
       bots: root.querySelector("#tn-bots").checked,
+      start: startTime(root.querySelector("#tn-start-at").value),
     };
     try {
       const made = await post("/api/tournaments", body);
@@ -65,6 +68,18 @@ export async function renderTourney(root, code) {
       showRefusal(root.querySelector("#tn-error"), t("error", { reason: err.message }));
     }
   });
+}
+
+// The start a director chose (the browser's local time) in seconds since the epoch; none: null.
+function startTime(value) {
+  return value ? new Date(value).getTime() / 1000 : null;
+}
+
+// When a tournament not begun starts by itself, in the reader's language and time zone.
+function startsAt(info) {
+  if (info.status !== "open" || info.start == null) return "";
+  const when = new Intl.DateTimeFormat(currentLang(), { dateStyle: "full", timeStyle: "short" }).format(new Date(info.start * 1000));
+  return `<p id="tn-starts">${esc(t("tn_starts_at", { time: when }))}</p>`;
 }
 
 function signed(x) {
@@ -170,6 +185,7 @@ async function renderOne(root, code) {
   root.innerHTML = `<section class="tourney">
     <h1>${esc(info.name)}</h1>
     <p>${t("tn_code")} <strong class="code">${esc(info.display)}</strong> · ${t("tn_status_" + info.status)} · ${t("tn_shape", { n: info.deals, tables: t("tn_tables_n", { n: info.tables }) })}${info.rounds > 1 ? ` · ${t("tn_round_of", { r: info.round + 1, n: info.rounds })} · ${t("tn_movement_" + (info.movement || "rotation"))}` : ""}</p>
+    ${startsAt(info)}
     ${info.players.length ? `<p class="no-print">${t("tn_players", { n: info.players.length })} ${info.players.map((p) => esc(p.name)).join(", ")}</p>` : ""}
     ${info.status === "open" && !player ? `<form id="tn-join" class="row no-print"><div class="field"><label for="tn-you">${t("your_name")}</label><input id="tn-you" maxlength="24" required></div>
       <p><button type="submit" class="button primary">${t("tn_join")}</button></p></form>` : ""}
