@@ -36,7 +36,10 @@ from damepique.wire import (
     ack_message,
     parse_decision,
     pong_message,
+    seat_shown,
     state_message,
+    state_seat,
+    table_info,
     table_message,
 )
 
@@ -172,48 +175,43 @@ class RemoteSeat:
 
     # -- messages ---------------------------------------------------------------------------------
 
-    def _seats(self, view: View) -> list[Message]:
-        return [
-            {"kind": "human", "name": self.name if s == view.seat else f"Seat {s}", "level": None}
-            for s in range(view.rules.players)
-        ]
+    def _names(self, view: View) -> list[str]:
+        return [self.name if s == view.seat else f"Seat {s}" for s in range(view.rules.players)]
 
     def _table(self, view: View) -> TableMessage:
         seats = [
-            {
-                "kind": "human",
-                "name": seat["name"],
-                "nickname": None,
-                "level": None,
-                "program": s == view.seat,
-                "connected": True,
-                "away": False,
-                "left": False,
-            }
-            for s, seat in enumerate(self._seats(view))
+            seat_shown(
+                "human",
+                name,
+                nickname=None,
+                level=None,
+                program=s == view.seat,
+                connected=True,
+                away=False,
+                left=False,
+            )
+            for s, name in enumerate(self._names(view))
         ]
-        return table_message(
-            view.seat,
-            {
-                "code": TABLE,
-                "display": TABLE,
-                "kind": "arena",
-                "status": "playing",
-                "host": None,
-                "game": "arena",
-                "options": {"timer": 0, "speed": "fast", "ranked": False},
-                "rules": view.rules.to_json(),
-                "seats": seats,
-                "spectators": 0,
-                "can_start": False,
-            },
+        info = table_info(
+            TABLE,
+            "arena",
+            "playing",
+            host=None,
+            game="arena",
+            options={"timer": 0, "speed": "fast", "ranked": False},
+            rules=view.rules.to_json(),
+            seats=seats,
+            spectators=0,
+            can_start=False,
+            display=TABLE,
         )
+        return table_message(view.seat, info)
 
     def _state(self, view: View) -> StateMessage:
         """The seat's state, as a server's (an arena's games have no id, no fairness, no timer)."""
         common: StateCommon = {
             "game": "arena",
-            "seats": self._seats(view),
+            "seats": [state_seat(name, "human", None) for name in self._names(view)],
             "rules": view.rules.to_json(),
             "mode": "arena",
             "speed": "fast",

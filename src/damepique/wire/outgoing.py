@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, Required, TypedDict, Unpack
 
-from .base import VERSION, Json, Ref
+from .base import VERSION, Json, Ref, display_code
 from .state import StateCommon, StateMessage, StatePatch
 
 
@@ -22,13 +22,46 @@ class ErrorMessage(TypedDict, total=False):
     ref: str | int
 
 
+class SeatShown(TypedDict):
+    """A seat of a table as everybody may see it: who sits there (a person,
+    ``human``, or the table's ``bot`` of ``level``), their account's nickname,
+    whether a program plays it, and whether its player is here, away or gone."""
+
+    kind: str
+    name: str
+    nickname: str | None
+    level: str | None
+    program: bool
+    connected: bool
+    away: bool
+    left: bool
+
+
+class TableInfo(TypedDict):
+    """The table as everybody may see it (``server.tables.table.Table.info``)."""
+
+    code: str
+    display: str
+    kind: str
+    """``table``, ``solo``, ``arena``."""
+    status: str
+    """``waiting``, ``playing``, ``over``, ``closed``."""
+    host: int | None
+    game: str | None
+    options: Json
+    rules: Json
+    seats: list[SeatShown]
+    spectators: int
+    can_start: bool
+
+
 class TableMessage(TypedDict):
-    """The table as everybody may see it (``Table.info``), with this connection's seat."""
+    """The table as everybody may see it, with this connection's seat (``you``)."""
 
     v: int
     type: Literal["table"]
     you: int | None
-    table: Json
+    table: TableInfo
 
 
 class SeatedMessage(TypedDict):
@@ -113,7 +146,61 @@ def error_message(
     return out
 
 
-def table_message(you: int | None, table: Json) -> TableMessage:
+def seat_shown(
+    kind: str,
+    name: str,
+    *,
+    nickname: str | None,
+    level: str | None,
+    program: bool,
+    connected: bool,
+    away: bool,
+    left: bool,
+) -> SeatShown:
+    return {
+        "kind": kind,
+        "name": name,
+        "nickname": nickname,
+        "level": level,
+        "program": program,
+        "connected": connected,
+        "away": away,
+        "left": left,
+    }
+
+
+def table_info(
+    code: str,
+    kind: str,
+    status: str,
+    *,
+    host: int | None,
+    game: str | None,
+    options: Json,
+    rules: Json,
+    seats: list[SeatShown],
+    spectators: int,
+    can_start: bool,
+    display: str | None = None,
+) -> TableInfo:
+    """The table's ``TableInfo``; its code shown as ``display`` says, by default
+    in two groups (``display_code``)."""
+    return {
+        "code": code,
+        "display": display_code(code) if display is None else display,
+        "kind": kind,
+        "status": status,
+        "host": host,
+        "game": game,
+        "options": options,
+        "rules": rules,
+        "seats": seats,
+        "spectators": spectators,
+        "can_start": can_start,
+    }
+
+
+def table_message(you: int | None, table: TableInfo) -> TableMessage:
     return {"v": VERSION, "type": "table", "you": you, "table": table}
 
 

@@ -11,12 +11,24 @@ from .base import VERSION, Json, Ref
 StateMode = Literal["solo", "table", "arena"]
 
 
+class StateSeat(TypedDict):
+    """Who plays a seat, as a state says it: a person (``human``) or a ``bot`` of ``level``."""
+
+    name: str
+    kind: str
+    level: str | None
+
+
+def state_seat(name: str, kind: str, level: str | None) -> StateSeat:
+    return {"name": name, "kind": kind, "level": level}
+
+
 class StateCommon(TypedDict):
     """What a state says alike to every seat and spectator: built once per
     update (``server.play.runner``), the seat's own fields laid over it."""
 
     game: str
-    seats: list[Json]
+    seats: list[StateSeat]
     rules: Json
     """Every rules key, even at its default (``Rules.to_json``)."""
     mode: StateMode

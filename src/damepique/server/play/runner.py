@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
-from damepique.wire import AdviceMessage, HintMessage, ReviewMessage
+from damepique.wire import AdviceMessage, HintMessage, ReviewMessage, StateSeat, state_seat
 
 from ..clock import Clock
 from ..errors import Refusal
@@ -110,7 +110,7 @@ class Runner:
         self._history_key: tuple[int, int, str | None] | None = None
         self._history: History = ([], None, [], False, None, [])
         self._seats_key: tuple[Seat, ...] = ()
-        self._seats_json: list[Json] = []
+        self._seats_json: list[StateSeat] = []
         self._view: tuple[Deal | None, Json | None] = (None, None)
         self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
 
@@ -144,7 +144,7 @@ class Runner:
         seats = tuple(g.seats)
         if seats != self._seats_key:
             self._seats_key = seats
-            self._seats_json = [{"name": s.name, "kind": s.kind, "level": s.level} for s in seats]
+            self._seats_json = [state_seat(s.name, s.kind, s.level) for s in seats]
         view = changes = kept = None
         if deal is not None and totals_before is not None:
             # The view of the last update, when it is of this very deal: cards

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from damepique.wire import SeatShown, seat_shown
+
 from ..errors import Refusal
 from ..protocol import Json
 
@@ -40,19 +42,19 @@ class TableSeat:
     def from_json(cls, d: Json) -> TableSeat:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
-    def shown(self, connected: bool) -> Json:
+    def shown(self, connected: bool) -> SeatShown:
         """The seat as everybody at the table and in the lobby may see it
         (no account key, browser id or owner)."""
-        return {
-            "kind": self.kind,
-            "name": self.name,
-            "nickname": self.nickname,
-            "level": self.level,
-            "program": self.program,
-            "connected": connected,
-            "away": self.away,
-            "left": self.left,
-        }
+        return seat_shown(
+            self.kind,
+            self.name,
+            nickname=self.nickname,
+            level=self.level,
+            program=self.program,
+            connected=connected,
+            away=self.away,
+            left=self.left,
+        )
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from damepique.engine import Rules
-from damepique.wire import notice_message, table_message
+from damepique.wire import TableInfo, notice_message, table_info, table_message
 
 from ..asgi import Connection
 from ..clock import Clock
@@ -30,7 +30,6 @@ from ..play.game import Game, Seat
 from ..play.hub import Hub
 from ..play.runner import Runner
 from ..protocol import Json, Ref, dumps
-from .codes import display_code
 from .seats import (
     BOT_NAMES,
     MIN_PLAYERS,
@@ -95,7 +94,7 @@ class Table:
         """Another process runs this table now (this one lost its lease)."""
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._info_key: tuple[object, ...] | None = None
-        self._info: Json = {}
+        self._info: TableInfo | None = None
         self._texts: dict[int | None, str] = {}  # the ``table`` message as text per seat, of ``_info``
         self._background: set[asyncio.Task[None]] = set()
         self.hub.allow_spectators(code, options.spectators)
@@ -142,7 +141,7 @@ class Table:
     def connected(self, seat: int) -> bool:
         return seat in self.hub.seats(self.code)
 
-    def info(self) -> Json:
+    def info(self) -> TableInfo:
         """The table as everybody may see it, built again only when something it shows
         changed (its ``table`` messages too: ``table_text``). Shared: never change it."""
         present = self.hub.seats(self.code)
@@ -153,7 +152,7 @@ class Table:
             present,
             tuple((s.kind, s.name, s.nickname, s.level, s.program, s.away, s.left) for s in self.seats),
         )
-        if key != self._info_key:
+        if key != self._info_key or self._info is None:
             self._info = self._build_info(set(present), present.count(None))
             self._info_key = key
             self._texts = {}
@@ -164,22 +163,21 @@ class Table:
         info = self.info()  # first: it forgets the texts of a table that changed
         return self._texts.get(seat) or self._texts.setdefault(seat, dumps(table_message(seat, info)))
 
-    def _build_info(self, present: set[int | None], spectators: int) -> Json:
+    def _build_info(self, present: set[int | None], spectators: int) -> TableInfo:
         o = self.options
-        return {
-            "code": self.code,
-            "display": display_code(self.code),
-            "kind": self.kind,
-            "status": self.status,
-            "host": self.host,
-            "game": self.game_id,
-            "options": o.shown(),
+        return table_info(
+            self.code,
+            self.kind,
+            self.status,
+            host=self.host,
+            game=self.game_id,
+            options=o.shown(),
             # Until its host starts, an "auto" table has no count yet (its seats: the most).
-            "rules": self.rules.to_json() | ({"players": "auto"} if o.auto_players else {}),
-            "seats": [s.shown(i in present) for i, s in enumerate(self.seats)],
-            "spectators": spectators,
-            "can_start": self.can_start()[0],
-        }
+            rules=self.rules.to_json() | ({"players": "auto"} if o.auto_players else {}),
+            seats=[s.shown(i in present) for i, s in enumerate(self.seats)],
+            spectators=spectators,
+            can_start=self.can_start()[0],
+        )
 
     def lobby_entry(self) -> Json:
         info = self.info()
