@@ -279,6 +279,16 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
     assert client.get("/api/tournaments/ZZZZ-ZZZZ").status_code == 404
 
 
+def test_a_name_taken_in_the_tournament_is_refused(client: TestClient) -> None:
+    """Two players of one name could not be told apart in the director's seating or the results."""
+    t = create(client, deals=1, tables=1)
+    join(client, t["code"], ["Ann"])
+    r = client.post(f"/api/tournaments/{t['code']}/players", json={"name": " ann "})
+    assert (r.status_code, r.json()["code"]) == (409, "name_taken")
+    assert r.json()["reason"] == "a player of this tournament is called ann already: choose another name"
+    assert [p["name"] for p in client.get(f"/api/tournaments/{t['code']}").json()["players"]] == ["Ann"]
+
+
 def test_a_seating_refused_names_the_player_seated_twice(client: TestClient) -> None:
     t = create(client, deals=1, tables=2)
     ids = [p["id"] for p in join(client, t["code"], ["Ann", "Bob"])]

@@ -42,6 +42,7 @@ STATUS: dict[str, int] = {
     "withheld": 403,
     "already_started": 409,
     "nickname_taken": 409,
+    "name_taken": 409,
     "table_full": 409,
     "game_over": 409,
     "not_finished": 409,

@@ -273,17 +273,25 @@ class Tourneys:
     async def join(self, code: object, name: object, account: str | None = None) -> Json:
         key = self._key(code) or ""
         token, pid = new_token(), secrets.token_hex(4)
+        chosen = clean_name(name, "Player")
 
         def edit(doc: Json) -> None:
             if doc["status"] != "open":
                 raise Refusal("tourney_started", "this tournament has started")
             if len(doc["players"]) >= doc["tables"] * Rules.from_json(doc["rules"]).players:
                 raise Refusal("tourney_full", "every seat of this tournament is taken")
+            # Two players of one name could not be told apart (the director's seating, the results).
+            if any(p["name"].casefold() == chosen.casefold() for p in doc["players"]):
+                raise Refusal(
+                    "name_taken",
+                    f"a player of this tournament is called {chosen} already: choose another name",
+                    params={"name": chosen},
+                )
             # A signed-in person's (or bot's) account: its event stream hears of each table's game.
             doc["players"].append(
                 {
                     "id": pid,
-                    "name": clean_name(name, "Player"),
+                    "name": chosen,
                     "token": hash_token(token),
                     "account": account,
                 }

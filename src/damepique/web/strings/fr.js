@@ -411,6 +411,7 @@ export default {
   refusal_not_director: "Seul le directeur du tournoi peut faire cela.",
   refusal_tourney_started: "Ce tournoi a commencé.",
   refusal_tourney_full: "Toutes les places de ce tournoi sont prises.",
+  refusal_name_taken: "Un joueur de ce tournoi porte déjà ce nom : choisissez-en un autre.",
   refusal_not_enough_players: "Chaque place de chaque table doit avoir un joueur quand aucun joueur virtuel ne peut compléter.",
   refusal_tourney_not_playing: "Ce tournoi n'est pas en cours.",
   refusal_round_over: "Le directeur a terminé la manche.",
