@@ -110,16 +110,32 @@ class AckMessage(TypedDict):
     ref: Ref
 
 
+class LobbyEntry(TypedDict):
+    """A public table as the lobby lists it: how many seats (``auto``: the
+    host chooses at the start), how many people sit, how many seats are free,
+    who sits, its rules and options."""
+
+    code: str
+    display: str
+    status: str
+    players: int | Literal["auto"]
+    taken: int
+    free: int
+    names: list[str]
+    rules: Json
+    options: Json
+
+
 class LobbyMessage(TypedDict):
     v: int
     type: Literal["lobby"]
-    tables: list[Json]
+    tables: list[LobbyEntry]
 
 
 class LobbyChangesMessage(TypedDict):
     v: int
     type: Literal["lobby_changes"]
-    tables: list[Json]
+    tables: list[LobbyEntry]
     gone: list[str]
 
 
@@ -228,11 +244,28 @@ def ack_message(decision: str, ref: Ref) -> AckMessage:
     return {"v": VERSION, "type": "ack", "decision": decision, "ref": ref}
 
 
-def lobby_message(tables: list[Json]) -> LobbyMessage:
+def lobby_entry(
+    info: TableInfo, players: int | Literal["auto"], taken: int, free: int, names: list[str]
+) -> LobbyEntry:
+    """A table's ``LobbyEntry``, its code, status, rules and options as its ``info`` shows them."""
+    return {
+        "code": info["code"],
+        "display": info["display"],
+        "status": info["status"],
+        "players": players,
+        "taken": taken,
+        "free": free,
+        "names": names,
+        "rules": info["rules"],
+        "options": info["options"],
+    }
+
+
+def lobby_message(tables: list[LobbyEntry]) -> LobbyMessage:
     return {"v": VERSION, "type": "lobby", "tables": tables}
 
 
-def lobby_changes_message(tables: list[Json], gone: list[str]) -> LobbyChangesMessage:
+def lobby_changes_message(tables: list[LobbyEntry], gone: list[str]) -> LobbyChangesMessage:
     return {"v": VERSION, "type": "lobby_changes", "tables": tables, "gone": gone}
 
 

@@ -23,6 +23,44 @@ def state_seat(name: str, kind: str, level: str | None) -> StateSeat:
     return {"name": name, "kind": kind, "level": level}
 
 
+class DealResult(TypedDict):
+    """A finished deal's points per seat (after a moon), who shot the moon, and what each took."""
+
+    points: list[int]
+    moon: int | None
+    taken: list[int]
+
+
+def deal_result(points: list[int], moon: int | None, taken: list[int]) -> DealResult:
+    return {"points": points, "moon": moon, "taken": taken}
+
+
+class TimerInfo(TypedDict):
+    """A table's turn timer: its ``seconds`` a turn, the seats it times now,
+    when their time runs out (ms since 1970) and the seconds that leaves."""
+
+    seconds: int
+    seats: list[int]
+    deadline: int | None
+    remaining: float | None
+
+
+def timer_info(seconds: int, seats: list[int], deadline: int | None, remaining: float | None) -> TimerInfo:
+    return {"seconds": seconds, "seats": seats, "deadline": deadline, "remaining": remaining}
+
+
+class SummaryInfo(TypedDict):
+    """The last deal's summary being read: the deal, who still reads it, until when (ms since 1970)."""
+
+    deal: int
+    waiting: list[int]
+    deadline: int
+
+
+def summary_info(deal: int, waiting: list[int], deadline: int) -> SummaryInfo:
+    return {"deal": deal, "waiting": waiting, "deadline": deadline}
+
+
 class StateCommon(TypedDict):
     """What a state says alike to every seat and spectator: built once per
     update (``server.play.runner``), the seat's own fields laid over it."""
@@ -36,14 +74,14 @@ class StateCommon(TypedDict):
     level: str | None
     view: Json | None
     """The public view (``server.public_view.public_json``): a seat's state has the seat's own view."""
-    results: list[Json]
+    results: list[DealResult]
     totals: list[int]
     over: bool
     winner: int | None
     winners: list[int]
     fairness: dict[str, str] | None
-    timer: Json | None
-    summary: Json | None
+    timer: TimerInfo | None
+    summary: SummaryInfo | None
 
 
 class StateMessage(StateCommon, total=False):

@@ -42,7 +42,7 @@ from damepique.engine import (
 from damepique.engine.claims import finish_claim
 from damepique.engine.fairness import derived_seed, fairness_json, sealed_deal
 from damepique.engine.record import dump_match
-from damepique.wire import claim_event, decision_id, hint_event, parse_decision
+from damepique.wire import DealResult, claim_event, deal_result, decision_id, hint_event, parse_decision
 
 from ..errors import Refusal
 from ..protocol import Json
@@ -145,13 +145,13 @@ class Game:
             record["fairness"] = fairness
         return record
 
-    def results(self) -> list[Json]:
+    def results(self) -> list[DealResult]:
         """Finished deals: points per seat and the moon shooter, for the score sheet."""
         out = []
         for d in self.match.deals:
             if d.phase == DONE:
                 r = d.result()
-                out.append({"points": list(r.points), "moon": r.moon, "taken": list(r.taken)})
+                out.append(deal_result(list(r.points), r.moon, list(r.taken)))
         return out
 
     # -- commands ------------------------------------------------------------------

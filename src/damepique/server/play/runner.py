@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
-from damepique.wire import AdviceMessage, HintMessage, ReviewMessage, StateSeat, state_seat
+from damepique.wire import AdviceMessage, DealResult, HintMessage, ReviewMessage, StateSeat, state_seat
 
 from ..clock import Clock
 from ..errors import Refusal
@@ -41,7 +41,7 @@ TIMEOUT_LEVEL = "intermediate"
 """The level that plays for a person who ran out of time."""
 
 
-History = tuple[list[Json], list[int] | None, list[int], bool, int | None, list[int]]
+History = tuple[list[DealResult], list[int] | None, list[int], bool, int | None, list[int]]
 """What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
 
 

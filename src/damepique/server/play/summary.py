@@ -19,8 +19,9 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Iterable
 
+from damepique.wire import SummaryInfo, summary_info
+
 from ..clock import Clock
-from ..protocol import Json
 
 SECONDS = 15.0
 
@@ -59,11 +60,11 @@ class DealSummary:
             self.close()
         return True
 
-    def info(self) -> Json | None:
+    def info(self) -> SummaryInfo | None:
         """The state messages' ``summary``: the deal, who is still reading, until when (ms)."""
         if self.deal is None or self.deadline is None:
             return None
-        return {"deal": self.deal, "waiting": sorted(self.waiting), "deadline": round(self.deadline * 1000)}
+        return summary_info(self.deal, sorted(self.waiting), round(self.deadline * 1000))
 
     def close(self) -> None:
         was = self.holding

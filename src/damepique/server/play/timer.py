@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 
 from damepique.engine import PASS, Deal
+from damepique.wire import TimerInfo, timer_info
 
 from ..clock import Clock
 from ..protocol import Json
@@ -40,18 +41,17 @@ class TurnTimer:
         self._resume_at: float | None = None
         """When the position waiting at a restart began (from the stored log)."""
 
-    def info(self) -> Json | None:
+    def info(self) -> TimerInfo | None:
         """The state messages' ``timer`` (None: the table has none)."""
         if not self.seconds:
             return None
-        return {
-            "seconds": self.seconds,
-            "seats": list(self.seats) if self.deadline else [],
-            "deadline": None if self.deadline is None else round(self.deadline * 1000),
-            "remaining": None
-            if self.deadline is None
-            else max(0.0, round(self.deadline - self.clock.time(), 1)),
-        }
+        deadline = self.deadline
+        return timer_info(
+            self.seconds,
+            list(self.seats) if deadline else [],
+            None if deadline is None else round(deadline * 1000),
+            None if deadline is None else max(0.0, round(deadline - self.clock.time(), 1)),
+        )
 
     def arm(self, seconds: int, deal: Deal | None, waiting: Sequence[int]) -> None:
         """Time the position for the people in ``waiting`` (none: no timer runs)."""

@@ -16,7 +16,7 @@ import asyncio
 import math
 from collections.abc import Callable
 
-from damepique.wire import lobby_changes_message, lobby_message
+from damepique.wire import LobbyEntry, lobby_changes_message, lobby_message
 
 from ..asgi import Connection
 from ..cluster.node import Node
@@ -29,21 +29,21 @@ LIMIT = 200
 
 
 class Lobby:
-    def __init__(self, node: Node, local: Callable[[], list[Json]]) -> None:
+    def __init__(self, node: Node, local: Callable[[], list[LobbyEntry]]) -> None:
         self.node = node
         self.local = local
         self.watchers: set[Connection] = set()
-        self._remote: dict[str, tuple[float, list[Json]]] = {}
+        self._remote: dict[str, tuple[float, list[LobbyEntry]]] = {}
         self._push: asyncio.Task[None] | None = None
         self._everywhere = False
         self._published = -math.inf
-        self._sent: dict[str, Json] = {}
+        self._sent: dict[str, LobbyEntry] = {}
         """The list the watchers have, by code (what changes are counted from)."""
         node.subscribe(CHANNEL, self._news)
         node.every_tick(self._tick)
         node.on_reconnected(self._forget_published)
 
-    def tables(self) -> list[Json]:
+    def tables(self) -> list[LobbyEntry]:
         """Every public table, including those other processes run; open ones first."""
         rows = self.local()
         here = {r["code"] for r in rows}

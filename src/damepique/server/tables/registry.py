@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from damepique.engine import Rules
 from damepique.engine.fairness import new_secret
-from damepique.wire import GameFinish, GameStart, game_finish_event, game_start_event
+from damepique.wire import GameFinish, GameStart, LobbyEntry, game_finish_event, game_start_event
 
 from ..accounts.results import record_result
 from ..accounts.summaries import mode_for, seat_summary
@@ -385,7 +385,7 @@ class Tables:
         program = acc["kind"] == "bot"
         return Sitter(account, str(acc["nickname"]), program, acc["owner"] if program else account)
 
-    def local_lobby(self) -> list[Json]:
+    def local_lobby(self) -> list[LobbyEntry]:
         """The public tables this process runs."""
         return [
             t.lobby_entry()

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from damepique.engine import Rules
-from damepique.wire import TableInfo, notice_message, table_info, table_message
+from damepique.wire import LobbyEntry, TableInfo, lobby_entry, notice_message, table_info, table_message
 
 from ..asgi import Connection
 from ..clock import Clock
@@ -179,20 +179,15 @@ class Table:
             can_start=self.can_start()[0],
         )
 
-    def lobby_entry(self) -> Json:
-        info = self.info()
+    def lobby_entry(self) -> LobbyEntry:
         humans = [s for s in self.seats if s.kind == "human" and not s.left]
-        return {
-            "code": self.code,
-            "display": info["display"],
-            "status": self.status,
-            "players": "auto" if self.options.auto_players else self.rules.players,
-            "taken": len(humans),
-            "free": sum(1 for s in self.seats if s.kind == "empty"),
-            "names": [s.name for s in humans],
-            "rules": info["rules"],
-            "options": info["options"],
-        }
+        return lobby_entry(
+            self.info(),
+            "auto" if self.options.auto_players else self.rules.players,
+            len(humans),
+            sum(1 for s in self.seats if s.kind == "empty"),
+            [s.name for s in humans],
+        )
 
     def announce(self, skip: Connection | None = None) -> None:
         """Send every connection the table as it is now (its own ``you``)."""
