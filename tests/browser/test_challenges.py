@@ -145,3 +145,26 @@ async def test_signed_out_the_page_says_to_sign_in(new_context, url: str) -> Non
     await expect(page.get_by_text("Sign in to challenge and be challenged")).to_be_visible()
     await expect(page.get_by_role("main").get_by_role("link", name="Account")).to_be_visible()
     await context.close()
+
+
+async def test_a_challenge_refused_names_the_nickname_in_french(new_context, url: str) -> None:  # type: ignore[no-untyped-def]
+    """The French page's words for a refusal are filled with its params: an
+    unknown nickname and a player named twice (here, oneself) are named, as
+    the English reason names them, not "Introuvable." or a sentence naming nobody."""
+    context = await new_context(locale="fr-FR", **PHONE)
+    await context.add_init_script("localStorage.setItem('damepique.lang', 'fr')")
+    made = await context.request.post(
+        f"{url}/api/accounts", data={"nickname": "ann_named", "password": PASSWORD}
+    )
+    assert made.status == 201
+    page = await context.new_page()
+    await page.goto(f"{url}/#/challenges")
+    words = WORDS["fr"]
+    for to, said in (
+        ("nobody_here", "Aucun joueur n'a le pseudo nobody_here"),
+        ("ann_named", "ann_named est nommé deux fois"),
+    ):
+        await page.get_by_label(words["to"]).fill(to)
+        await page.get_by_role("button", name=words["send"]).click()
+        await expect(page.locator("#ch-error")).to_contain_text(said)
+    await context.close()

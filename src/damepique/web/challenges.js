@@ -14,7 +14,7 @@ const REASONS = ["generic", "later", "rules", "timer", "too_many", "no_bots", "o
 async function call(method, url, body) {
   const r = await fetch(url, { method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
   const data = await r.json();
-  if (!r.ok) throw new Error(refusalText(data.code, data.reason));
+  if (!r.ok) throw new Error(refusalText(data.code, data.reason, undefined, data.params));
   return data;
 }
 

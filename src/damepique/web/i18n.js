@@ -189,11 +189,12 @@ export function reasonText(code, l = lang, phase = "play") {
 
 /**
  * What to show for a refusal from the server: the page's own words for its
- * code where it has them, else the server's `reason` (English, written for
- * people), else the code itself.
+ * code where it has them (filled with the refusal's `params`: the nickname
+ * not found, the player named twice), else the server's `reason` (English,
+ * written for people), else the code itself.
  */
-export function refusalText(code, reason, l = lang) {
+export function refusalText(code, reason, l = lang, params = {}) {
   const key = "refusal_" + code;
-  if (code && key in (TABLES[l] || TABLES[lang])) return t(key, {}, l);
+  if (code && key in (TABLES[l] || TABLES[lang])) return t(key, params || {}, l);
   return reason || String(code || "").replaceAll("_", " ");
 }

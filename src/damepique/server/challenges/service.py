@@ -175,9 +175,15 @@ class Challenges:
             key = nickname_key(name)
             acc = await self.accounts.get_account(key) if key else None
             if acc is None:
-                raise Refusal("not_found", f"no player with the nickname {name[:32]!r}")
+                raise Refusal(
+                    "not_found", f"no player with the nickname {name[:32]!r}", params={"nickname": name[:32]}
+                )
             if acc["key"] == challenger or any(a.account == acc["key"] for a in answers):
-                raise Refusal("bad_challenge", f"{acc['nickname']} is named twice (or is the challenger)")
+                raise Refusal(
+                    "bad_challenge",
+                    f"{acc['nickname']} is named twice (or is the challenger)",
+                    params={"nickname": acc["nickname"]},
+                )
             answers.append(Answer(acc["key"], str(acc["nickname"]), bot=acc["kind"] == "bot"))
         if options.ranked:
             # Ranked challenges are the bots' ladder: bots only, every seat a program.
