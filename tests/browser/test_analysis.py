@@ -158,6 +158,9 @@ async def test_analyse_from_the_game_over(new_context, artifacts, server, lang, 
     await page.keyboard.press("Home")
     await expect(slider).to_have_attribute("aria-valuenow", "1")
     await expect(heading).to_have_text(re.compile("^" + re.escape(words["pass"])))
+    # A screen reader hears the cards chosen by their names ("Four of clubs"), never a code ("4C").
+    told = await slider.get_attribute("aria-valuetext") or ""
+    assert words["pass"] in told and not re.search(r"\b[2-9TJQKA][CDHS]\b", told), told
     await page.keyboard.press("End")
     await expect(slider).to_have_attribute("aria-valuenow", str(total))
     await page.keyboard.press("Home")

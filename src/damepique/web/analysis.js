@@ -5,7 +5,7 @@
 // verdict, a graph per deal of the expected points after each decision (and
 // the moon risk) with the verdicts marked, and the position of the decision
 // chosen (click a point, or step with the arrow keys).
-import { currentLang, num, refusalText, seatName, t } from "./i18n.js";
+import { cardName, currentLang, num, refusalText, seatName, t } from "./i18n.js";
 import { esc } from "./dom.js";
 import { cardChip, sortHand } from "./cards.js";
 import { percent, sentence } from "./advice.js";
@@ -198,7 +198,7 @@ export function analysisView(root, analysis, start = null) {
         const acc = analysis.deals.find((x) => x.deal === k)?.accuracy;
         return `<button type="button" class="button small" data-deal="${k}" aria-pressed="${k === d.deal}">${esc(t("deal_n", { n: k + 1 }))} <span class="muted">${esc(num(acc ?? 0, 0))}</span></button>`;
       }).join("")}</nav>
-      <div class="an-graph-wrap" tabindex="0" role="slider" aria-label="${esc(t("an_steps"))}" aria-valuemin="1" aria-valuemax="${ds.length}" aria-valuenow="${i + 1}" aria-valuetext="${esc(`${t("deal_n", { n: d.deal + 1 })}, ${where(d)}: ${d.chosen.join(" ")}, ${t("verdict_" + d.verdict)}`)}">
+      <div class="an-graph-wrap" tabindex="0" role="slider" aria-label="${esc(t("an_steps"))}" aria-valuemin="1" aria-valuemax="${ds.length}" aria-valuenow="${i + 1}" aria-valuetext="${esc(`${t("deal_n", { n: d.deal + 1 })}, ${t("label_value", { label: where(d), value: d.chosen.map((c) => cardName(c)).join(", ") })}, ${t("verdict_" + d.verdict)}`)}">
         ${dealGraph(dealEntries, i, contentWidth(root), d.deal)}</div>
       <p class="actions"><button type="button" class="button" data-step="-1" ${i === 0 ? "disabled" : ""}>${t("an_prev")}</button>
         <button type="button" class="button" data-step="1" ${i >= ds.length - 1 ? "disabled" : ""}>${t("an_next")}</button>
