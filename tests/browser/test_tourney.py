@@ -6,6 +6,7 @@ sideways. Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,6 +82,11 @@ async def test_the_results_page(
     await expect(page.locator("table.tn-board")).to_have_count(2)
     await expect(page.locator("table.tn-board").first.locator("tbody tr")).to_have_count(8)
     await expect(page.get_by_text(words["held"]).first).to_be_visible()
+    # Who held what, in the page's card names (Q♠, D♠ in French), never the record's codes (QS).
+    await page.get_by_text(words["held"]).first.click()
+    hand = page.locator(".tn-hands li").first
+    await expect(hand.locator(".chip")).to_have_count(13)
+    await expect(hand).not_to_have_text(re.compile(r"\b[2-9TJQKA][CDHS]\b"))
     await expect(page.get_by_role("button", name=words["print"])).to_be_visible()
     csv = page.locator(f'a[href="/api/tournaments/{code}/results.csv"]')
     await expect(csv).to_be_visible()

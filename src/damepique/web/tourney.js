@@ -5,6 +5,7 @@
 // Before the start its director may seat the players by hand (seatingForm).
 import { currentLang, num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
+import { cardChip } from "./cards.js";
 import { load, save } from "./prefs.js";
 import { getOptions } from "./rules_form.js";
 import { saveToken } from "./seat_tokens.js";
@@ -108,7 +109,7 @@ function board(b, res) {
   if (!b.published) return `<h3>${boardName(b, res)}</h3><p class="muted">${t("tn_hidden")}</p>`;
   const rows = b.results.map((r) => `<tr><td>${r.table}</td><td>${t("tn_seat_n", { n: r.seat + 1 })}</td><td class="name">${who(r)}${r.stand_in ? ` <span class="stand-in" title="${t("tn_stand_in")}">*</span>` : ""}</td>
     <td class="num">${r.points ?? "—"}</td><td class="num">${num(r.matchpoints, 1)}</td><td class="num">${signed(r.diff)}</td></tr>`).join("");
-  const hands = b.hands.map((h, s) => `<li><strong>${t("tn_seat_n", { n: s + 1 })}</strong>: <span class="cards-text">${h.join(" ")}</span></li>`).join("");
+  const hands = b.hands.map((h, s) => `<li><strong>${t("tn_seat_n", { n: s + 1 })}</strong>: <span class="cards-text">${h.map(cardChip).join(" ")}</span></li>`).join("");
   return `<h3>${boardName(b, res)}</h3>
     <details class="tn-hands"><summary>${t("tn_who_held")}</summary><ul>${hands}</ul></details>
     <div class="tn-scroll"><table class="data-table tn-board"><thead><tr><th scope="col">${t("tn_table")}</th><th scope="col">${t("tn_seat")}</th><th scope="col">${t("tn_player")}</th>
