@@ -264,3 +264,43 @@ def test_review_lists_the_costliest_choices():
         assert len(wire["trick_cards"]) == top[0].play % 4
     assert [it.cost for it in top] == sorted((it.cost for it in top), reverse=True)
     assert top[0].cost == max(it.cost for it in every)
+
+
+def test_a_review_taken_decision_by_decision_as_the_deal_is_played_is_the_whole_review():
+    """The server reviews each decision as soon as it is made (``review_next``
+    on the deal so far), carrying the search's generator from one to the
+    next: the items are exactly those of reviewing the finished deal."""
+    from damepique.bots.advice import review, review_next, review_rest, review_start
+    from damepique.bots.arena import play_deal
+    from damepique.bots.registry import get_bot
+
+    deal = Deal.shuffled(Rules(), random.Random(6))
+    play_deal(
+        deal, [get_bot("beginner")] + [get_bot("intermediate")] * 3, [random.Random(s) for s in range(4)]
+    )
+    totals = (5, 0, 13, 8)
+    so_far = review_start(0, totals, playouts=60)
+    # The deal as it stood after each card (and before any), reviewed as far as it went.
+    position = Deal(deal.rules, list(deal.dealt), deal.kitty, deal.number)
+    assert review_next(position, so_far) is None  # nothing decided yet
+    for s, p in enumerate(deal.passes):
+        position.pass_cards(s, p)
+        while (further := review_next(position.copy(), so_far)) is not None:
+            so_far = further
+    assert so_far.passed
+    for i, card in enumerate(deal.plays):
+        position.play(card)
+        while (further := review_next(position.copy(), so_far)) is not None:
+            assert further.next_play == i + 1  # the card just played, never one to come
+            so_far = further
+    assert position == deal and review_next(deal, so_far) is None
+    whole = review(deal, 0, totals, playouts=60)
+    assert [it.to_json() for it in review_rest(deal, so_far)] == [it.to_json() for it in whole]
+    assert [it.cost for it in whole] == [it.cost for it in review_rest(deal, so_far)]
+    # Half of it prepared, the rest done when asked: the same again.
+    half = review_start(0, totals, playouts=60)
+    for _ in range(6):
+        half = review_next(deal, half) or half
+    assert [it.to_json() for it in review_rest(deal, half)] == [it.to_json() for it in whole]
+    every = review(deal, 0, totals, playouts=60, top=None)
+    assert [it.to_json() for it in every] == [it.to_json() for it in so_far.items]

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Rules, View, cards_of, view_of
@@ -394,6 +394,91 @@ class ReviewItem:
         }
 
 
+@dataclass(frozen=True)
+class ReviewSoFar:
+    """A review of ``seat``'s choices in one deal, taken decision by decision
+    (``review_next``): the ``items`` found so far, in playing order, and the
+    state of the one generator the search draws from (``rng_state``), carried
+    from each decision to the next. Reviewing a deal's decisions one at a time
+    as they are made therefore gives exactly the items of ``review`` run on the
+    finished deal (the server prepares a deal's review so while it is played).
+    ``passed``: the pass has been looked at (or there is none); ``next_play``:
+    the plays before this index have been."""
+
+    seat: int
+    totals: tuple[int, ...]
+    playouts: int
+    rng_state: tuple[Any, ...]
+    items: tuple[ReviewItem, ...] = ()
+    passed: bool = False
+    next_play: int = 0
+
+
+def review_start(
+    seat: int, totals: Sequence[int] = (), playouts: int = ADVICE_PLAYOUTS, rng: random.Random | None = None
+) -> ReviewSoFar:
+    """A review of ``seat``'s choices with nothing looked at yet (the
+    generator default: ``random.Random(0)``)."""
+    return ReviewSoFar(seat, tuple(totals), playouts, (rng or random.Random(0)).getstate())
+
+
+def review_next(deal: Deal, so_far: ReviewSoFar) -> ReviewSoFar | None:
+    """``so_far`` one decision further: the seat's next decision already made
+    in ``deal`` (finished or still being played) advised from the seat's view
+    at that moment (the search never sees another hand); None when the seat
+    has made no decision that is not looked at yet. A pass counts as a choice
+    when it was among the candidate passes' best few (else its cost is
+    unknown and it is left out); a choice that matches the best costs 0."""
+    rules = deal.rules
+    seat = so_far.seat
+    rng = random.Random()
+    rng.setstate(so_far.rng_state)
+    replay = Deal(rules, list(deal.dealt), deal.kitty, deal.number)
+    if replay.phase == PASS:
+        if not so_far.passed:
+            given = deal.passes[seat]
+            if given is None:
+                return None
+            view = view_of(replay, seat, so_far.totals)
+            advice = advise(view, rng, so_far.playouts, top_passes=6)
+            chosen = next((a for a in advice if sum(1 << c for c in a.cards) == given), None)
+            found = (
+                ()
+                if chosen is None
+                else (ReviewItem(None, 0, view, chosen, advice[0], compare(chosen, advice[0], rules)),)
+            )
+            return replace(so_far, items=so_far.items + found, passed=True, rng_state=rng.getstate())
+        if any(p is None for p in deal.passes):
+            return None
+        for s, p in enumerate(deal.passes):
+            assert p is not None
+            replay.pass_cards(s, p)
+    for i, card in enumerate(deal.plays):
+        if i >= so_far.next_play and replay.to_act == seat:
+            view = view_of(replay, seat, so_far.totals)
+            advice = advise(view, rng, so_far.playouts)
+            chosen = next(a for a in advice if a.cards == (card,))
+            best = advice[0]
+            comparison = None if chosen is best else compare(chosen, best, rules)
+            item = ReviewItem(i, i // rules.players, view, chosen, best, comparison)
+            return replace(so_far, items=(*so_far.items, item), next_play=i + 1, rng_state=rng.getstate())
+        replay.play_unchecked(card)
+    return None
+
+
+def review_rest(deal: Deal, so_far: ReviewSoFar, top: int | None = 3) -> list[ReviewItem]:
+    """The review of the finished ``deal`` from ``so_far`` on (its decisions
+    not looked at yet, then all of them): ``review``'s items."""
+    if deal.phase != DONE:
+        raise ValueError("review: the deal is not finished")
+    while (further := review_next(deal, so_far)) is not None:
+        so_far = further
+    if top is None:
+        return list(so_far.items)
+    costly = sorted((it for it in so_far.items if it.cost > 0), key=lambda it: (-it.cost, it.play or -1))
+    return costly[:top]
+
+
 def review(
     deal: Deal,
     seat: int,
@@ -403,42 +488,9 @@ def review(
     top: int | None = 3,
 ) -> list[ReviewItem]:
     """The seat's choices in the finished ``deal`` that cost the most, the
-    costliest first (``top`` of them; None: every choice, in playing order).
-    Each decision is advised from the seat's view at that moment (the search
-    never sees another hand). A choice that matches the best option costs 0.
-    A pass counts as a choice when it was not among the candidate passes'
-    best few; its cost is then unknown and it is left out."""
-    if deal.phase != DONE:
-        raise ValueError("review: the deal is not finished")
-    rng = rng or random.Random(0)
-    rules = deal.rules
-    replay = Deal(rules, list(deal.dealt), deal.kitty, deal.number)
-    items: list[ReviewItem] = []
-    if replay.phase == PASS:
-        view = view_of(replay, seat, totals)
-        advice = advise(view, rng, playouts, top_passes=6)
-        given = deal.passes[seat]
-        chosen = next(
-            (a for a in advice if given is not None and sum(1 << c for c in a.cards) == given), None
-        )
-        if chosen is not None:
-            items.append(ReviewItem(None, 0, view, chosen, advice[0], compare(chosen, advice[0], rules)))
-        for s, p in enumerate(deal.passes):
-            assert p is not None
-            replay.pass_cards(s, p)
-    for i, card in enumerate(deal.plays):
-        if replay.to_act == seat:
-            view = view_of(replay, seat, totals)
-            advice = advise(view, rng, playouts)
-            chosen = next(a for a in advice if a.cards == (card,))
-            best = advice[0]
-            comparison = None if chosen is best else compare(chosen, best, rules)
-            items.append(ReviewItem(i, i // rules.players, view, chosen, best, comparison))
-        replay.play_unchecked(card)
-    if top is None:
-        return items
-    costly = sorted((it for it in items if it.cost > 0), key=lambda it: (-it.cost, it.play or -1))
-    return costly[:top]
+    costliest first (``top`` of them; None: every choice, in playing order),
+    each decision advised in turn (``review_next``)."""
+    return review_rest(deal, review_start(seat, totals, playouts, rng), top)
 
 
 def describe(advice: list[Advice], lang: str = "en") -> str:
@@ -464,6 +516,7 @@ __all__ = [
     "Comparison",
     "Hint",
     "ReviewItem",
+    "ReviewSoFar",
     "advice_json",
     "advise",
     "card_words",
@@ -475,5 +528,8 @@ __all__ = [
     "reason_for_pass",
     "reason_for_play",
     "review",
+    "review_next",
+    "review_rest",
+    "review_start",
     "sentence",
 ]

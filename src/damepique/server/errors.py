@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     "bad_player": 404,
     "not_director": 403,
     "withheld": 403,
+    "shown_at_end": 403,
     "already_started": 409,
     "nickname_taken": 409,
     "name_taken": 409,

@@ -101,7 +101,7 @@ export function hintHtml(hint, phase, rules) {
  * The deal's review (the server's three costliest choices, costliest first):
  * where (the trick, the hand, the cards on the table), what was played and the
  * better choice, the cost, the sentence, and a link to replay from that card
- * (`replayLink(item)`, or null while the game cannot be replayed yet).
+ * (`replayLink(item)`; null: none).
  */
 export function reviewHtml(review, rules, replayLink = () => null) {
   if (!review.items.length) return `<p>${t("review_none")}</p>`;

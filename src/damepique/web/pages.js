@@ -8,6 +8,7 @@ import { adviceListHtml } from "./advice.js";
 import { contentWidth, totalsChart } from "./chart.js";
 import { winnersOf } from "./summary.js";
 import { getOptions } from "./rules_form.js";
+import { currentGame } from "./home.js";
 
 // Fill each `[data-seal]` element with the verdict on its game's record.
 async function fillSeals(root) {
@@ -91,25 +92,35 @@ export async function renderHistory(root, { playerId }) {
   }
 }
 
-/** #/replay/ID, or #/replay/ID?deal=K&play=I: from card I of deal K (a review's link), the expert's view open. */
+/**
+ * #/replay/ID, or #/replay/ID?deal=K&play=I: from card I of deal K (a review's
+ * link), the expert's view open. While the solo game this page plays is not
+ * over, deal K alone, finished, is shown to its player (proved by the seat's token).
+ */
 export async function renderReplay(root, arg) {
   const [id, query] = String(arg || "").split("?");
   const params = new URLSearchParams(query || "");
   const at = (key) => (params.has(key) && /^\d+$/.test(params.get(key)) ? Number(params.get(key)) : null);
   root.innerHTML = `<section class="replay-page"><div id="replay-root">…</div></section>`;
-  const data = await fetchJSON(`/api/games/${encodeURIComponent(id)}/replay`);
+  const cur = currentGame();
+  const live = cur && cur.game === id && !cur.over && at("deal") !== null ? { headers: { "X-Seat-Token": cur.token } } : null;
+  const game = encodeURIComponent(id);
+  const data = await fetchJSON(live ? `/api/games/${game}/deals/${at("deal")}/replay` : `/api/games/${game}/replay`, { ...live, cache: "no-store" });
   if (!data || data.error) {
     root.innerHTML = `<p class="error">${esc(data ? refusalText(data.code, data.reason) : "…")}</p>`;
     return;
   }
-  replayViewer(document.getElementById("replay-root"), data, null, { deal: at("deal"), play: at("play") });
+  replayViewer(document.getElementById("replay-root"), data, null, { deal: live ? 0 : at("deal"), play: at("play"), live });
 }
 
 // `record`: the uploaded record itself, to check its seal (a stored game's is fetched).
-// `start`: {deal, play} to begin at (null: the first trick, whole).
+// `start`: {deal, play} to begin at (null: the first trick, whole); `live`: the
+// request's options proving the player of a game still going on, whose one
+// finished deal `data` holds (no seal, record or analysis yet).
 function replayViewer(root, data, record = null, start = {}) {
+  const live = start.live || null;
   let seal = "";
-  const sealed = record ? sealVerdict(record) : data.game ? fetchJSON(`/api/games/${encodeURIComponent(data.game)}/record`).then(sealVerdict) : null;
+  const sealed = record ? sealVerdict(record) : data.game && !live ? fetchJSON(`/api/games/${encodeURIComponent(data.game)}/record`).then(sealVerdict) : null;
   if (sealed) {
     sealed.then((html) => {
       seal = html;
@@ -140,7 +151,10 @@ function replayViewer(root, data, record = null, start = {}) {
     const key = `${d}:${p}`;
     const got = advice.get(key);
     if (got === undefined) {
-      advice.set(key, fetchJSON(`/api/games/${encodeURIComponent(data.game)}/advice?deal=${d}&play=${p}`).then((answer) => {
+      const url = live
+        ? `/api/games/${encodeURIComponent(data.game)}/deals/${deal.number}/advice?play=${p}`
+        : `/api/games/${encodeURIComponent(data.game)}/advice?deal=${d}&play=${p}`;
+      advice.set(key, fetchJSON(url, live || {}).then((answer) => {
         advice.set(key, answer && !answer.error ? answer.options : { error: answer ? refusalText(answer.code, answer.reason) : "…" });
         if (`${d}:${p}` === key && root.isConnected) draw();
       }));
@@ -169,11 +183,11 @@ function replayViewer(root, data, record = null, start = {}) {
     const whole = trick && shown.length === trick.plays.length;
     const over = data.over && d === data.deals.length - 1 && p === all.length;
     const winners = over ? winnersOf(data.totals, data.winner) : [];
-    root.innerHTML = `<h1>${t("replay")} — ${t("deal_n", { n: d + 1 })}</h1>
-      <p id="replay-seal">${seal}</p>
+    root.innerHTML = `<h1>${t("replay")} — ${t("deal_n", { n: deal.number + 1 })}</h1>
+      ${live ? `<p class="replay-live">${t("replay_live")} <a class="button" href="#/play">${t("resume")}</a></p>` : `<p id="replay-seal">${seal}</p>`}
       <p class="actions">
-        <button type="button" class="button" data-go="pd" ${d === 0 ? "disabled" : ""}>${t("prev_deal")}</button>
-        <button type="button" class="button" data-go="nd" ${d >= data.deals.length - 1 ? "disabled" : ""}>${t("next_deal")}</button>
+        ${live ? "" : `<button type="button" class="button" data-go="pd" ${d === 0 ? "disabled" : ""}>${t("prev_deal")}</button>
+        <button type="button" class="button" data-go="nd" ${d >= data.deals.length - 1 ? "disabled" : ""}>${t("next_deal")}</button>`}
         <button type="button" class="button" data-go="pt" ${k === 0 ? "disabled" : ""}>${t("prev")}</button>
         <button type="button" class="button" data-go="nt" ${k >= deal.tricks.length - 1 && whole ? "disabled" : ""}>${t("next")}</button>
         <button type="button" class="button" data-go="pc" ${p === 0 ? "disabled" : ""}>${t("prev_card")}</button>
@@ -191,8 +205,8 @@ function replayViewer(root, data, record = null, start = {}) {
       ${deal.passes.length ? `<p>${t("label_value", { label: `${t("passes")} (${t("dir_" + deal.direction)})`, value: deal.passes.map((x, s) => t("label_value", { label: esc(names[s]), value: (x || []).map(cardChip).join(" ") })).join(" · ") })}</p>` : ""}
       <p>${deal.complete ? deal.points.map((x, s) => `${esc(names[s])} ${x}${deal.moon === s ? " ☾" : ""}`).join(" · ") : ""}</p>
       ${winners.length ? `<p class="replay-result">${esc(winners.length > 1 ? t("replay_shared", { names: listNames(winners.map((s) => names[s])) }) : tSubject("replay_winner", { name: names[winners[0]] }))}</p>` : ""}
-      ${totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: contentWidth(root) })}
-      ${data.game ? `<p><a class="button" href="#/analysis/${data.game}">${t("analyse")}</a> <a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}
+      ${live ? "" : totalsChart(data.deals.filter((x) => x.complete).map((x) => x.points), names, { target: data.rules?.target ?? null, width: contentWidth(root) })}
+      ${data.game && !live ? `<p><a class="button" href="#/analysis/${data.game}">${t("analyse")}</a> <a class="button" href="/api/games/${data.game}/record" download>${t("download")}</a></p>` : ""}
       ${record ? `<p class="an-upload"><label>${t("an_seat")} <select id="an-seat">${names.map((nm, s) => `<option value="${s}">${esc(nm)}</option>`).join("")}</select></label>
         <button type="button" class="button" data-go="an">${t("analyse")}</button></p><p class="error" id="an-error" role="alert"></p>` : ""}`;
   };

@@ -22,9 +22,9 @@ function adviceList(m) {
   return adviceListHtml(m.advice.options, m.ctrl.shown.rules);
 }
 
-// A replay of a finished game starts at the card reviewed (its deal and play).
+// A replay starts at the card reviewed (its deal and play): the deal is
+// finished, so its player may replay it while the game goes on (that deal alone).
 function replayLink(ctrl, deal) {
-  if (!ctrl.shown?.over) return () => null;
   return (it) => `#/replay/${encodeURIComponent(ctrl.shown.game)}?deal=${deal}${it.play === null || it.play === undefined ? "" : `&play=${it.play}`}`;
 }
 

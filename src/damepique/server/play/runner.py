@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
-from damepique.wire import AdviceMessage, DealResult, HintMessage, ReviewMessage, StateSeat, state_seat
+from damepique.wire import DealResult, HintMessage, StateSeat, state_seat
 
 from ..clock import Clock
 from ..errors import Refusal
@@ -29,6 +29,7 @@ from ..storage.games import GameRow, GameStore
 from . import training
 from .game import Game, Seat
 from .hub import Hub
+from .reviews import Reviews
 from .seating import Seating, SeatPlan
 from .summary import DealSummary
 from .thinking import Decision, Thinker
@@ -99,6 +100,8 @@ class Runner:
         self.summary = DealSummary(self._summary_read, clock)
         """At a table with others, the next deal waits while the last one's summary is read."""
         self._bots: asyncio.Task[None] | None = None
+        self.reviews = Reviews(thinker)
+        """The training mode's reviews of this game's deals (``training``), prepared as they are played."""
         self._finished = row.finished is not None
         self._rules_json = game.rules.to_json()
         self._level = row.options.get("level")
@@ -244,6 +247,7 @@ class Runner:
             if self.plan.speed == "fast":
                 events += self._bots_now()
             await self._commit(events, ack_seat=seat, ack=True if msg.ref is None else msg.ref)
+        self.reviews.made(self.game, seat)
         self.kick()
         return None
 
@@ -473,12 +477,6 @@ class Runner:
 
     # -- training ------------------------------------------------------------------------
 
-    async def advice(self, seat: int) -> AdviceMessage:
-        return await training.advice(self.game, seat, self.thinker)
-
-    async def review(self, seat: int, number: int) -> ReviewMessage:
-        return await training.review(self.game, seat, number, self.thinker)
-
     async def hint(self, seat: int) -> HintMessage:
         """A hint for ``seat``: counted (stored) first, then searched."""
         async with self.lock:
@@ -490,6 +488,7 @@ class Runner:
     async def stop(self) -> None:
         self.timer.cancel()
         self.summary.cancel()
+        await self.reviews.stop()
         if self._bots is not None:
             self._bots.cancel()
             with contextlib.suppress(BaseException):

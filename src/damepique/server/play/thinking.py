@@ -10,6 +10,7 @@ the next weaker one that is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
 import os
@@ -17,7 +18,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from damepique.bots import get_bot
 from damepique.bots.base import Bot
@@ -26,6 +27,9 @@ from damepique.engine import Deal, View
 
 from ..errors import Refusal
 from ..protocol import Json
+
+if TYPE_CHECKING:
+    from damepique.bots.advice import ReviewSoFar
 
 T = TypeVar("T")
 
@@ -108,11 +112,35 @@ def hint(view: View) -> Json:
     return hint_json(bot_hint(view))
 
 
-def review(deal: Deal, seat: int, totals: tuple[int, ...]) -> list[Json]:
-    """The seat's three costliest choices in a finished deal; runs in a worker."""
-    from damepique.bots.advice import review as bot_review
+def review(deal: Deal, so_far: ReviewSoFar) -> list[Json]:
+    """The seat's three costliest choices in a finished deal, its decisions
+    not reviewed yet looked at first (``bots.advice.review_rest``); runs in a worker."""
+    from damepique.bots.advice import review_rest
 
-    return [item.to_json() for item in bot_review(deal, seat, totals)]
+    return [item.to_json() for item in review_rest(deal, so_far)]
+
+
+def review_step(deal: Deal, so_far: ReviewSoFar) -> ReviewSoFar | None:
+    """The review one decision further (``bots.advice.review_next``); runs in a worker."""
+    from damepique.bots.advice import review_next
+
+    return review_next(deal, so_far)
+
+
+BACKGROUND_NICE = 10
+"""How much lower the process that prepares reviews runs than the server's
+others: its work is done ahead of need, so the bots' moves and the advice
+asked for go first on a busy machine."""
+
+BACKGROUND_QUEUE = 16
+"""Pieces of background work that may wait at once; past that, new ones are
+dropped (what they would have prepared is done when it is asked for)."""
+
+
+def _lower_priority() -> None:
+    """The background process's start: nicer than the others (``BACKGROUND_NICE``)."""
+    with contextlib.suppress(OSError):
+        os.nice(BACKGROUND_NICE)
 
 
 HEAVY_IN_FLIGHT = 2
@@ -142,6 +170,8 @@ class Thinker:
         self._pool: Executor | None = None
         self._coach: Executor | None = None
         self._coaching = 0
+        self._background: Executor | None = None
+        self._waiting_background = 0
         self.slow: set[str] = set()
         self.workers = processes or max(1, (os.cpu_count() or 2) - 1)
         """The expert's processes: the machine's cores but the one the server's loop uses."""
@@ -203,11 +233,29 @@ class Thinker:
     async def hint(self, view: View) -> Json:
         return await self._train(hint, view)
 
-    async def review(self, deal: Deal, seat: int, totals: tuple[int, ...]) -> list[Json]:
-        return await self._train(review, deal, seat, totals)
+    async def review(self, deal: Deal, so_far: ReviewSoFar) -> list[Json]:
+        return await self._train(review, deal, so_far)
+
+    async def background(self, work: Callable[..., T], *args: object) -> T | None:
+        """Work done ahead of need (a review prepared while its deal is
+        played) in a process of its own at a lower priority
+        (``BACKGROUND_NICE``), one piece at a time; None when
+        ``BACKGROUND_QUEUE`` pieces wait already (dropped: its result is
+        computed when it is asked for)."""
+        if self._waiting_background >= BACKGROUND_QUEUE:
+            return None
+        if self._background is None:
+            self._background = ProcessPoolExecutor(
+                max_workers=1, mp_context=spawning(), initializer=_lower_priority
+            )
+        self._waiting_background += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._background, work, *args)
+        finally:
+            self._waiting_background -= 1
 
     def close(self) -> None:
         self.threads.shutdown(wait=False, cancel_futures=True)
-        for pool in (self._pool, self._coach):
+        for pool in (self._pool, self._coach, self._background):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)

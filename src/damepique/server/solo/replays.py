@@ -1,8 +1,9 @@
-"""A finished (or uploaded) game as data for the replay page: trick by trick."""
+"""A finished (or uploaded) game as data for the replay page: trick by trick,
+and the position at any of its cards."""
 
 from __future__ import annotations
 
-from damepique.engine import CARD_NAMES, DONE, Match, cards_of, direction_name
+from damepique.engine import CARD_NAMES, DONE, PASS, Deal, Match, View, cards_of, direction_name, view_of
 
 from ..protocol import Json
 
@@ -62,3 +63,21 @@ def replay_data(match: Match, players: list[str] | None = None) -> Json:
         "winner": match.winner,
         "winners": list(match.winners),
     }
+
+
+def position_at(match: Match, deal: int, play: int) -> tuple[View, int] | None:
+    """The view of the seat to play card ``play`` of finished deal ``deal``
+    of ``match``, and that seat; None when there is no such card."""
+    if not 0 <= deal < len(match.deals) or not 0 <= play < len(match.deals[deal].plays):
+        return None
+    done = match.deals[deal]
+    position = Deal(match.rules, done.dealt, done.kitty, done.number)
+    if position.phase == PASS:
+        for s, p in enumerate(done.passes):
+            assert p is not None
+            position.pass_cards(s, p)
+    for card in done.plays[:play]:
+        position.play_unchecked(card)
+    seat = position.to_act
+    totals = [sum(d.result().points[s] for d in match.deals[:deal]) for s in range(match.rules.players)]
+    return view_of(position, seat, totals), seat

@@ -12,7 +12,7 @@ import json
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from damepique.engine import PASS, Deal, Rules, View, view_of
+from damepique.engine import Rules, View
 from damepique.engine.fairness import fairness_json
 from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
@@ -25,7 +25,9 @@ from ..protocol import Json
 from ..storage.games import GameRow, GameStore
 from ..tables.registry import Tables
 from ..tables.seats import TableSeat, clean_name
-from .replays import replay_data
+from .analyses import seats_proved
+from .played_deals import check_shown, deal_data, played_until
+from .replays import position_at, replay_data
 from .uploads import Uploads
 
 MAX_BODY = 65_536
@@ -81,20 +83,7 @@ def _replay(record: Json) -> Json:
 def _position(record: Json, deal: int, play: int) -> tuple[View, int] | None:
     """The view of the seat to play card ``play`` of deal ``deal`` of a stored
     game, and that seat; None when the game has no such card (run in a thread)."""
-    match = replay_record(record)
-    if not 0 <= deal < len(match.deals) or not 0 <= play < len(match.deals[deal].plays):
-        return None
-    done = match.deals[deal]
-    position = Deal(match.rules, done.dealt, done.kitty, done.number)
-    if position.phase == PASS:
-        for s, p in enumerate(done.passes):
-            assert p is not None
-            position.pass_cards(s, p)
-    for card in done.plays[:play]:
-        position.play_unchecked(card)
-    seat = position.to_act
-    totals = [sum(d.result().points[s] for d in match.deals[:deal]) for s in range(match.rules.players)]
-    return view_of(position, seat, totals), seat
+    return position_at(replay_record(record), deal, play)
 
 
 def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) -> None:
@@ -169,6 +158,38 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
         found = await asyncio.to_thread(_position, shown, deal, play)  # off the loop, as a replay
         if found is None:
             raise Refusal("bad_deal", "no such card in this game")
+        view, seat = found
+        options = await tables.thinker.advise(view)
+        return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})
+
+    async def played_deal(request: Request, game_id: str) -> tuple[GameRow, list[Json]]:
+        """A game whose finished deals the request may replay now: one it
+        proves it played (``seats_proved``), over or not, of a kind that shows
+        them before its end (``played_deals``)."""
+        loaded = await games.load_game(game_id)
+        if loaded is None:
+            raise Refusal("not_found", "no game with this id")
+        row, events = loaded
+        if not await seats_proved(request, row, tables, {}):
+            raise Refusal("not_your_seat", "a deal is replayed before the game's end by its player only")
+        check_shown(row)
+        return row, events
+
+    @app.get("/api/games/{game_id}/deals/{deal}/replay")
+    async def replay_played_deal(request: Request, game_id: str, deal: int) -> JSONResponse:
+        """A finished deal of a solo game, still being played or not, for its player."""
+        row, events = await played_deal(request, game_id)
+        data = await asyncio.to_thread(deal_data, row, events, deal)  # off the loop, as a replay
+        return JSONResponse(data | {"game": game_id, "deal": deal})
+
+    @app.get("/api/games/{game_id}/deals/{deal}/advice")
+    async def played_deal_advice(request: Request, game_id: str, deal: int, play: int = 0) -> JSONResponse:
+        """The expert's view at card ``play`` of such a deal (``/advice`` of a finished game)."""
+        row, events = await played_deal(request, game_id)
+        match = await asyncio.to_thread(played_until, row, events, deal)
+        found = position_at(match, deal, play)
+        if found is None:
+            raise Refusal("bad_deal", "no such card in this deal")
         view, seat = found
         options = await tables.thinker.advise(view)
         return JSONResponse({"game": game_id, "deal": deal, "play": play, "seat": seat, "options": options})

@@ -19,6 +19,7 @@ from ..asgi import Connection
 from ..clock import Clock
 from ..cluster.relay import MOVED
 from ..errors import Refusal
+from ..play import training
 from ..play.runner import Runner
 from ..protocol import (
     Advice,
@@ -211,9 +212,11 @@ class Session:
         if isinstance(msg, Hint):
             self.conn.background("hint", self._answer("hint", runner.hint(seat), msg.ref))
         elif isinstance(msg, Advice):
-            self.conn.background("advice", self._answer("advice", runner.advice(seat), msg.ref))
+            answer = training.advice(runner.game, seat, runner.reviews)
+            self.conn.background("advice", self._answer("advice", answer, msg.ref))
         else:
-            self.conn.background("review", self._answer("review", runner.review(seat, msg.deal), msg.ref))
+            review = training.review(runner.game, seat, msg.deal, runner.reviews)
+            self.conn.background("review", self._answer("review", review, msg.ref))
 
     async def _answer(self, what: str, work: Awaitable[TrainingMessage], ref: Ref) -> None:
         try:

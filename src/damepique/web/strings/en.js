@@ -177,6 +177,7 @@ export default {
   review_cost: { one: "estimated cost {x} point", other: "estimated cost {x} points" },
   review_unit: "Costs are in points against the others' average (the expert's measure), so a moon can cost more than a deal's points.",
   review_replay: "Replay from this card",
+  replay_live: "Your game goes on: this deal alone can be replayed until it is over.",
   review_wait: "The expert is reviewing your deal…",
 
   // -- the daily deal

@@ -174,6 +174,7 @@ export default {
   review_cost: { one: "coût estimé {x} point", other: "coût estimé {x} points" },
   review_unit: "Les coûts sont en points face à la moyenne des autres (la mesure de l'expert) : un grand chelem peut donc coûter plus que les points d'une donne.",
   review_replay: "Revoir depuis cette carte",
+  replay_live: "Votre partie continue : seule cette donne peut être revue jusqu'à la fin de la partie.",
   review_wait: "L'expert revoit votre donne…",
 
   // -- la donne du jour
@@ -403,6 +404,7 @@ export default {
   refusal_daily_played: "Vous avez joué la donne du jour ; la prochaine arrive demain.",
   refusal_day_over: "La journée est finie : sa partie ne peut plus être jouée.",
   refusal_withheld: "Les cartes de cette partie seront montrées à la fin de la journée.",
+  refusal_shown_at_end: "Les donnes de cette partie se revoient une fois la partie terminée.",
   refusal_bad_date: "Une date s'écrit AAAA-MM-JJ.",
   refusal_no_player: "La donne du jour a besoin d'un identifiant de joueur ou d'un compte.",
   refusal_no_advice: "Pas de conseil, d'indice ni de revue dans cette partie.",
