@@ -47,5 +47,9 @@ test("the statistics show the puzzles by theme, in both languages", () => {
     "Puzzles Puzzle rating 1580 · 2 solved of 3 · best streak 1. Solve more Pass · 2 solved of 2 Duck · 0 solved of 1");
   setLang("fr", false);
   assert.match(text(puzzlesHtml(p)), /^Problèmes Classement aux problèmes 1580 · 2 résolus sur 3 · meilleure série 1\. .*L'échange · 2 résolus sur 2/);
+  // In French 0 and 1 are singular: "1 résolu", "0 résolu", never "1 résolus".
+  const one = { ...p, tried: 1, solved: 1, by_theme: { duck: { tried: 1, solved: 0 } } };
+  assert.match(text(puzzlesHtml(one)), /· 1 résolu sur 1 ·.*Passer sous · 0 résolu sur 1$/);
   setLang("en", false);
+  assert.match(text(puzzlesHtml(one)), /· 1 solved of 1 ·.*Duck · 0 solved of 1$/);
 });

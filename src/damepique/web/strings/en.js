@@ -497,8 +497,8 @@ export default {
   pz_pass_dir: "You pass {dir}, to {name}", pz_pass_go: "Pass these {n} cards",
   pz_passed_these: "You passed {cards}:", pz_unmeasured: "a pass the expert did not weigh (no numbers).",
   pz_right_pass: "Right: that is the best pass.", pz_wrong_pass: "Not the best pass.",
-  st_puzzles: "Puzzles", st_puzzles_line: "Puzzle rating {r} · {k} solved of {n} · best streak {b}.",
-  st_puzzles_theme: "{k} solved of {n}", st_puzzles_more: "Solve more",
+  st_puzzles: "Puzzles", st_puzzles_line: "Puzzle rating {r} · {k|n_solved} of {n} · best streak {b}.",
+  st_puzzles_theme: "{k|n_solved} of {n}", st_puzzles_more: "Solve more",
   pz_margin_pass: "The best pass wins by {x} points of payoff over any other the expert weighed.",
-  pz_next: "Next puzzle", pz_rating: "Your puzzle rating: {r}", pz_streak: "streak {n} (best {b})", pz_solved: "{k} solved of {n}",
+  pz_next: "Next puzzle", pz_rating: "Your puzzle rating: {r}", pz_streak: "streak {n} (best {b})", pz_solved: "{k|n_solved} of {n}", n_solved: { one: "{n} solved", other: "{n} solved" },
 };

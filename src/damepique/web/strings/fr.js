@@ -596,8 +596,8 @@ export default {
   pz_pass_dir: "Vous passez {dir}, à {name}", pz_pass_go: "Passer ces {n} cartes",
   pz_passed_these: "Vous avez passé {cards} :", pz_unmeasured: "un échange que l'expert n'a pas mesuré (pas de chiffres).",
   pz_right_pass: "Bravo : c'est le meilleur échange.", pz_wrong_pass: "Ce n'est pas le meilleur échange.",
-  st_puzzles: "Problèmes", st_puzzles_line: "Classement aux problèmes {r} · {k} résolus sur {n} · meilleure série {b}.",
-  st_puzzles_theme: "{k} résolus sur {n}", st_puzzles_more: "En résoudre d'autres",
+  st_puzzles: "Problèmes", st_puzzles_line: "Classement aux problèmes {r} · {k|n_solved} sur {n} · meilleure série {b}.",
+  st_puzzles_theme: "{k|n_solved} sur {n}", st_puzzles_more: "En résoudre d'autres",
   pz_margin_pass: "Le meilleur échange l'emporte de {x} points de gain sur tout autre que l'expert a mesuré.",
-  pz_next: "Problème suivant", pz_rating: "Votre classement aux problèmes : {r}", pz_streak: "série {n} (record {b})", pz_solved: "{k} résolus sur {n}",
+  pz_next: "Problème suivant", pz_rating: "Votre classement aux problèmes : {r}", pz_streak: "série {n} (record {b})", pz_solved: "{k|n_solved} sur {n}", n_solved: { one: "{n} résolu", other: "{n} résolus" },
 };
