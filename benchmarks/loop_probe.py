@@ -59,6 +59,7 @@ class Probe:
         self.lag_max = 0.0
         self.ticks = 0
         self.gc_started = self.gc_cpu_started = 0.0
+        """When the collection under way began (0: none since the count began)."""
         self.gc: dict[int, list[float]] = {g: [0, 0.0, 0.0, 0.0] for g in (0, 1, 2)}
         """Per generation: collections, their wall time, the longest, their CPU time (the
         thread's own: what a busy machine's scheduler adds to the wall time is not in it)."""
@@ -99,6 +100,8 @@ class Probe:
         if phase == "start":
             self.gc_started, self.gc_cpu_started = time.perf_counter(), time.thread_time()
             return
+        if not self.gc_started:
+            return  # the count began during this collection
         took = time.perf_counter() - self.gc_started
         row = self.gc[info["generation"]]
         row[3] += time.thread_time() - self.gc_cpu_started

@@ -186,6 +186,8 @@ class Tally:
         self.back: list[float] = []
         """After a reconnect storm: each connection's time from the drop to its first whole state."""
         self.stand_ins = 0
+        self.lost_codes: dict[str, int] = {}
+        """Connections the server closed, by close code ("None": cut without one)."""
         """``stand_in`` notices heard: a person's grace ran out and a bot took the seat."""
 
 
@@ -282,7 +284,7 @@ class Socket(asyncio.Protocol):
             elif op == 8:  # the server closed it: a lost connection, unless we were closing
                 if not self.closing:
                     self.close()
-                    self.on_lost()
+                    self.on_lost(int.from_bytes(data[head : head + 2], "big") if n >= 2 else 1005)
                 return
         if at < size:
             if size - at < 2:
@@ -319,7 +321,7 @@ class Socket(asyncio.Protocol):
         if not self.opened.done():
             self.opened.set_exception(exc or ConnectionError("closed"))
         if not self.closing:
-            self.on_lost()
+            self.on_lost(None)  # no close frame: the connection was cut
 
 
 _keys = b""
@@ -571,8 +573,9 @@ async def client_main(
     protocol = (await http_get_json(base + "/healthz")).get("protocol", 1)
     path = (parts.path.rstrip("/") or "") + ("/ws/table" if protocol == 1 else "/ws")
 
-    def lost() -> None:
+    def lost(code: int | None) -> None:
         tally.lost += 1
+        tally.lost_codes[str(code)] = tally.lost_codes.get(str(code), 0) + 1
 
     async def connect(run: TableRun, i: int) -> None:
         handler = partial(run.on_message, i)
@@ -609,8 +612,12 @@ async def client_main(
         for run in runs:
             for i in range(4):
                 run.drop(i, cut)
+        # Each reconnection bounded by the level's end: a connection the server
+        # never accepts (its SYN dropped and sent again) is counted, not waited for.
+        left = max(1.0, stop_at - time.monotonic())
         results = await asyncio.gather(
-            *(connect(run, i) for run in runs for i in range(4)), return_exceptions=True
+            *(asyncio.wait_for(connect(run, i), left) for run in runs for i in range(4)),
+            return_exceptions=True,
         )
         tally.errors += sum(1 for r in results if isinstance(r, BaseException))
         while any(d is not None for run in runs for d in run.dropped) and time.monotonic() < stop_at:
@@ -633,7 +640,9 @@ async def client_main(
                 "cards": cards,
                 "bytes": tally.bytes,
                 "errors": tally.errors + tally.lost,
-                "failure": f"{tally.lost} connections lost or closed by the server" if tally.lost else None,
+                "failure": f"{tally.lost} connections lost or closed by the server {tally.lost_codes}"
+                if tally.lost
+                else None,
                 "ended": ended,
                 "back": list(tally.back),
                 "storm_s": storm_s,
@@ -880,39 +889,27 @@ def main() -> int:
         )
         print(" | ".join(h for _, h in COLUMNS), flush=True)
     for n in levels:
+        # The same level against a server given (``--url``) or a fresh local one.
+        level = partial(
+            run_level,
+            n=n,
+            procs=procs,
+            seconds=seconds,
+            warm=warm,
+            think=args.think,
+            max_cards=args.cards,
+            patches=patches,
+            check=args.check,
+            storm=args.storm,
+        )
         if args.url:
             wait_healthy(base)
-            result = run_level(
-                base,
-                pids_given,
-                n,
-                procs,
-                seconds,
-                warm,
-                args.think,
-                args.cards,
-                patches,
-                args.check,
-                storm=args.storm,
-            )
+            result = level(base, pids_given)
             result["url"] = base
         else:
             probe = f"{args.probe}.{n}.json" if args.probe else None
             with local_server(gc_threshold, probe) as (local, pid):
-                result = run_level(
-                    local,
-                    [pid],
-                    n,
-                    procs,
-                    seconds,
-                    warm,
-                    args.think,
-                    args.cards,
-                    patches,
-                    args.check,
-                    probe=bool(probe),
-                    storm=args.storm,
-                )
+                result = level(local, [pid], probe=bool(probe))
             result["server_gc"] = list(gc_threshold) if gc_threshold else None
         result["patches"] = patches
         if args.json:
