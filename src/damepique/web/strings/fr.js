@@ -193,7 +193,7 @@ export default {
   daily_board: "Classement", daily_played: { one: "{n} joueur a terminé la donne de ce jour.", other: "{n} joueurs ont terminé la donne de ce jour." },
   daily_board_empty: "Personne avec un pseudo au classement pour l'instant.",
   daily_history: "Vos journées", daily_history_chart: "Points de moins que le peloton, jour après jour", daily_days: "Jour",
-  daily_day_line: "{total} points, {vs} face au peloton, rang {rank} sur {n}",
+  daily_day_line: "{total|n_points}, {vs} face au peloton, rang {rank} sur {n}",
   daily_sealed: "Donnes scellées", daily_commitment: "L'engagement du jour :", daily_secret: "Le secret du jour :",
   daily_secret_later: "Le secret est révélé à la fin de la journée (minuit UTC) ; chacun peut alors vérifier les donnes et le par avec damepique verify.",
   daily_par_record: "La partie des experts (le par), à vérifier avec damepique verify",
@@ -559,7 +559,7 @@ export default {
 
   // -- game analysis (analysis.js)
   analyse: "Analyser", an_heading: "Analyse de la partie", an_starting: "L'analyse commence…",
-  an_progress: "{done} décisions analysées sur {total}",
+  an_progress: "Décisions analysées : {done} sur {total}",
   an_leave: "Vous pouvez quitter cette page et revenir : l'analyse continue.",
   an_unknown: "Cette analyse est inconnue ici : relancez-la depuis l'historique.",
   an_empty: "Cette place n'a pris aucune décision dans cette partie.",
@@ -585,7 +585,7 @@ export default {
   theme_smoke_queen: "Faire tomber la dame", theme_pass: "L'échange",
   pz_task: "À vous : trouvez la meilleure carte ({theme}, classé {r}).",
   pz_seat_info: { one: "{n} carte · {p} pts", other: "{n} cartes · {p} pts" },
-  pz_trick: "Pli {t}", pz_points: "vous avez pris {p} points", pz_hearts_broken: "cœur ouvert",
+  pz_trick: "Pli {t}", pz_points: "vous avez pris {p|n_points}", pz_hearts_broken: "cœur ouvert",
   pz_received: "vous avez reçu", pz_passed: "vous avez passé", pz_fallen: "déjà joué", pz_nothing: "rien encore",
   pz_not_legal: "Vous ne pouvez pas jouer cette carte ici",
   pz_right: "Bravo : c'est la meilleure carte.", pz_wrong: "Ce n'est pas la meilleure carte.",

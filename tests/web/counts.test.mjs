@@ -1,0 +1,25 @@
+// Words that follow a number agree with it in both languages (issues 26 and 27):
+// "1 point", never "1 points"; in French 0 and 1 are singular too.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
+globalThis.document = { documentElement: {} };
+const { setLang, loadLang, t } = await import("../../src/damepique/web/i18n.js");
+await loadLang("en");
+await loadLang("fr");
+const plain = (s) => s.replace(/[\u00a0\u202f]/g, " ");
+
+test("a puzzle's points taken, a daily result's total, the analysis's progress", () => {
+  setLang("en", false);
+  assert.equal(t("pz_points", { p: 1 }), "you have taken 1 point");
+  assert.equal(t("pz_points", { p: 14 }), "you have taken 14 points");
+  assert.equal(t("daily_day_line", { total: 1, vs: "+3", rank: 2, n: 5 }), "1 point, +3 against the field, rank 2 of 5");
+  assert.equal(t("an_progress", { done: 0, total: 90 }), "0 of 90 decisions analysed");
+  setLang("fr", false);
+  assert.equal(t("pz_points", { p: 0 }), "vous avez pris 0 point");
+  assert.equal(t("pz_points", { p: 2 }), "vous avez pris 2 points");
+  assert.equal(plain(t("daily_day_line", { total: 1, vs: "+3", rank: 2, n: 5 })), "1 point, +3 face au peloton, rang 2 sur 5");
+  assert.equal(plain(t("an_progress", { done: 1, total: 90 })), "Décisions analysées : 1 sur 90");
+  setLang("en", false);
+});
