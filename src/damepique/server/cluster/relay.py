@@ -28,6 +28,7 @@ from typing import Protocol
 from starlette.websockets import WebSocketDisconnect
 
 from ..asgi import Connection, RawWebSocket
+from ..clock import Cancellable
 from ..errors import Refusal
 from ..protocol import MAX_MESSAGE, Json, dumps, error
 from .node import Node
@@ -116,6 +117,8 @@ class Link:
         """The process running this connection's session, while it is not this one."""
         self.name: str | None = None
         self.said_hello = False
+        self.silent: Cancellable | None = None
+        """The hello time limit (``HELLO_S``), called off as soon as a hello arrives."""
 
     async def on_text(self, text: str | bytes | None) -> None:
         relay = self.relay
@@ -127,6 +130,11 @@ class Link:
             hello = hello_of(text)
             if hello is not None:
                 self.said_hello = True
+                if self.silent is not None:
+                    # Now, not once the hello is answered: in a reconnect storm an
+                    # answer may wait its turn past the limit, and the connection
+                    # closed then would come back to wait again.
+                    self.silent.cancel()
                 name = await relay.route(hello, self.conn)
                 if name is not None:
                     await self._route(await relay.owner_for(name), name)
@@ -209,12 +217,10 @@ class Relay:
         conn = Connection(ws, account=account, host=ws.host, clock=self.node.clock)
         conn.reader = asyncio.current_task()
         link = Link(self, conn)
-        silent = self.node.clock.call_later(HELLO_S, conn.close_for, SILENT, "no hello")
+        silent = link.silent = self.node.clock.call_later(HELLO_S, conn.close_for, SILENT, "no hello")
         try:
             async for text in ws.frames():
                 await link.on_text(text)
-                if link.said_hello:
-                    silent.cancel()
         except (WebSocketDisconnect, asyncio.CancelledError):
             pass  # the peer left, or the connection was closed for not reading
         finally:
