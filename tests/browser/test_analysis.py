@@ -126,6 +126,9 @@ async def test_analyse_from_the_game_over(new_context, artifacts, server, lang, 
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     await finish_in_page(page, server, lang)
+    # A solo game's record is shown at its end (its secret told): its download is offered.
+    download = {"en": "Download the record", "fr": "Télécharger la partie"}[lang]
+    await expect(page.get_by_role("link", name=download)).to_be_visible()
     await page.get_by_role("link", name=words["analyse"], exact=True).click()
     await expect(page.get_by_role("heading", name=words["heading"])).to_be_visible()
     accuracy = page.locator("#an-accuracy")

@@ -134,6 +134,47 @@ async def test_a_player_joins_on_the_page_and_is_led_to_their_seat(
     await context.close()
 
 
+async def test_a_tournament_table_s_game_over_offers_no_rematch_and_no_record(
+    new_context, server: str
+) -> None:  # type: ignore[no-untyped-def]
+    """A tournament's table plays its deals once, and its record stays with the
+    tournament (other tables may still play the same cards): its game-over offers
+    the analysis of one's own seat, but neither a rematch (always refused) nor the
+    record's download (always withheld)."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        made = http.post(
+            "/api/tournaments",
+            json={"name": "Club", "deals": 1, "tables": 1, "speed": "fast", "level": "beginner"},
+        ).json()
+        code = made["code"]
+        player = http.post(f"/api/tournaments/{code}/players", json={"name": "Zoé"}).json()["player"]
+        assert (
+            http.post(f"/api/tournaments/{code}/start", json={"director": made["director"]}).status_code
+            == 200
+        )
+        table = http.post(f"/api/tournaments/{code}/me", json={"player": player}).json()["seat"]["table"]
+    context = await new_context(locale="en-GB", **PHONE)
+    await context.add_init_script(
+        f"localStorage.setItem('damepique.tourney.player', JSON.stringify({{{code!r}: {player!r}}}))"
+    )
+    page = await context.new_page()
+    await page.goto(f"{server}/#/tournament/{code}")
+    await page.get_by_role("link", name="Go to my table").click()
+    await expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    r = httpx.post(f"{server}/api/test/tables/{table}/forward", json={"until": "last_trick"}, timeout=30)
+    assert r.status_code == 200, r.text
+    over = page.get_by_role("heading", name="Game over")
+    card = page.locator('#hand [data-card][aria-disabled="false"]')
+    await expect(card.first.or_(over)).to_be_visible()
+    if not await over.count():
+        await card.first.click()
+    await expect(over).to_be_visible()
+    await expect(page.get_by_role("link", name="Analyse", exact=True)).to_be_visible()
+    assert await page.get_by_role("button", name="Rematch").count() == 0
+    assert await page.get_by_role("link", name="Download the record").count() == 0
+    await context.close()
+
+
 SEATING = {
     "en": {
         "start": "Start with this seating",

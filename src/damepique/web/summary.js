@@ -94,6 +94,12 @@ export function summaryHtml({ deal, result, view, totals, rules, me, nameOf, wai
     <p class="sum-actions"><button type="button" class="button primary" id="continue-btn" ${pressed ? "disabled" : ""}>${t("continue")}</button></p>`;
 }
 
+// Whether the game's record (every hand) may be had now: once its sealed deals'
+// secret is told (a sealed game's at its end; the daily deal's when the day
+// ends, since others still play its cards; a tournament's never: its results
+// page shows what may be seen), or at once for a game dealt before seals.
+const recordShown = (state) => !state.fairness || !!state.fairness.secret;
+
 /** The end of the game: winner, final totals, the chart; `actions` are the buttons. */
 export function gameOverHtml(state, me, nameOf, actions, width) {
   // A game over with no single winner is a shared win (the rules' tie "share"): every seat tied for the lowest total.
@@ -112,7 +118,7 @@ export function gameOverHtml(state, me, nameOf, actions, width) {
     ${words.map((w) => `<p class="sum-word">${w}</p>`).join("")}
     ${last ? pointsTable(last.points, state.totals, nameOf, t("deal_n", { n: state.results.length }), last.moon) : ""}
     ${totalsChart(state.results.map((r) => r.points), names, { target: state.rules.target, width })}
-    <p class="actions">${actions}<a class="button" href="#/analysis/${esc(state.game)}">${t("analyse")}</a><a class="button" href="/api/games/${esc(state.game)}/record" download>${t("download")}</a></p>`;
+    <p class="actions">${actions}<a class="button" href="#/analysis/${esc(state.game)}">${t("analyse")}</a>${recordShown(state) ? `<a class="button" href="/api/games/${esc(state.game)}/record" download>${t("download")}</a>` : ""}</p>`;
 }
 
 /**

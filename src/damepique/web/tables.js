@@ -138,7 +138,8 @@ class TableWithOthers extends TableMode {
   }
 
   parts() {
-    const end = this.you === null || !this.table ? "" : `<button type="button" class="button primary" id="rematch-btn">${t("mp_rematch")}</button>`;
+    // A tournament's table plays its deals once: no rematch there.
+    const end = this.you === null || !this.table || this.table.kind === "tourney" ? "" : `<button type="button" class="button primary" id="rematch-btn">${t("mp_rematch")}</button>`;
     return { side: extrasPanel(this), end };
   }
 
