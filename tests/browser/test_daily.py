@@ -19,7 +19,7 @@ from playwright.async_api import expect
 from websockets.sync.client import connect
 
 from ..conftest import free_port, start_server, stop_server
-from .test_table import DESKTOP, PHONE
+from .test_table import DESKTOP, PHONE, columns_cut
 
 pytestmark = [pytest.mark.browser]
 
@@ -145,12 +145,7 @@ async def test_a_finished_player_sees_the_field_the_par_and_the_board(  # type: 
     assert await page.get_by_role("button", name=words["play"]).count() == 0
     assert await page.evaluate(NO_SIDEWAYS)
     # Every column in sight, the spread of the field's points and the board's "against the field" too.
-    cut = await page.evaluate(
-        """() => [...document.querySelectorAll('.daily table th')]
-          .filter((th) => th.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-          .map((th) => th.textContent)"""
-    )
-    assert cut == [], cut
+    assert await columns_cut(page, ".daily table") == []
     await page.screenshot(path=str(artifacts / f"daily-results-{lang}-{size}.png"), full_page=True)
     await context.close()
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import Page, expect
 
-from .test_table import DESKTOP, PHONE, settle
+from .test_table import DESKTOP, PHONE, columns_cut, settle
 
 pytestmark = [pytest.mark.browser]
 
@@ -407,11 +407,6 @@ async def test_the_bots_ladder_is_shown_under_the_leaderboard(  # type: ignore[n
     inner = await cells.nth(2).evaluate("td => td.scrollWidth <= td.clientWidth")
     assert owner and rating and owner["x"] + owner["width"] <= rating["x"] + 1 and inner, (owner, rating)
     # Every column in sight, the wins too (the table clips what passes the screen's edge).
-    cut = await table.evaluate(
-        "t => [...t.querySelectorAll('th')].filter((th) => th.getBoundingClientRect().right"
-        " > t.getBoundingClientRect().right + 0.5 || th.getBoundingClientRect().right > innerWidth)"
-        ".map((th) => th.textContent)"
-    )
-    assert cut == [], cut
+    assert await columns_cut(page, "#ladder") == []
     await page.screenshot(path=str(artifacts / f"ladder-{lang}-{size}.png"), full_page=True)
     await context.close()

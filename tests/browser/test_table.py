@@ -246,6 +246,19 @@ async def shoot(page: Page, artifacts, name: str, sizes: list[dict]) -> None:  #
     await page.set_viewport_size(own)
 
 
+async def columns_cut(page: Page, tables: str) -> list[str]:
+    """The column headings of the ``tables`` (a CSS selector) that pass the
+    screen's edge or their own box's (clipped, or behind a sideways scroll)."""
+    return list(
+        await page.evaluate(
+            """(sel) => [...document.querySelectorAll(sel)].flatMap((t) => [...t.querySelectorAll('th')]
+              .filter((th) => th.getBoundingClientRect().right > Math.min(innerWidth,
+                 t.parentElement.getBoundingClientRect().right) + 0.5).map((th) => th.textContent))""",
+            tables,
+        )
+    )
+
+
 async def indexes(page: Page) -> set[str]:
     return set(await page.locator(".face-svg .idx").evaluate_all("els => els.map((e) => e.textContent)"))
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.async_api import expect
 
 from ..conftest import free_port, real_server, start_server, stop_server
-from .test_table import DESKTOP, PHONE
+from .test_table import DESKTOP, PHONE, columns_cut
 
 pytestmark = [pytest.mark.browser]
 
@@ -62,6 +62,15 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, st
         stop_server(proc)
 
 
+async def page_in(new_context, lang: str, size: str):  # type: ignore[no-untyped-def]
+    """A new browser context in ``lang`` at the phone's or the desk's size, and a page in it."""
+    context = await new_context(
+        locale="fr-FR" if lang == "fr" else "en-GB", **(PHONE if size == "phone" else DESKTOP)
+    )
+    await context.add_init_script(f"localStorage.setItem('damepique.lang', '{lang}')")
+    return context, await context.new_page()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 async def test_the_results_page(
@@ -69,11 +78,7 @@ async def test_the_results_page(
 ) -> None:  # type: ignore[no-untyped-def]
     url, code = finished
     words = WORDS[lang]
-    context = await new_context(
-        locale="fr-FR" if lang == "fr" else "en-GB", **(PHONE if size == "phone" else DESKTOP)
-    )
-    await context.add_init_script(f"localStorage.setItem('damepique.lang', '{lang}')")
-    page = await context.new_page()
+    context, page = await page_in(new_context, lang, size)
     await page.goto(f"{url}/#/tournament/{code}")
     await expect(page.get_by_role("heading", name="Club du jeudi")).to_be_visible()
     await expect(page.get_by_role("heading", name=words["standings"])).to_be_visible()
@@ -94,12 +99,7 @@ async def test_the_results_page(
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
     # Every column in sight, the matchpoints and the difference too: none behind a sideways scroll.
-    cut = await page.evaluate(
-        """() => [...document.querySelectorAll('.tourney table th')]
-          .filter((th) => th.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-          .map((th) => th.textContent)"""
-    )
-    assert cut == [], cut
+    assert await columns_cut(page, ".tourney table") == []
     await page.screenshot(path=str(artifacts / f"tourney-results-{lang}-{size}.png"), full_page=True)
     # Printed: the header and the buttons are left out.
     await page.emulate_media(media="print")
@@ -257,11 +257,7 @@ async def test_the_director_gives_a_start_time_and_the_page_says_when(
     browser's local time), the server keeps it, the tournament's page says it."""
     url, _ = finished
     words = START[lang]
-    context = await new_context(
-        locale="fr-FR" if lang == "fr" else "en-GB", **(PHONE if size == "phone" else DESKTOP)
-    )
-    await context.add_init_script(f"localStorage.setItem('damepique.lang', '{lang}')")
-    page = await context.new_page()
+    context, page = await page_in(new_context, lang, size)
     await page.goto(f"{url}/#/tournament")
     await page.get_by_label(words["start"]).fill("2030-01-02T20:30")
     await page.locator("#tn-name").fill("Club")
