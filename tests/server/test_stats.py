@@ -210,3 +210,25 @@ def test_guests_at_a_table_with_friends_find_the_game_in_their_statistics(tmp_pa
             assert mine["games"] == 1 and mine["last"][0]["seat"] == seat, mine
             assert mine["points"] == final["totals"][seat]
             assert mine["by_mode"] == {"casual": {"games": 1, "wins": mine["wins"]}}
+
+
+def test_a_tournament_s_game_counts_as_one_and_offers_no_replay() -> None:
+    """A duplicate tournament's game is counted under ``tourney`` (not "with
+    others"), and its last-games line offers the analysis but no replay: its
+    record stays with the tournament, and a replay would only be refused."""
+    import random
+
+    from damepique.bots import get_bot
+    from damepique.bots.analysis import play_game
+    from damepique.engine import Rules
+    from damepique.server.accounts.summaries import mode_for, seat_summary
+    from damepique.server.stats.figures import figures
+
+    assert mode_for("tourney", False) == "tourney"
+    match = play_game(Rules(), [get_bot("random")] * 4, random.Random(5), deals=1)
+    part = seat_summary(
+        match, 0, game="g1", finished=1.0, mode=mode_for("tourney", False), players=["Zoé"] * 4
+    )
+    shown = figures([part])
+    assert shown["by_mode"] == {"tourney": {"games": 1, "wins": int(part["won"])}}
+    assert shown["last"][0]["replay"] is None and shown["last"][0]["analysis"] == "#/analysis/g1"

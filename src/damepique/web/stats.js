@@ -70,7 +70,7 @@ export async function renderStats(root, nickname = "") {
     <h2>${t("st_last")}</h2>
     <ol class="last-games" id="stats-last">${s.last.map((g) => `<li>
       <span>${t(g.won ? "st_won" : "st_place", { n: g.place })} · ${esc(t("st_mode_" + g.mode))} · ${esc(g.players.map((p) => seatName(p)).join(", "))} · ${t("total", { n: g.totals[g.seat] })}</span>
-      <a href="${g.replay}">${t("st_replay")}</a> <a href="${g.analysis}">${t("analyse")}</a></li>`).join("")}</ol>` : `<p>${t("st_none")}</p>`}
+      ${g.replay ? `<a href="${g.replay}">${t("st_replay")}</a> ` : ""}<a href="${g.analysis}">${t("analyse")}</a></li>`).join("")}</ol>` : `<p>${t("st_none")}</p>`}
     ${puzzlesHtml(s.puzzles)}
   </section>`;
   if (s.ratings && s.ratings.length) {

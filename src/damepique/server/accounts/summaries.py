@@ -18,13 +18,13 @@ log = logging.getLogger("damepique.server")
 
 
 def mode_of(row: GameRow) -> str:
-    """``solo`` (one person and bots), ``daily`` (the daily deal), ``ranked`` or
-    ``casual`` (a table with others)."""
+    """``solo`` (one person and bots), ``daily`` (the daily deal), ``tourney``
+    (a duplicate tournament's table), ``ranked`` or ``casual`` (a table with others)."""
     return mode_for(str(row.options.get("kind", "table")), bool(row.options.get("ranked")))
 
 
 def mode_for(kind: str, ranked: bool) -> str:
-    return kind if kind in ("solo", "daily") else "ranked" if ranked else "casual"
+    return kind if kind in ("solo", "daily", "tourney") else "ranked" if ranked else "casual"
 
 
 def seat_summary(

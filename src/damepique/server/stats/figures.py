@@ -53,7 +53,12 @@ def figures(summaries: Sequence[Json]) -> Json:
             shown = ("game", "finished", "mode", "preset", "players", "seat", "totals", "place", "won")
             last.append(
                 {k: g[k] for k in shown}
-                | {"replay": f"#/replay/{g['game']}", "analysis": f"#/analysis/{g['game']}"}
+                # A tournament's game has no replay: its record stays with the tournament
+                # (whose results page shows its deals), so a replay would only be refused.
+                | {
+                    "replay": None if g["mode"] == "tourney" else f"#/replay/{g['game']}",
+                    "analysis": f"#/analysis/{g['game']}",
+                }
             )
     return {
         "games": n,

@@ -275,7 +275,7 @@ export default {
   st_guest_note: "The games finished on this browser. Sign in and they count for your account.",
   st_games: "Games", st_wins: "Wins", st_first_rate: "First places", st_queens: "Queen of spades taken per deal",
   st_conceded: "Moons shot against you", st_by_mode: "By kind of game", st_by_preset: "By rules",
-  st_mode_solo: "Solo", st_mode_casual: "With others", st_mode_ranked: "Ranked", st_mode_daily: "Daily deal",
+  st_mode_solo: "Solo", st_mode_casual: "With others", st_mode_ranked: "Ranked", st_mode_daily: "Daily deal", st_mode_tourney: "Tournament",
   st_daily: "Daily deals", st_daily_line: (p) => `Played ${p.played} · average ${p.average} points · best ${p.best}`,
   st_last: "Last games", st_replay: "Replay", st_won: "Won", st_place: "Place {n}",
   st_none: "No finished game yet.", st_all: "All statistics",

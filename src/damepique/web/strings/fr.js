@@ -272,7 +272,7 @@ export default {
   st_guest_note: "Les parties terminées sur ce navigateur. Connectez-vous et elles comptent pour votre compte.",
   st_games: "Parties", st_wins: "Victoires", st_first_rate: "Premières places", st_queens: "Dame de pique prise par donne",
   st_conceded: "Grands chelems subis", st_by_mode: "Par type de partie", st_by_preset: "Par règles",
-  st_mode_solo: "Solo", st_mode_casual: "Avec d'autres", st_mode_ranked: "Classée", st_mode_daily: "Donne du jour",
+  st_mode_solo: "Solo", st_mode_casual: "Avec d'autres", st_mode_ranked: "Classée", st_mode_daily: "Donne du jour", st_mode_tourney: "Tournoi",
   st_daily: "Donnes du jour", st_daily_line: (p) => `Jouées ${p.played} · moyenne ${p.average} points · meilleure ${p.best}`,
   st_last: "Dernières parties", st_replay: "Revoir", st_won: "Gagnée", st_place: "{n}e place",
   st_none: "Aucune partie terminée pour l'instant.", st_all: "Toutes les statistiques",
