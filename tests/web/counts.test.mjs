@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { setLang, loadLang, t } = await import("../../src/damepique/web/i18n.js");
+const { expectedPoints, setLang, loadLang, t } = await import("../../src/damepique/web/i18n.js");
 await loadLang("en");
 await loadLang("fr");
 const plain = (s) => s.replace(/[\u00a0\u202f]/g, " ");
@@ -21,5 +21,18 @@ test("a puzzle's points taken, a daily result's total, the analysis's progress",
   assert.equal(t("pz_points", { p: 2 }), "vous avez pris 2 points");
   assert.equal(plain(t("daily_day_line", { total: 1, vs: "+3", rank: 2, n: 5 })), "1 point, +3 face au peloton, rang 2 sur 5");
   assert.equal(plain(t("an_progress", { done: 1, total: 90 })), "Décisions analysées : 1 sur 90");
+  setLang("en", false);
+});
+
+test("expected points agree with the number as shown (in French under 2 is singular)", () => {
+  setLang("en", false);
+  assert.equal(expectedPoints(1), "1.0 expected points");
+  assert.equal(expectedPoints(0.5), "0.5 expected points");
+  assert.equal(t("an_option", { p: "+1.5", expected: expectedPoints(2.25) }), "payoff +1.5 · 2.3 expected points");
+  setLang("fr", false);
+  assert.equal(expectedPoints(0), "0,0 point attendu");
+  assert.equal(expectedPoints(1.5), "1,5 point attendu");
+  assert.equal(expectedPoints(7.7), "7,7 points attendus");
+  assert.equal(t("pz_numbers", { expected: expectedPoints(0.04), p: "+1,7" }), "0,0 point attendu, gain +1,7");
   setLang("en", false);
 });

@@ -5,7 +5,7 @@
 // verdict, a graph per deal of the expected points after each decision (and
 // the moon risk) with the verdicts marked, and the position of the decision
 // chosen (click a point, or step with the arrow keys).
-import { cardName, currentLang, num, refusalText, seatName, t } from "./i18n.js";
+import { cardName, currentLang, expectedPoints, num, refusalText, seatName, t } from "./i18n.js";
 import { esc } from "./dom.js";
 import { cardChip, sortHand } from "./cards.js";
 import { percent, sentence } from "./advice.js";
@@ -124,7 +124,7 @@ export function dealGraph(entries, selected, width, deal) {
   const moon = entries.map(([, d], k) => `${x(k).toFixed(1)},${ym(d.moon ?? 0).toFixed(1)}`).join(" ");
   parts.push(`<polyline class="an-moon" fill="none" points="${moon}"/>`, `<polyline class="an-line" fill="none" points="${line}"/>`);
   entries.forEach(([i, d], k) => {
-    const label = `${where(d)}: ${d.chosen.join(" ")}, ${t("verdict_" + d.verdict)}, ${t("an_expected_n", { x: num(d.expected, 1) })}`;
+    const label = `${t("label_value", { label: where(d), value: d.chosen.map((c) => cardName(c)).join(", ") })}, ${t("verdict_" + d.verdict)}, ${expectedPoints(d.expected)}`;
     const cx = x(k).toFixed(1);
     const cy = y(d.expected).toFixed(1);
     parts.push(`<g class="an-point v-${d.verdict} ${i === selected ? "selected" : ""}" data-i="${i}">
@@ -158,7 +158,7 @@ export function positionHtml(d, names, rules) {
   const options = (d.options || []).map((o) => {
     const cls = [o.cards.join() === d.chosen.join() ? "an-chosen" : "", o.cards.join() === d.best.join() ? "an-best" : ""].join(" ");
     const payoff = `${o.payoff > 0 ? "+" : ""}${num(o.payoff, 1)}`;
-    return `<li class="${cls}"><span class="cards">${o.cards.map(cardChip).join(" ")}</span> <span class="n">${esc(t("an_option", { p: payoff, x: num(o.expected, 1) }))}</span></li>`;
+    return `<li class="${cls}"><span class="cards">${o.cards.map(cardChip).join(" ")}</span> <span class="n">${esc(t("an_option", { p: payoff, expected: expectedPoints(o.expected) }))}</span></li>`;
   }).join("");
   const why = d.comparison ? sentence(d.comparison, rules) : "";
   return `<h2 id="an-pos-h">${esc(where(d))} ${verdict}</h2>

@@ -123,6 +123,11 @@ export function num(x, digits = 0, l = lang) {
   return new Intl.NumberFormat(l, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
 
+/** "2.5 expected points", "0,5 point attendu": the words agree with the number as it is shown. */
+export function expectedPoints(x, l = lang) {
+  return t("an_expected_n", { n: x, digits: 1, x: num(x, 1, l) }, l);
+}
+
 /** "Queen of spades" / "Dame de pique": a card's accessible name. */
 export function cardName(card, l = lang) {
   const name = t("card_name", { rank: t("rank_" + card[0], {}, l), suit: t("suit_" + card[1], {}, l) }, l);

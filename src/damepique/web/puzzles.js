@@ -7,7 +7,7 @@
 // signed in, and its rating (Glicko-2): the page shows the server's figures
 // when it has some (a guest's move to the account on sign-in), else what
 // this device kept; the theme and the puzzles seen stay on the device.
-import { cardName, num, refusalText, seatName, t } from "./i18n.js";
+import { cardName, expectedPoints, num, refusalText, seatName, t } from "./i18n.js";
 import { esc } from "./dom.js";
 import { cardChip, cardFace, faceSvg, sortHand } from "./cards.js";
 import { load, playerId, save } from "./prefs.js";
@@ -103,7 +103,7 @@ export function passCount(p) {
 
 /** The answer: right or not, the numbers of the card (or pass) chosen and of the best one. */
 export function answerHtml(a) {
-  const pts = (o) => t("pz_numbers", { x: num(o.expected, 1), p: `${o.payoff > 0 ? "+" : ""}${num(o.payoff, 1)}` });
+  const pts = (o) => t("pz_numbers", { expected: expectedPoints(o.expected), p: `${o.payoff > 0 ? "+" : ""}${num(o.payoff, 1)}` });
   const pass = a.theme === "pass";
   const mine = pass ? t("pz_passed_these", { cards: a.cards.map(cardChip).join(" ") }) : t("pz_chosen", { card: cardChip(a.card) });
   // A pass the expert did not weigh has no numbers: said so, never made up.
