@@ -1,7 +1,7 @@
 """The server's WebSocket pings (``keepalive``): none to a peer heard from
 lately, spaced out as connections grow, and a silent peer that does not
 answer still closed. uvicorn's own protocol on a loop whose time the test
-moves (no sleeping)."""
+moves, the app's clock on it (no sleeping)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from damepique.server import keepalive
+from damepique.server.clock import Clock
 from damepique.server.guard import Guard, guarded
 from damepique.server.keepalive import ping_interval
 
@@ -75,6 +76,20 @@ class Transport:
         return ("127.0.0.1", 50000) if name in ("peername", "sockname") else default
 
 
+class LoopClock(Clock):
+    """The app's clock on the test's loop: the keepalive's timers (the app's clock)
+    and uvicorn's own ping timeout (its loop's) on the one time the test moves."""
+
+    def __init__(self, loop: Loop) -> None:
+        self.loop = loop
+
+    def monotonic(self) -> float:
+        return self.loop.time()
+
+    def call_later(self, seconds: float, callback: Any, *args: Any) -> Timer:
+        return self.loop.call_later(seconds, callback, *args)
+
+
 def pings(transport: Transport) -> int:
     """Ping frames written (opcode 9: a server's frames are unmasked)."""
     return sum(1 for data in transport.written if data and data[0] & 0x0F == 9)
@@ -87,7 +102,7 @@ async def app(scope: Any, receive: Any, send: Any) -> None:
 def open_socket(loop: Loop, state: ServerState) -> tuple[Any, Transport]:
     config = uvicorn.Config(app=app, ws_ping_interval=20.0, ws_ping_timeout=20.0)
     config.load()
-    _, ws_class = guarded(Guard(per_address=0))
+    _, ws_class = guarded(Guard(per_address=0, clock=LoopClock(loop)))
     proto = ws_class(config, state, {}, _loop=loop)  # type: ignore[call-arg]
     transport = Transport()
     proto.connection_made(transport)

@@ -78,7 +78,9 @@ def guarded(guard: Guard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
 
     class GuardedWebSocket(Keepalive, WebSocketsSansIOProtocol):
         """Counted by the HTTP connection it was upgraded from; let go when it ends.
-        Its pings are ``keepalive``'s."""
+        Its pings are ``keepalive``'s, on the app's clock."""
+
+        clock = guard.clock
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(_host(self.transport))

@@ -27,6 +27,8 @@ import os
 import random
 from typing import Any
 
+from .clock import Clock
+
 PING_S = 20.0
 """The interval at most ``MAX_PINGS_PER_S * PING_S`` connections (``DAMEPIQUE_WS_PING``)."""
 MAX_PINGS_PER_S = 200.0
@@ -55,8 +57,10 @@ def ping_delay(interval: float, connections: int, rate: float = MAX_PINGS_PER_S)
 class Keepalive:
     """Mixed in before uvicorn's ``WebSocketsSansIOProtocol``: its pings as above."""
 
+    clock: Clock
+    """The app's clock (``guard.guarded`` sets it): when a peer was last heard and
+    when its ping falls due are read on it, as every timer of the server is."""
     # What the protocol this is mixed into has (uvicorn's names).
-    loop: Any
     connections: set[Any]
     ping_interval: float | None
     ping_timer: Any
@@ -64,7 +68,7 @@ class Keepalive:
     _pinged = False
 
     def data_received(self, data: bytes) -> None:
-        self._heard = self.loop.time()
+        self._heard = self.clock.monotonic()
         super().data_received(data)  # type: ignore[misc]
 
     def schedule_ping(self) -> None:
@@ -73,16 +77,16 @@ class Keepalive:
         if not self._pinged:
             delay *= random.random()  # the first: anywhere in the first interval
             self._pinged = True
-        self.ping_timer = self.loop.call_later(delay, self.send_keepalive_ping)
+        self.ping_timer = self.clock.call_later(delay, self.send_keepalive_ping)
 
     def send_keepalive_ping(self) -> None:
         assert self.ping_interval is not None
-        now = self.loop.time()
+        now = self.clock.monotonic()
         if now - self._heard < self.ping_interval:
             # Heard from lately: alive, nothing to send; looked at again one
             # interval after it was last heard.
             due = self._heard + ping_delay(self.ping_interval, len(self.connections))
-            self.ping_timer = self.loop.call_later(due - now, self.send_keepalive_ping)
+            self.ping_timer = self.clock.call_later(due - now, self.send_keepalive_ping)
             return
         super().send_keepalive_ping()  # type: ignore[misc]
 
