@@ -187,7 +187,10 @@ def test_two_tables_of_people_and_one_of_bots_play_the_same_deals_scored_as_dupl
         assert frames_hold_only_what_the_seat_knows(stored(client, game), i % 4, log) > 50
         assert all(doc["secret"] not in json.dumps(m) for m in log)
     # A tournament's records stay with it: the generic record route withholds them.
-    assert client.get(f"/api/games/{doc['game_ids'][0]}/record").json()["code"] == "withheld"
+    withheld = client.get(f"/api/games/{doc['game_ids'][0]}/record").json()
+    # Said as a tournament's (its results page), not as the daily deal's "the end of the day".
+    assert (withheld["code"], withheld["params"]) == ("withheld", {"tourney": doc["code"]})
+    assert "results page" in withheld["reason"]
 
 
 def test_a_restart_then_the_director_ends_the_round_with_a_deal_unfinished(tmp_path: Path) -> None:

@@ -107,7 +107,7 @@ export async function renderReplay(root, arg) {
   const game = encodeURIComponent(id);
   const data = await fetchJSON(live ? `/api/games/${game}/deals/${at("deal")}/replay` : `/api/games/${game}/replay`, { ...live, cache: "no-store" });
   if (!data || data.error) {
-    root.innerHTML = `<p class="error">${esc(data ? refusalText(data.code, data.reason) : "…")}</p>`;
+    root.innerHTML = `<p class="error">${esc(data ? refusalText(data.code, data.reason, undefined, data.params) : "…")}</p>`;
     return;
   }
   replayViewer(document.getElementById("replay-root"), data, null, { deal: live ? 0 : at("deal"), play: at("play"), live });

@@ -71,6 +71,15 @@ def shown_record(g: GameRow, now: float) -> Json:
     if until is None:
         return g.record
     if now < float(until):
+        tourney = g.options.get("tourney")
+        if tourney is not None:
+            # Never shown alone: other tables play the same cards (results.py shows each deal once all have).
+            raise Refusal(
+                "withheld",
+                "a tournament's game: the tournament's results page shows its deals,"
+                " each once every table has played it",
+                params={"tourney": str(tourney)},
+            )
         raise Refusal("withheld", "this game's cards are shown once the day is over")
     return g.record | {"fairness": fairness_json(g.secret_bytes, revealed=True)}
 

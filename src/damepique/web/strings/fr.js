@@ -403,7 +403,7 @@ export default {
   refusal_no_daily: "Personne n'a demandé la donne de ce jour pendant qu'il durait : il n'en a pas.",
   refusal_daily_played: "Vous avez joué la donne du jour ; la prochaine arrive demain.",
   refusal_day_over: "La journée est finie : sa partie ne peut plus être jouée.",
-  refusal_withheld: "Les cartes de cette partie seront montrées à la fin de la journée.",
+  refusal_withheld: (p) => (p.tourney ? "Les donnes d'un tournoi se voient sur sa page de résultats, donne par donne, une fois que toutes les tables l'ont finie." : "Les cartes de cette partie seront montrées à la fin de la journée."),
   refusal_shown_at_end: "Les donnes de cette partie se revoient une fois la partie terminée.",
   refusal_bad_date: "Une date s'écrit AAAA-MM-JJ.",
   refusal_no_player: "La donne du jour a besoin d'un identifiant de joueur ou d'un compte.",
