@@ -60,7 +60,10 @@ def test_bad_answers_are_refused(client: TestClient) -> None:
     p = client.get("/api/puzzles/next").json()
     illegal = next(c for c in ("2C", "AS", "QS", "2H", "KD") if c not in p["view"]["legal"])
     url = f"/api/puzzles/{p['id']}/answer"
-    assert client.post(url, json={"card": illegal}).json()["code"] == "illegal_play"
+    refused = client.post(url, json={"card": illegal}).json()
+    legal_cards = " ".join(p["view"]["legal"])
+    assert refused["code"] == "illegal_play"
+    assert refused["reason"] == f"'{illegal}' is not a legal card of this puzzle: play one of {legal_cards}"
     assert client.post(url, json={"card": 3}).status_code == 400
     legal = p["view"]["legal"][0]
     for rating in ({"rating": "x"}, {"rating": 1500, "rd": 0}, {"rating": 99999}, [1500]):

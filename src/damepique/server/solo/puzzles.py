@@ -162,7 +162,11 @@ def install(app: FastAPI, store: PuzzleStore, accounts: Accounts, clock: Clock) 
         else:
             card = body.get("card")
             if not isinstance(card, str) or card not in p["view"]["legal"]:
-                raise Refusal("illegal_play", "card must be one of the legal cards of the puzzle")
+                legal = " ".join(p["view"]["legal"])
+                said = repr(card) if isinstance(card, str) else "no card"
+                raise Refusal(
+                    "illegal_play", f"{said} is not a legal card of this puzzle: play one of {legal}"
+                )
             cards = [card]
             right = card in p["answer"]
             chosen = next((o for o in p["options"] if card in o["cards"]), None)
