@@ -21,6 +21,8 @@ from ..conftest import free_port, start_server, stop_server
 pytestmark = [pytest.mark.browser]
 
 PHONE = {"width": 390, "height": 844}
+RESTART_WAIT = 60_000
+"""ms a page may take to come back after a restart: its back-off window is 30 s at most."""
 
 
 @pytest.fixture(scope="module")
@@ -113,8 +115,16 @@ async def test_a_server_restart_keeps_the_people_waiting_and_says_so(
         await ann.screenshot(path=str(artifacts / "quick-restarting-en-phone.png"))
         await zoe.screenshot(path=str(artifacts / "quick-restarting-fr-desktop.png"))
         proc = start_server(db, port, log, env)
-        # Both pages come back with their tickets and wait again, together.
-        await expect(ann.get_by_role("status")).to_have_text("Waiting for people: 2 here for this game…")
+        # Both pages come back with their tickets and wait again, together. Each
+        # comes back at a random point of its back-off window (up to 30 s after a
+        # restart, so that a server's pages do not all return in the same instant):
+        # the limit here is a hang's, not a speed.
+        await expect(ann.get_by_role("status")).to_have_text(
+            "Waiting for people: 2 here for this game…", timeout=RESTART_WAIT
+        )
+        await expect(zoe.get_by_role("status")).to_contain_text(
+            "2 ici pour cette partie", timeout=RESTART_WAIT
+        )
         r = httpx.post(f"{base}/api/test/clock", json={"advance": 120}, timeout=30)
         assert r.status_code == 200, r.text
         await expect(ann).to_have_url(re.compile(r"#/t/[0-9A-Z]{8}$"))

@@ -10,7 +10,7 @@ await loadLang("en");
 await loadLang("fr");
 const { whyNotPlay } = await import("../../src/damepique/web/table.js");
 const { dealWords, gameOverHtml, leadWords, summaryOpen, winnersOf } = await import("../../src/damepique/web/summary.js");
-const { GAME_ENDPOINT, PROTOCOL, firstMessage, reconnectDelay } = await import("../../src/damepique/web/net.js");
+const { GAME_ENDPOINT, PROTOCOL, firstMessage } = await import("../../src/damepique/web/net.js");
 
 const RULES = { players: 4, no_points_first_trick: true, must_break_hearts: true, first_lead: "two_of_clubs", moon: "others", queen_points: 13 };
 const state = (view) => ({ over: false, rules: RULES, view: { phase: "play", to_act: 0, tricks: [], trick: [], ...view } });
@@ -104,14 +104,4 @@ test("protocol 2: one socket for every game, and a hello first", () => {
   assert.deepEqual(firstMessage({ token: "a" }), { v: 2, type: "hello", token: "a", patches: true });
   assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: null }), { v: 2, type: "hello", table: "K7QM4XPA", patches: true });
   assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: "b" }), { v: 2, type: "hello", table: "K7QM4XPA", token: "b", patches: true });
-});
-
-test("a server going away (1012) is met at once, then 1, 2, 4… up to 30 s with jitter; a blip after 300 ms doubling to 5 s", () => {
-  assert.equal(reconnectDelay(true, 1, 0.9), 0);
-  assert.deepEqual([2, 3, 4, 5].map((k) => reconnectDelay(true, k, 0)), [1000, 2000, 4000, 8000]);
-  assert.equal(reconnectDelay(true, 20, 0), 30000);
-  // The randomness stretches each wait by up to a half: pages spread over [d, 1.5 d).
-  assert.equal(reconnectDelay(true, 3, 0.5), 2500);
-  assert.ok(reconnectDelay(true, 20, 0.999) < 45000);
-  assert.deepEqual([1, 2, 3, 10].map((k) => reconnectDelay(false, k)), [600, 1200, 2400, 5000]);
 });

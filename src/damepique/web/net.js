@@ -20,75 +20,98 @@ export function socketUrl(path) {
   return `${proto}//${location.host}${path}`;
 }
 
+// Close codes by which a server says to come back later (RFC 6455's registry).
+export const RESTARTING = 1012; // the server restarts, or the table moved to another server process
+export const OVERLOADED = 1013; // "try again later": the server is too busy now
+
+const FIRST_WINDOW = 1000; // ms: the first try, at a random point of the first second
+const DROP_CAP = 10000; // after a drop, the window doubles up to 10 s
+const TOLD_CAP = 30000; // once the server said it restarts or is overloaded, up to 30 s
+const OVERLOADED_WAIT = 5000; // and after "try again later", never before 5 s
+
 /**
  * How long to wait before connecting again after the `attempts`-th failure in
- * a row (docs/protocol.md, "Limits and refusals"). After a server said it was
- * going away (close code 1012: a restart, a table moved), the first attempt is
- * at once, then after 1, 2, 4… up to 30 s, each stretched by up to half again
- * at random, so that the pages of a restarted server do not all come back in
- * the same instant; after any other drop (a network blip), 300 ms doubling up
- * to 5 s. `random` is in [0, 1).
+ * a row since the server last answered (docs/protocol.md, "Limits and
+ * refusals"): a random point of a window of 1 s, then 2, 4, 8… s ("full
+ * jitter"), so that the pages that lost their connection in the same instant (a
+ * server restarting, a blip of its network) come back spread over the window
+ * instead of all at once. The window stops at 10 s after a drop, at 30 s once the
+ * server said it restarts (`told` 1012) or is overloaded (`told` 1013, which
+ * also puts every try 5 s later). `told`: the last of those codes the server
+ * closed with since it last answered (null: none); `random` is in [0, 1).
  */
-export function reconnectDelay(goingAway, attempts, random = Math.random()) {
-  if (goingAway) {
-    if (attempts <= 1) return 0;
-    return Math.min(30000, 1000 * 2 ** (attempts - 2)) * (1 + random / 2);
-  }
-  return Math.min(5000, 300 * 2 ** attempts);
+export function reconnectDelay(attempts, told, random) {
+  const cap = told === RESTARTING || told === OVERLOADED ? TOLD_CAP : DROP_CAP;
+  const window = Math.min(cap, FIRST_WINDOW * 2 ** Math.max(0, attempts - 1));
+  return (told === OVERLOADED ? OVERLOADED_WAIT : 0) + random * window;
 }
+
+/** The page's clock, random source and sockets; a test gives its own (tests/web/reconnect.test.mjs). */
+const BROWSER = {
+  now: () => Date.now(),
+  after: (ms, fn) => setTimeout(fn, ms),
+  cancel: (timer) => clearTimeout(timer),
+  random: () => Math.random(),
+  connect: (path) => new WebSocket(socketUrl(path)),
+};
+const OPEN = 1; // WebSocket.OPEN and WebSocket.CLOSED, named here so a test's sockets need no WebSocket
+const CLOSED = 3;
 
 /**
  * A socket that comes back by itself when it drops (`reconnectDelay`) until
  * `close()`: `onOpen(socket)`, `onMessage(data)`, `onLost({retryAt, goingAway})` (when,
- * in ms since 1970, the next attempt is due; whether the server said it was going away). `retry()` tries again at once.
+ * in ms since 1970 on `env.now`, the next attempt is due; whether the server said it
+ * was going away). `retry()` tries again at once. `env` is the page's clock, random
+ * source and sockets (`BROWSER`).
  */
-export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLost = () => {} }) {
+export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLost = () => {} }, env = BROWSER) {
   let ws = null;
   let attempts = 0; // failures since the server last answered
-  let goingAway = false; // the server closed with 1012, and has not answered since
+  let told = null; // RESTARTING or OVERLOADED: the last the server closed with since it last answered
   let closed = false;
   let timer = null;
   const open = () => {
-    ws = new WebSocket(socketUrl(path));
+    timer = null;
+    ws = env.connect(path);
     const mine = ws;
     ws.onopen = () => onOpen(mine);
     ws.onmessage = (e) => {
       if (closed || ws !== mine) return;
-      // Counted as back only once the server answers: one that accepts and
-      // closes again at once (still starting) keeps the back-off growing.
+      // Counted as back only once the server answers (the hello): one that accepts
+      // and closes again at once (still starting) keeps the back-off growing.
       attempts = 0;
-      goingAway = false;
+      told = null;
       onMessage(JSON.parse(e.data));
     };
     ws.onclose = (e) => {
       if (closed || ws !== mine) return;
-      if (e.code === 1012) goingAway = true;
+      if (e.code === RESTARTING || e.code === OVERLOADED) told = e.code;
       attempts += 1;
-      const delay = reconnectDelay(goingAway, attempts);
-      timer = setTimeout(open, delay);
-      onLost({ retryAt: Date.now() + delay, goingAway });
+      const delay = reconnectDelay(attempts, told, env.random());
+      timer = env.after(delay, open);
+      onLost({ retryAt: env.now() + delay, goingAway: told === RESTARTING });
     };
   };
   open();
   return {
     send(obj) {
-      if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+      if (!ws || ws.readyState !== OPEN) return false;
       ws.send(JSON.stringify(obj));
       return true;
     },
-    /** Drop this connection and open another at once (a patch out of step). */
+    /** Drop this connection and open another (a patch out of step). */
     restart() {
       if (ws) ws.close();
     },
     /** While waiting to connect again ("Try now"): try at once. */
     retry() {
-      if (closed || (ws && ws.readyState !== WebSocket.CLOSED)) return;
-      clearTimeout(timer);
+      if (closed || (ws && ws.readyState !== CLOSED)) return;
+      env.cancel(timer);
       open();
     },
     close() {
       closed = true;
-      clearTimeout(timer);
+      env.cancel(timer);
       if (ws) ws.close();
     },
   };
@@ -98,9 +121,9 @@ export function openSocket(path, { onOpen = () => {}, onMessage = () => {}, onLo
  * A game's connection: says the first message on every (re)connection, lays
  * patches over the last state (docs/protocol.md, "state as a patch") and hands
  * whole states to `onState`, everything else to `onMessage`. `target` may be
- * changed (a token given up) before `hello()` says it again.
+ * changed (a token given up) before `hello()` says it again. `env`: as `openSocket`'s.
  */
-export function gameConnection(target, { onState, onMessage, onOpen = () => {}, onLost = () => {} }) {
+export function gameConnection(target, { onState, onMessage, onOpen = () => {}, onLost = () => {} }, env = BROWSER) {
   let last = null;
   let nextId = 1;
   const conn = {
@@ -142,6 +165,6 @@ export function gameConnection(target, { onState, onMessage, onOpen = () => {}, 
       last = null;
       onLost(info);
     },
-  });
+  }, env);
   return conn;
 }
