@@ -159,6 +159,9 @@ def test_the_commitment_first_the_secret_once_the_day_is_over(daily: Daily, tmp_
     gone = c.get("/api/daily/1999-01-01")
     assert (gone.status_code, gone.json()["code"]) == (404, "no_daily")
     assert c.get("/api/daily/2026-12-06/record").json()["code"] == "withheld"
+    # A browser id too short to be one is refused saying what an id is.
+    short = c.post("/api/daily", json={"player": "short"}).json()
+    assert (short["code"], "8 to 64 characters" in short["reason"]) == ("no_player", True)
 
     started = daily.start("device-aaaa").json()
     final, log = play(c, started["token"])

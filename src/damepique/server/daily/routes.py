@@ -42,7 +42,9 @@ def install(app: FastAPI, daily: Daily, accounts: Accounts) -> None:
             raise Refusal("bad_speed", "speed must be normal or fast")
         device, account = await who(request, body)
         if device is None and account is None:
-            raise Refusal("no_player", "the daily deal needs a player id (X-Player) or an account")
+            raise Refusal(
+                "no_player", "the daily deal needs a player id (X-Player, 8 to 64 characters) or an account"
+            )
         daily.tables.refuse_creation(client_host(request))
         return JSONResponse(await daily.start(device, account, body.get("name"), speed))
 

@@ -168,7 +168,9 @@ class Daily:
         """Today's game for this player: a new one, or the one begun (a new seat
         token for it); ``Refusal("daily_played")`` once it is finished."""
         if device is None and account is None:
-            raise Refusal("no_player", "the daily deal needs a player id (X-Player) or an account")
+            raise Refusal(
+                "no_player", "the daily deal needs a player id (X-Player, 8 to 64 characters) or an account"
+            )
         day = await self.day(self.today())
         player, nickname = await self.identity(device, account)
         assert player is not None
