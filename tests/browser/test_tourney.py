@@ -222,6 +222,7 @@ async def test_the_director_seats_the_players_by_hand(
     await expect(page.get_by_role("alert")).to_contain_text(words["twice"])
     # Cy alone at table 1; Ann and Bob at table 2, seats 1 and 3; computer players elsewhere.
     await first.get_by_label(f"{seat} 2").select_option(label=words["computer"])
+    await expect(page.locator("#tn-error")).to_have_text("")  # a choice changed: the refusal goes
     await first.get_by_label(f"{seat} 3").select_option(label=words["computer"])
     await second.get_by_label(f"{seat} 1").select_option(label="Ann")
     await second.get_by_label(f"{seat} 3").select_option(label="Bob")

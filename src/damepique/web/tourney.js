@@ -215,6 +215,8 @@ async function renderOne(root, code) {
   root.querySelector("#tn-start")?.addEventListener("click", async () => {
     try { await post(`/api/tournaments/${info.code}/start`, { director }); renderOne(root, code); } catch (err) { fail(err); }
   });
+  // A choice changed: what was refused is no longer what the form says.
+  root.querySelector("#tn-seating")?.addEventListener("change", () => showRefusal(root.querySelector("#tn-error"), ""));
   root.querySelector("#tn-seating")?.addEventListener("submit", async (e) => {
     e.preventDefault();
     const seating = chosenSeating(e.currentTarget, info);
