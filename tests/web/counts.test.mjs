@@ -2,6 +2,7 @@
 // "1 point", never "1 points"; in French 0 and 1 are singular too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 
 globalThis.localStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 globalThis.document = { documentElement: {} };
@@ -34,5 +35,16 @@ test("expected points agree with the number as shown (in French under 2 is singu
   assert.equal(expectedPoints(1.5), "1,5 point attendu");
   assert.equal(expectedPoints(7.7), "7,7 points attendus");
   assert.equal(t("pz_numbers", { expected: expectedPoints(0.04), p: "+1,7" }), "0,0 point attendu, gain +1,7");
+  setLang("en", false);
+});
+
+test("the analysis says what its payoff counts, as docs/bots.md does: a game's end adds its placement", () => {
+  // Else a payoff of -79 in a deal of 26 points cannot be read (the deal that ends the game).
+  const docs = readFileSync(new URL("../../docs/bots.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+  const per = docs.match(/an outcome that ends the game adds (\d+) points per player ranked ahead of it/)[1];
+  setLang("en", false);
+  assert.match(t("an_options"), new RegExp(`less ${per} for each player who would finish ahead of you when the deal ends the game`));
+  setLang("fr", false);
+  assert.match(t("an_options"), new RegExp(`moins ${per} par joueur qui finirait devant vous quand la donne termine la partie`));
   setLang("en", false);
 });

@@ -471,7 +471,7 @@ export default {
   an_pass: "The pass", an_trick: "Trick {t}",
   an_you_played: "You played {mine}", an_you_passed: "You passed {mine}", an_best_was: "best: {best}",
   an_loss: "loss {x}", an_table: "on the table", an_lead: "you lead", an_hand: "your hand",
-  an_fallen: "already played", an_received: "received", an_options: "Every choice: its expected payoff (the others' average points minus yours: higher is better) and expected points",
+  an_fallen: "already played", an_received: "received", an_options: "Every choice: its expected payoff (the others' average points minus yours, less 30 for each player who would finish ahead of you when the deal ends the game: higher is better) and expected points",
   an_steps: "Decisions of the game", an_prev: "Previous decision", an_next: "Next decision",
   an_keys: "Arrow keys: ← → decisions, ↑ ↓ deals", an_seat: "Seat to analyse",
   an_for_you: "Your decisions, rated by the expert from what your seat saw",

@@ -570,7 +570,7 @@ export default {
   an_pass: "L'échange", an_trick: "Pli {t}",
   an_you_played: "Vous avez joué {mine}", an_you_passed: "Vous avez passé {mine}", an_best_was: "meilleur choix : {best}",
   an_loss: "perte {x}", an_table: "sur la table", an_lead: "vous entamez", an_hand: "votre main",
-  an_fallen: "déjà joué", an_received: "reçu", an_options: "Chaque choix : son gain attendu (la moyenne des points des autres moins les vôtres : le plus est le mieux) et ses points attendus",
+  an_fallen: "déjà joué", an_received: "reçu", an_options: "Chaque choix : son gain attendu (la moyenne des points des autres moins les vôtres, moins 30 par joueur qui finirait devant vous quand la donne termine la partie : le plus est le mieux) et ses points attendus",
   an_steps: "Décisions de la partie", an_prev: "Décision précédente", an_next: "Décision suivante",
   an_keys: "Flèches : ← → décisions, ↑ ↓ donnes", an_seat: "Place à analyser",
   an_for_you: "Vos décisions, notées par l'expert d'après ce que votre place voyait",
