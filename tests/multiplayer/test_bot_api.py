@@ -561,3 +561,20 @@ def test_programs_get_their_own_games_by_challenges(server: str) -> None:
     with pytest.raises(Refused) as refused:
         next(events(server, "dpb_nobody"))
     assert refused.value.code == "bad_bot_token"
+
+
+def test_programs_first_reconnections_after_a_restart_are_spread_over_a_second() -> None:
+    """After a restart every program's first try falls due together: each one
+    waits a random point of the first second (none waited at all before), and
+    later tries back off to 30 s at most."""
+    import random
+
+    from damepique.botapi.client import backoff
+
+    rng = random.Random(7)
+    first = [backoff(1, rng) for _ in range(1000)]
+    assert all(0.0 <= w < 1.0 for w in first)
+    tenths = [sum(1 for w in first if k / 10 <= w < (k + 1) / 10) for k in range(10)]
+    assert min(tenths) >= 60, tenths  # about 100 in each tenth of a second
+    assert all(0.5 <= backoff(2, rng) <= 1.0 for _ in range(100))
+    assert max(backoff(30, rng) for _ in range(100)) <= 30.0

@@ -61,16 +61,18 @@ class Refused(Exception):
 
 
 def backoff(attempt: int, rng: random.Random) -> float:
-    """Seconds before reconnection ``attempt`` (1, 2, ...): none the first time,
-    then 1, 2, 4 up to 30, each between half and all of it, so that a
-    restart is not met by every program at once.
+    """Seconds before reconnection ``attempt`` (1, 2, ...): at a random point
+    of the first second the first time, then 1, 2, 4 up to 30, each between
+    half and all of it, so that a restart is not met by every program at
+    once (the first try is spread too: after a restart every program's first
+    try falls due together, as the page's do; docs/protocol.md).
 
     >>> rng = random.Random(0)
-    >>> backoff(1, rng), round(backoff(3, rng), 2), backoff(20, rng) <= 30
-    (0.0, 1.84, True)
+    >>> round(backoff(1, rng), 2), round(backoff(3, rng), 2), backoff(20, rng) <= 30
+    (0.84, 1.76, True)
     """
     if attempt <= 1:
-        return 0.0
+        return rng.uniform(0.0, 1.0)
     return float(min(30.0, 2.0 ** (attempt - 2)) * rng.uniform(0.5, 1.0))
 
 
