@@ -1,4 +1,4 @@
-"""Quick match in a real Chromium: "Play with others now" on the home page (in
+"""Quick match in a real Chromium: "Play with people" on the home page (in
 English, on a phone) and in the lobby (in French, on a desktop), a wait with
 its countdown, then, once the server's clock passes the two minutes' wait
 (moved by the test hook, never slept), both people at one table with two bots;
@@ -47,7 +47,7 @@ async def test_play_with_people_from_home_and_lobby_then_bots_fill_after_the_wai
         ann: Page = await en.new_page()
         await ann.goto("/")
         await ann.screenshot(path=str(artifacts / "quick-home-en-phone.png"))
-        await ann.get_by_role("link", name="Play with others now").click()
+        await ann.get_by_role("link", name="Play with people").click()
         await ann.screenshot(path=str(artifacts / "quick-choice-en-phone.png"))
         await expect(ann).to_have_url(re.compile(r"#/quick$"))
         await ann.get_by_label("Wait for people").select_option("120")
@@ -62,7 +62,7 @@ async def test_play_with_people_from_home_and_lobby_then_bots_fill_after_the_wai
 
         zoe: Page = await fr.new_page()
         await zoe.goto("/#/friends")
-        await zoe.get_by_role("link", name="Jouer avec d'autres maintenant").click()
+        await zoe.get_by_role("link", name="Jouer avec d'autres").click()
         await zoe.get_by_label("Attendre d'autres joueurs").select_option("120")
         await zoe.get_by_label("Votre nom").fill("Zoé")
         await zoe.get_by_role("button", name="Trouver une partie").click()

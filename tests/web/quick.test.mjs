@@ -20,11 +20,11 @@ test("a page that joins again asks for what was left of its wait", () => {
 
 test("the button and the countdown in both languages", () => {
   setLang("en", false);
-  assert.equal(t("quick_button"), "Play with others now");
+  assert.equal(t("quick_button"), "Play with people");
   assert.equal(t("quick_countdown", { n: 1 }), "Computer players fill the empty seats in 1 second");
   assert.equal(t("quick_countdown", { n: 12 }), "Computer players fill the empty seats in 12 seconds");
   setLang("fr", false);
-  assert.equal(t("quick_button"), "Jouer avec d'autres maintenant");
+  assert.equal(t("quick_button"), "Jouer avec d'autres");
   assert.equal(t("quick_countdown", { n: 0 }), "Des joueurs virtuels prennent les places libres dans 0 seconde");
   assert.equal(t("quick_queued", { waiting: 3 }).replace(/[\u00a0\u202f]/g, " "), "En attente de joueurs : 3 ici pour cette partie…");
   setLang("en", false);

@@ -1,4 +1,4 @@
-// Quick match (docs/multiplayer.md, "Quick match: play with others now"): a
+// Quick match (docs/multiplayer.md, "Quick match: play with people now"): a
 // choice, then a wait on /ws/match with a countdown until the server seats the
 // person (with people, or bots once the wait is over); then to the table.
 import { refusalText, t } from "./i18n.js";

@@ -16,7 +16,7 @@ export default {
 
   // -- l'enveloppe
   title: "Dame de pique",
-  nav_play: "Jouer", nav_friends: "Jouer avec d'autres", nav_history: "Historique", nav_rules: "Règles",
+  nav_play: "Jouer", nav_friends: "Jouer à plusieurs", nav_history: "Historique", nav_rules: "Règles",
   nav_guide: "Guide stratégique", nav_scorer: "Feuille de marque", nav_leaderboard: "Classement", nav_account: "Compte",
   nav_label: "Menu principal", menu: "Menu", nav_more: "Plus", language: "Langue", skip: "Aller au contenu",
 
@@ -277,7 +277,7 @@ export default {
   st_last: "Dernières parties", st_replay: "Revoir", st_won: "Gagnée", st_place: "{n}e place",
   st_none: "Aucune partie terminée pour l'instant.", st_all: "Toutes les statistiques",
   // -- partie rapide (docs/multiplayer.md, « Quick match »)
-  quick_button: "Jouer avec d'autres maintenant", quick_heading: "Jouer avec d'autres maintenant",
+  quick_button: "Jouer avec d'autres", quick_heading: "Jouer avec d'autres maintenant",
   quick_intro: "Asseyez-vous avec ceux qui attendent la même partie. Si personne ne vient à temps, des joueurs virtuels prennent les places libres et la partie commence.",
   quick_mode: "Partie", quick_casual: "Amicale", quick_ranked: "Classée (cote)",
   quick_players: "Joueurs", quick_players_4: "4", quick_players_3_5: "3 à 5, selon qui vient",
