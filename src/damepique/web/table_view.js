@@ -89,7 +89,7 @@ export function seatHtml(ctrl, seat, note) {
       ${note ? `<div class="seat-note">${esc(note)}</div>` : ""}
       ${seat === ctrl.me() ? "" : `<div class="backs" aria-hidden="true" style="--k:${size}">${'<span class="mini-back"></span>'.repeat(Math.min(size, 13))}</div>`}
       <div class="seat-info wide">${t("cards_left", { n: size })} · ${t("points_deal", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
-      <div class="seat-info narrow">${t("cards_left", { n: size })}<br>${t("points_short", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
+      <div class="seat-info narrow">${seat === ctrl.me() ? "" : `${t("cards_left", { n: size })}<br>`}${t("points_short", { n: v ? v.taken_points[seat] : 0 })} · ${t("total", { n: num(s.totals[seat]) })}</div>
       ${voids ? `<div class="seat-voids">${t("seat_voids", { suits: voids })}</div>` : ""}
     </div>`;
 }
