@@ -264,6 +264,43 @@ def test_a_player_who_drops_keeps_the_seat_a_bot_plays_meanwhile_and_the_result_
         assert client.get(f"/api/tournaments/{code}/results.csv").text.count(",yes") == 1
 
 
+def test_a_guest_s_tournament_game_counts_in_their_browser_s_statistics_then_their_account_s(
+    client: TestClient,
+) -> None:
+    """Issue 28: a guest who joined with their browser's id (``X-Player``) finds
+    their tournament game in that browser's statistics, under ``tourney``, and
+    the game moves to the account they sign up with, as their other guest games."""
+    device = "browser-of-zoe-1"
+    t = create(client, deals=1, tables=1, bots=True)
+    code = t["code"]
+    r = client.post(f"/api/tournaments/{code}/players", json={"name": "Zoé"}, headers={"X-Player": device})
+    assert r.status_code == 200, r.text
+    zoe = r.json()
+    assert device not in json.dumps(client.get(f"/api/tournaments/{code}").json())  # never shown
+    r = client.post(
+        f"/api/tournaments/{code}/start", json={"director": t["director"], "seating": [[zoe["id"]]]}
+    )
+    assert r.status_code == 200, r.text
+    seat = seat_of(client, code, zoe)
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, seat["table"], seat["token"])
+        run([me := Player(ws, seed=3)])
+    assert me.final is not None and me.final["over"]
+    mine = client.get("/api/stats", headers={"X-Player": device}).json()
+    assert mine["guest"] and mine["games"] == 1, mine
+    assert mine["by_mode"] == {"tourney": {"games": 1, "wins": mine["wins"]}}
+    assert mine["last"][0]["game"] == me.final["game"] and mine["last"][0]["seat"] == seat["seat"]
+    assert mine["points"] == me.final["totals"][seat["seat"]]
+    # Zoé signs up on this browser: the tournament's game counts for her account.
+    r = client.post("/api/accounts", json={"nickname": "Zoe", "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    r = client.post("/api/stats/link", json={"player": device})
+    assert r.status_code == 200 and r.json() == {"linked": True}
+    client.cookies.clear()
+    hers = client.get("/api/players/zoe/stats").json()
+    assert hers["games"] == 1 and hers["by_mode"] == {"tourney": {"games": 1, "wins": mine["wins"]}}
+
+
 def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
     for body, code in (
         ({"deals": 0}, "bad_deals"),

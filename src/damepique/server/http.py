@@ -1,5 +1,6 @@
 """What the HTTP routes share: a JSON body read within a limit, rules from it,
-a refusal as a response, and a FastAPI WebSocket's frames one after another."""
+the browser's id, a refusal as a response, and a FastAPI WebSocket's frames
+one after another."""
 
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ def rules_from_body(body: Json) -> Rules:
         raise Refusal.from_engine(e) from None
     except TypeError as e:
         raise Refusal("bad_rules", str(e)) from None
+
+
+def browser_id(request: Request, body: Json) -> str | None:
+    """The browser's id (``X-Player``, or ``player`` in the body): its guest
+    games and history; None when missing or not 8 to 64 characters."""
+    p = request.headers.get("x-player") or body.get("player")
+    return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
 
 
 def refused(refusal: Refusal) -> JSONResponse:

@@ -106,7 +106,10 @@ function countsHtml(counts, caption) {
 export function dealGraph(entries, selected, width, deal) {
   const W = Math.round(Math.max(280, Math.min(760, width)));
   const H = Math.max(170, Math.round(W * 0.42));
-  const pad = { left: 36, right: 40, top: 22, bottom: 28 };
+  // The moon risk's labels ("100 %", "0 %") start past the right edge of the last point,
+  // selected (r 7), so that on a phone "0 %" is not drawn under a last point at 0.
+  const pad = { left: 36, right: 52, top: 22, bottom: 28 };
+  const labelX = W - pad.right + 7 + 4;
   const high = Math.max(10, Math.ceil(Math.max(...entries.map(([, d]) => d.expected)) / 5) * 5);
   const n = entries.length;
   const x = (k) => pad.left + (n > 1 ? (k / (n - 1)) * (W - pad.left - pad.right) : (W - pad.left - pad.right) / 2);
@@ -118,8 +121,8 @@ export function dealGraph(entries, selected, width, deal) {
     parts.push(`<line class="grid" x1="${pad.left}" x2="${W - pad.right}" y1="${y(v)}" y2="${y(v)}"/>`,
       `<text class="axis" x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${num(v)}</text>`);
   }
-  parts.push(`<text class="axis" x="${W - pad.right + 4}" y="${ym(1) + 4}">${esc(percent(1))}</text>`,
-    `<text class="axis" x="${W - pad.right + 4}" y="${ym(0) + 4}">${esc(percent(0))}</text>`);
+  parts.push(`<text class="axis" x="${labelX}" y="${ym(1) + 4}">${esc(percent(1))}</text>`,
+    `<text class="axis" x="${labelX}" y="${ym(0) + 4}">${esc(percent(0))}</text>`);
   const line = entries.map(([, d], k) => `${x(k).toFixed(1)},${y(d.expected).toFixed(1)}`).join(" ");
   const moon = entries.map(([, d], k) => `${x(k).toFixed(1)},${ym(d.moon ?? 0).toFixed(1)}`).join(" ");
   parts.push(`<polyline class="an-moon" fill="none" points="${moon}"/>`, `<polyline class="an-line" fill="none" points="${line}"/>`);

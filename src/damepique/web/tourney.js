@@ -6,7 +6,7 @@
 import { currentLang, num, refusalText, t } from "./i18n.js";
 import { esc, showRefusal } from "./dom.js";
 import { cardChip } from "./cards.js";
-import { load, save } from "./prefs.js";
+import { load, playerId, save } from "./prefs.js";
 import { getOptions } from "./rules_form.js";
 import { saveToken } from "./seat_tokens.js";
 import { follow } from "./follow.js";
@@ -17,8 +17,10 @@ const MOVEMENTS = ["rotation", "fixed", "random"]; // server/tourney/movement.py
 const keep = (key, code, value) => save(key, { ...load(key, {}), [code]: value });
 const kept = (key, code) => load(key, {})[code] || null;
 
+// X-Player: the browser's id, so that a guest's games of the tournament count in its statistics.
 async function post(url, body) {
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const headers = { "Content-Type": "application/json", "X-Player": playerId() };
+  const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) throw new Error(refusalText(data.code, data.reason));
   return data;

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 
 from ..accounts.accounts import Accounts
 from ..errors import Refusal
-from ..http import client_host, json_body
+from ..http import browser_id, client_host, json_body
 from ..play.runner import SPEEDS
 from ..protocol import Json
 from .service import Daily
@@ -23,16 +23,10 @@ from .service import Daily
 MAX_BODY = 4_096
 
 
-def device_of(request: Request, body: Json) -> str | None:
-    """The browser's id (``X-Player``, or ``player`` in the body)."""
-    p = request.headers.get("x-player") or body.get("player")
-    return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
-
-
 def install(app: FastAPI, daily: Daily, accounts: Accounts) -> None:
     async def who(request: Request, body: Json) -> tuple[str | None, str | None]:
         account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
-        return device_of(request, body), account
+        return browser_id(request, body), account
 
     @app.post("/api/daily")
     async def play_today(request: Request) -> JSONResponse:

@@ -18,7 +18,7 @@ from damepique.engine.match import winners_of as match_winners
 from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
-from ..http import address_key, client_host, json_body, rules_from_body
+from ..http import address_key, browser_id, client_host, json_body, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
@@ -46,12 +46,6 @@ BOT_NAMES = {
 def solo_seats(players: int, name: object, level: str, player: str | None) -> list[TableSeat]:
     seats = [TableSeat("human", clean_name(name, "You"), player=player)]
     return seats + [TableSeat("bot", n, level) for n in BOT_NAMES[players]]
-
-
-def player_of(request: Request, body: Json) -> str | None:
-    """The browser's id (``X-Player``, or ``player`` in the body): its history."""
-    p = request.headers.get("x-player") or body.get("player")
-    return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
 
 
 def winners_of(g: GameRow) -> list[int]:
@@ -109,14 +103,14 @@ def install(app: FastAPI, tables: Tables, games: GameStore, uploads: Uploads) ->
             raise Refusal("bad_level", f"level must be one of {', '.join(CHOICES)}")
         if speed not in SPEEDS:
             raise Refusal("bad_speed", "speed must be normal or fast")
-        seats = solo_seats(rules.players, body.get("name"), level, player_of(request, body))
+        seats = solo_seats(rules.players, body.get("name"), level, browser_id(request, body))
         tables.refuse_creation(client_host(request))
         table, token = await tables.create_solo(rules, level, speed, seats)
         return JSONResponse({"game": table.game_id, "code": table.code, "token": token, "seat": 0})
 
     @app.get("/api/history")
     async def history(request: Request) -> Json:
-        owner = player_of(request, {})
+        owner = browser_id(request, {})
         rows = await games.games_of(owner) if owner else []
         return {
             "games": [

@@ -2,7 +2,8 @@
 
 ``POST /api/tournaments`` creates one (the director's token comes back once);
 ``GET /api/tournaments/{code}`` what anyone may know of it; ``POST
-.../players`` joins it; ``POST .../me`` a player's table and seat token;
+.../players`` joins it (``X-Player``: the browser's id, for its statistics);
+``POST .../me`` a player's table and seat token;
 ``POST .../start`` and ``POST .../end`` the director's; ``GET .../results``
 (JSON) and ``GET .../results.csv`` the published boards and the standings;
 ``GET .../changes`` a line at each change, for its page to draw it again.
@@ -15,7 +16,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..accounts.accounts import Accounts
 from ..cluster.events import follow
-from ..http import client_host, json_body
+from ..http import browser_id, client_host, json_body
 from ..protocol import Json
 from ..tables.codes import display_code
 from .results import results, results_csv
@@ -64,7 +65,8 @@ def install(app: FastAPI, tourneys: Tourneys, accounts: Accounts) -> None:
     async def join(code: str, request: Request) -> JSONResponse:
         body = await json_body(request, MAX_BODY)
         account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
-        return JSONResponse(await tourneys.join(code, body.get("name"), account))
+        # The browser's id: a guest's games of the tournament count in its statistics.
+        return JSONResponse(await tourneys.join(code, body.get("name"), account, browser_id(request, body)))
 
     @app.post("/api/tournaments/{code}/me")
     async def me(code: str, request: Request) -> JSONResponse:

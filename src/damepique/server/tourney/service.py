@@ -201,7 +201,14 @@ class Tourneys:
             row = doc["seating"][i]
             by_id = {p["id"]: p for p in doc["players"]}
             seats = [
-                TableSeat("human", by_id[p]["name"], None, by_id[p].get("account"), player=p)
+                # A guest's games are their browser's (its statistics), as at any table.
+                TableSeat(
+                    "human",
+                    by_id[p]["name"],
+                    None,
+                    by_id[p].get("account"),
+                    player=by_id[p].get("device") or p,
+                )
                 if p
                 else TableSeat()
                 for p in row
@@ -270,7 +277,9 @@ class Tourneys:
 
     # -- players -------------------------------------------------------------------------------
 
-    async def join(self, code: object, name: object, account: str | None = None) -> Json:
+    async def join(
+        self, code: object, name: object, account: str | None = None, device: str | None = None
+    ) -> Json:
         key = self._key(code) or ""
         token, pid = new_token(), secrets.token_hex(4)
         chosen = clean_name(name, "Player")
@@ -294,6 +303,8 @@ class Tourneys:
                     "name": chosen,
                     "token": hash_token(token),
                     "account": account,
+                    # Never sent: a guest's games count in this browser's statistics.
+                    "device": device,
                 }
             )
 
