@@ -243,6 +243,30 @@ def test_seat_token_brings_a_player_back_to_the_same_seat(client: TestClient) ->
             assert recv_type(b2, "state")["seat"] == 1
 
 
+def test_a_seats_second_connection_coming_and_going_tells_the_others_nothing(client: TestClient) -> None:
+    # The table the others were shown is the same (Bob is connected all along):
+    # a client keeps the last ``table`` it got, so none is sent (a reconnect storm's
+    # new sockets often arrive before the old ones are found dead).
+    t = create_table(client, preset="short")
+    with ws_connect(client) as a, ws_connect(client) as b:
+        hello(a, t["code"], t["token"])
+        hello(b, t["code"])
+        bob = sit(b, "Bob")
+        shown = recv_type(a, "table")["table"]
+        while not shown["seats"][1]["connected"]:
+            shown = recv_type(a, "table")["table"]
+        with ws_connect(client) as b2:
+            table = hello(b2, t["code"], bob["token"])
+            assert table["you"] == 1 and table["table"] == shown  # the newcomer is answered all the same
+            a.send_text(json.dumps({"type": "ping", "id": 1}))
+            assert (m := recv(a))["type"] == "pong" and m["ref"] == 1
+        a.send_text(json.dumps({"type": "ping", "id": 2}))
+        assert (m := recv(a))["type"] == "pong" and m["ref"] == 2
+        b.close()
+        gone = recv_type(a, "table")["table"]  # Bob's last connection went: that changes the table
+        assert not gone["seats"][1]["connected"]
+
+
 def test_leaving_for_good_hands_the_seat_to_a_bot(client: TestClient) -> None:
     t = create_table(client, preset="short")
     with ws_connect(client) as a, ws_connect(client) as b:

@@ -157,8 +157,10 @@ class CardNames:
         if text is None:
             if len(self._texts) >= self.LIMIT:
                 self._texts.clear()
-            names = self(mask)
-            text = self._texts[mask] = '["' + '","'.join(names) + '"]' if names else "[]"
+            # Not through ``__call__``: a patch needs only the text, not a list kept for whole states.
+            text = self._texts[mask] = (
+                '["' + '","'.join([CARD_NAMES[c] for c in cards_of(mask)]) + '"]' if mask else "[]"
+            )
         return text
 
 

@@ -39,11 +39,13 @@ patch to it may build on."""
 class Room:
     """The connections of one table: each with its seat (None: a visitor)."""
 
-    __slots__ = ("bases", "conns", "spectators")
+    __slots__ = ("bases", "conns", "shown", "spectators")
 
     def __init__(self) -> None:
         self.conns: dict[Connection, int | None] = {}
         self.bases: Bases = {}
+        self.shown: dict[Connection, str] = {}
+        """The last message each connection was sent that replaces the last of its kind (``Hub.tell``)."""
         self.spectators = True
         """Whether visitors get the game's states (a table may refuse spectators)."""
 
@@ -81,6 +83,7 @@ class Hub:
             return False
         del room.conns[conn]
         room.bases.pop(conn, None)
+        room.shown.pop(conn, None)
         if not room.conns:
             del self._rooms[key]
         return True
@@ -153,13 +156,22 @@ class Hub:
         conn.post(text)
 
     def tell(
-        self, key: str, text_for: Callable[[int | None], str | None], skip: Connection | None = None
+        self,
+        key: str,
+        text_for: Callable[[int | None], str | None],
+        skip: Connection | None = None,
+        replaces: bool = False,
     ) -> None:
         """Every connection of the table a message of its own (``text_for(seat)``;
-        None: nothing for that one), outside the game's updates."""
+        None: nothing for that one), outside the game's updates. ``replaces``: a
+        message that replaces the last of its kind (the ``table``: a client keeps
+        the last it got), sent only to the connections whose last one says
+        something else (a seat's second connection coming or going, or a socket
+        replaced before the old one is found dead, changes nothing the others see)."""
         room = self._rooms.get(key)
         if room is None:
             return
+        shown = room.shown
         texts: dict[int | None, str | None] = {}
         for conn, seat in list(room.conns.items()):
             if conn is skip:
@@ -167,8 +179,21 @@ class Hub:
             if seat not in texts:
                 texts[seat] = text_for(seat)
             text = texts[seat]
-            if text is not None:
-                conn.post(text)
+            if text is None:
+                continue
+            if replaces:
+                if shown.get(conn) == text:
+                    continue
+                shown[conn] = text
+            conn.post(text)
+
+    def tell_one(self, key: str, conn: Connection, text: str) -> None:
+        """One connection a message that replaces the last of its kind (``tell``'s
+        ``replaces``), sent whatever it got before (a hello's answer)."""
+        room = self._rooms.get(key)
+        if room is not None and conn in room.conns:
+            room.shown[conn] = text
+        conn.post(text)
 
 
 __all__ = ["Broadcast", "Hub"]

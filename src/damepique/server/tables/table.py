@@ -145,15 +145,18 @@ class Table:
         """The table as everybody may see it, built again only when something it shows
         changed (its ``table`` messages too: ``table_text``). Shared: never change it."""
         present = self.hub.seats(self.code)
+        seats_present = frozenset(present)
         key = (
             self.status,
             self.host,
             self.game_id,
-            present,
+            # What it shows of who is there (not how many sockets each seat has, nor their order).
+            seats_present,
+            present.count(None),
             tuple((s.kind, s.name, s.nickname, s.level, s.program, s.away, s.left) for s in self.seats),
         )
         if key != self._info_key or self._info is None:
-            self._info = self._build_info(set(present), present.count(None))
+            self._info = self._build_info(seats_present, present.count(None))
             self._info_key = key
             self._texts = {}
         return self._info
@@ -163,7 +166,7 @@ class Table:
         info = self.info()  # first: it forgets the texts of a table that changed
         return self._texts.get(seat) or self._texts.setdefault(seat, dumps(table_message(seat, info)))
 
-    def _build_info(self, present: set[int | None], spectators: int) -> TableInfo:
+    def _build_info(self, present: frozenset[int | None], spectators: int) -> TableInfo:
         o = self.options
         return table_info(
             self.code,
@@ -191,7 +194,7 @@ class Table:
 
     def announce(self, skip: Connection | None = None) -> None:
         """Send every connection the table as it is now (its own ``you``)."""
-        self.hub.tell(self.code, self.table_text, skip)
+        self.hub.tell(self.code, self.table_text, skip, replaces=True)
         if self.options.public:
             self.services.lobby_changed()
 
@@ -226,7 +229,7 @@ class Table:
                     self.runner.reseat()
                 await self.notice("back", seat)
         # The newcomer hears of the table first, before any state; the others soon.
-        conn.post(self.table_text(seat))
+        self.hub.tell_one(self.code, conn, self.table_text(seat))
         self.announce(skip=conn)
 
     def detach(self, conn: Connection) -> None:
