@@ -696,7 +696,13 @@ def _puzzles(args: Any) -> int:
                 print(f"{done}/{total} puzzles", file=sys.stderr, flush=True)
 
         checks = tuple(int(x) for x in args.checks.split(",")) if args.checks else ()
-        keep = [p for path in args.keep or [] for p in puzzles.load(path)["puzzles"]]
+        keep: list[Any] = []
+        for path in args.keep or []:
+            try:  # a file from before public ids is converted as it is read (puzzles.with_public_id)
+                keep += puzzles.load(path)["puzzles"]
+            except (OSError, ValueError) as e:
+                print(f"damepique puzzles build: cannot keep {path}: {e}", file=sys.stderr)
+                return 2
         data = puzzles.build(
             args.count, args.seed, args.playouts, args.jobs, presets, progress, caps, checks, keep
         )
@@ -753,7 +759,8 @@ def _add_puzzles(sub: Any) -> None:
     b.add_argument(
         "--keep",
         action="append",
-        help="a puzzle file whose puzzles are taken first, within the caps (again: another file)",
+        help="a puzzle file whose puzzles are taken first, within the caps (again: another file);"
+        " one from before public ids is converted",
     )
     b.add_argument(
         "--checks", default="", help="SEED,...: keep only puzzles that `check` passes on each of these seeds"

@@ -122,3 +122,39 @@ def test_caps_keep_a_theme_out_and_kept_puzzles_come_first() -> None:
     assert ps[: len(kept_in)] == kept_in  # the earlier file's first, within the caps
     assert not {p["theme"] for p in ps} & set(caps)
     assert len({p["id"] for p in ps}) == len(ps)
+
+
+def test_a_puzzle_written_before_public_ids_gets_one_or_is_refused_by_name(tmp_path, capsys) -> None:
+    """An entry of a file from before public ids (``id``: where it was mined,
+    which names the seed that deals every hand; no ``origin``) is read with its
+    public id and the old id as origin, wherever it comes in: ``load``,
+    ``build``'s ``keep`` (the same puzzle from an old and a new file once);
+    an entry that cannot be converted is refused, by its number and id."""
+    from damepique.cli import main
+
+    new, other = puzzles.load()["puzzles"][:2]
+    old = {"id": new["origin"], **{k: v for k, v in new.items() if k not in ("id", "origin")}}
+    assert old["id"].startswith("standard-")
+    puzzles.dump({"format": puzzles.FORMAT, "puzzles": [old]}, tmp_path / "old.json")
+    assert puzzles.load(tmp_path / "old.json")["puzzles"] == [new]
+    assert puzzles.with_public_id(new, "x") == new  # a current entry is as it was
+    assert puzzles.build(2, keep=[old, new, other])["puzzles"] == [new, other]  # nothing mined
+
+    bad = [
+        ({k: v for k, v in old.items() if k != "id"}, "no origin nor id"),
+        ({**old, "id": new["id"]}, "a public id without its origin"),
+        ({**new, "id": "standard-1-2"}, "the id is not public_id('standard-2158288730-6')"),
+        ("standard-1-2", "a puzzle is a JSON object, not str"),
+    ]
+    for entry, reason in bad:
+        puzzles.dump({"format": puzzles.FORMAT, "puzzles": [new, entry]}, tmp_path / "bad.json")
+        with pytest.raises(ValueError, match=r"^puzzle 2\b") as e:
+            puzzles.load(tmp_path / "bad.json")
+        assert reason in str(e.value)
+        with pytest.raises(ValueError, match=r"^kept puzzle 2\b"):
+            puzzles.build(1, keep=[new, entry])
+        args = ["puzzles", "build", "--keep", str(tmp_path / "bad.json"), "--out", str(tmp_path / "o.json")]
+        assert main([*args, "--count", "1", "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert f"cannot keep {tmp_path / 'bad.json'}: puzzle 2" in err and reason in err
+        assert not (tmp_path / "o.json").exists()

@@ -146,6 +146,36 @@ def public_id(origin: str) -> str:
     return "pz-" + hashlib.sha256(origin.encode()).hexdigest()[:12]
 
 
+def with_public_id(p: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A puzzle as the file keeps it now, from one of any file: an entry written
+    before ``public_id`` (its ``id`` said where it was mined, and had no
+    ``origin``) gets that id as ``origin`` and ``public_id(origin)`` as ``id``,
+    so that no build or load serves a seed; a current entry comes back as it is.
+    ``ValueError`` names the entry (``where``) that cannot be made so: one with
+    neither, a ``pz-`` id without the origin it was made from (``check`` is
+    seeded by the origin), or an id that is not its origin's.
+
+    >>> with_public_id({"id": "standard-2158288730-6", "theme": "duck"}, "puzzle 1")
+    {'id': 'pz-15f819d1a2b6', 'origin': 'standard-2158288730-6', 'theme': 'duck'}
+    >>> with_public_id({"id": "pz-15f819d1a2b6"}, "puzzle 2")
+    Traceback (most recent call last):
+    ...
+    ValueError: puzzle 2 ('pz-15f819d1a2b6'): a public id without its origin (where it was mined)
+    """
+    if not isinstance(p, Mapping):
+        raise ValueError(f"{where}: a puzzle is a JSON object, not {type(p).__name__}")
+    ident = p.get("id")
+    origin = p.get("origin", ident)
+    if not isinstance(origin, str) or not origin:
+        raise ValueError(f"{where} ({ident!r}): no origin nor id to make its public id from")
+    if "origin" not in p and origin.startswith("pz-"):
+        raise ValueError(f"{where} ({ident!r}): a public id without its origin (where it was mined)")
+    if "origin" in p and ident is not None and ident != public_id(origin):
+        raise ValueError(f"{where} ({ident!r}): the id is not public_id({origin!r}), {public_id(origin)!r}")
+    rest = {k: v for k, v in p.items() if k not in ("id", "origin")}
+    return {"id": public_id(origin), "origin": origin, **rest}
+
+
 def puzzle_json(view: View, preset: str, m: Measure, playouts: int, origin: str) -> dict[str, Any]:
     """One puzzle as the file keeps it."""
     groups = len({round(a.extra["utility"], 6) for a in m.options})
@@ -274,7 +304,8 @@ def mine_record(job: GameJob) -> list[dict[str, Any]]:
     """The puzzles of a finished game (a ``damepique-game/1`` record) from the
     decisions of ``seats`` only, each from what that seat saw then
     (``analysis.decisions``): at most ``PER_DEAL`` a deal and seat; none
-    from a record that does not replay. Ids are ``game-NAME-SEAT-DEAL-K``."""
+    from a record that does not replay. Origins are ``game-NAME-SEAT-DEAL-K``
+    (ids: ``public_id`` of them)."""
     from .analysis import decisions_of_record  # (the analysis does not import puzzles)
 
     name, record, seats, playouts, checks = job
@@ -333,16 +364,22 @@ def build(
     the file keeps them; at most ``caps[theme]`` puzzles of a theme (the
     others are mined on); only those that pass ``check`` on each seed of
     ``checks``. ``keep``: puzzles of an earlier file taken first (in their
-    order, within the caps), the mined ones added after them. The same
-    arguments give the same file, whatever ``jobs``."""
+    order, within the caps, each once, with its public id: ``with_public_id``),
+    the mined ones added after them. The same arguments give the same file,
+    whatever ``jobs``."""
     caps = dict(caps or {})
     puzzles: list[dict[str, Any]] = []
     have: dict[str, int] = {}
-    for p in keep:
+    ids: set[str] = set()
+    for i, kept in enumerate(keep):
+        p = with_public_id(kept, f"kept puzzle {i + 1}")
+        # The same puzzle in two kept files (one written before public ids) is taken once.
+        if p["id"] in ids:
+            continue
         if have.get(p["theme"], 0) < caps.get(p["theme"], count) and len(puzzles) < count:
             have[p["theme"]] = have.get(p["theme"], 0) + 1
-            puzzles.append(dict(p))
-    ids = {p["id"] for p in puzzles}
+            ids.add(p["id"])
+            puzzles.append(p)
     source = _jobs(seed, presets or PRESET_WEIGHTS)
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
@@ -419,15 +456,22 @@ def check(data: Mapping[str, Any], seed: int = 1, jobs: int = 1, sample: int | N
     return problems + _gather(check_one, [(p, seed) for p in puzzles], jobs)
 
 
-def load(path: str | Path = STARTER) -> dict[str, Any]:
-    """A puzzle file (gzip-compressed when its name ends with ``.gz``)."""
-    path = Path(path)
+def load(path: str | Path | None = None) -> dict[str, Any]:
+    """A puzzle file (``STARTER`` by default; gzip-compressed when its name ends
+    with ``.gz``), every puzzle with its public id (``with_public_id``: a file
+    written before them is converted as it is read; ``ValueError`` names the
+    puzzle that cannot be)."""
+    path = Path(STARTER if path is None else path)
     raw = path.read_bytes()
     if path.suffix == ".gz":
         raw = gzip.decompress(raw)
     data = json.loads(raw)
     if not isinstance(data, dict):
         raise ValueError("a puzzle file is a JSON object")
+    found = data.get("puzzles", [])
+    if not isinstance(found, list):
+        raise ValueError(f"puzzles is a list, not {type(found).__name__}")
+    data["puzzles"] = [with_public_id(p, f"puzzle {i + 1}") for i, p in enumerate(found)]
     return data
 
 
@@ -464,7 +508,9 @@ __all__ = [
     "mine_deal",
     "mine_games",
     "mine_record",
+    "public_id",
     "rating_of",
     "theme_of",
     "view_of_puzzle",
+    "with_public_id",
 ]
