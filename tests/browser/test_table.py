@@ -268,9 +268,12 @@ async def check_illegal_tap(game: Game) -> bool:
     tap a card of another suit; the reason shows at once, in a role=alert that
     goes away by itself; the card keeps its name and stays focusable."""
     page, words = game.page, game.words
+    # The trick just taken stays on the felt a moment (issue 25): wait for the one in
+    # front of us rather than let this turn's chance go by.
+    await expect(page.locator(".trick-label.winner")).to_have_count(0, timeout=WAIT)
     led = page.locator(".trick .card").first
-    if not await led.count() or await page.locator(".trick-label.winner").count():
-        return False  # no trick led yet, or the one just taken
+    if not await led.count():
+        return False  # we lead: nothing to follow
     led_name = await led.get_attribute("aria-label") or ""
     suit_word = led_name.split()[-1]
     suit = SUIT_OF[suit_word]
