@@ -374,8 +374,10 @@ async def test_a_quick_match_wait_takes_one_seat_whichever_process_seats_it(shar
 async def test_table_leases_one_holder_then_orphans_are_found(db: Database) -> None:
     """The leases the server uses (rows of its database): one holder at a time,
     renewed together, and a table whose lease ran out is an orphan to take over."""
-    p1 = SqlLeases(db, "p1", ttl_ms=400)
-    p2 = SqlLeases(db, "p2", ttl_ms=400)
+    # A minute's leases: a loaded machine's pauses never run one out by themselves;
+    # the test runs them out by moving their time past (below).
+    p1 = SqlLeases(db, "p1", ttl_ms=60_000)
+    p2 = SqlLeases(db, "p2", ttl_ms=60_000)
     mp = TableStore(db)
     for code, status in (("AAAA-AAAA", "playing"), ("BBBB-BBBB", "waiting"), ("CCCC-CCCC", "over")):
         await mp.save(code, "table", status, False, {"code": code})
@@ -394,7 +396,7 @@ async def test_table_leases_one_holder_then_orphans_are_found(db: Database) -> N
         await conn.execute(
             update(leases_table)
             .where(leases_table.c.holder == "p1")
-            .values(expires=leases_table.c.expires - 1)
+            .values(expires=leases_table.c.expires - 61)
         )
     assert await p2.renew_all() == {"BBBB-BBBB"}
     assert await p2.unheld(mp.running()) == ["AAAA-AAAA"]
