@@ -32,6 +32,7 @@ with the queen's log-loss by trick as well.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import random
@@ -118,26 +119,15 @@ def _played(deals: int, seed: int, seats: Sequence[str], names: Sequence[str]) -
 def _logged(path: str, deals: int) -> Iterator[list[Deal]]:
     """The first ``deals`` OpenSpiel deals of a log written with ``--moves``
     (``bots_arena_log.py``), each at the end of each trick."""
-    from damepique.bots.openspiel import logged_deal
+    from damepique.bots.openspiel import logged_deals
 
-    seed = 0
-    count = 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            rec = json.loads(line)
-            if "head" in rec:
-                seed = rec["head"]["seed"]
-                continue
-            if count == deals:
-                return
-            deal, plays = logged_deal(seed, rec["outcomes"][0]["base"], rec["moves"])
-            snapshots = []
-            for s, c in plays:
-                deal.play(c, s)
-                if not deal.trick:
-                    snapshots.append(deal.copy())
-            count += 1
-            yield snapshots
+    for deal, plays in itertools.islice(logged_deals(path), deals):
+        snapshots = []
+        for s, c in plays:
+            deal.play(c, s)
+            if not deal.trick:
+                snapshots.append(deal.copy())
+        yield snapshots
 
 
 def main() -> int:

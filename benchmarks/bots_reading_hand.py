@@ -39,7 +39,7 @@ from damepique.bots import training
 from damepique.bots.arena import play_deal
 from damepique.bots.inference import Reader, sample_read_world
 from damepique.bots.knowledge import Knowledge, sample_world
-from damepique.bots.openspiel import logged_deal
+from damepique.bots.openspiel import logged_deals
 from damepique.bots.reading import (
     PLAY_FEATURES,
     Model,
@@ -152,17 +152,10 @@ def _from_play(first: int, deals: int, seed: int) -> _Decisions:
 
 def _from_log(path: str) -> _Decisions:
     out = _Decisions()
-    seed = 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            rec = json.loads(line)
-            if "head" in rec:
-                seed = rec["head"]["seed"]
-                continue
-            deal, plays = logged_deal(seed, rec["outcomes"][0]["base"], rec["moves"])
-            for s, c in plays:
-                out.add(view_of(deal, s), c)
-                deal.play(c, s)
+    for deal, plays in logged_deals(path):
+        for s, c in plays:
+            out.add(view_of(deal, s), c)
+            deal.play(c, s)
     return out
 
 

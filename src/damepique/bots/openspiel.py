@@ -27,8 +27,9 @@ ImportError with an explanation.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from damepique.engine import DONE, PASS, Deal, Rules, cards_of, view_of
@@ -207,6 +208,22 @@ def logged_deal(seed: int, base: int, log: dict[str, Any]) -> tuple[Deal, list[t
     for s, cards in enumerate(log["passes"]):
         deal.pass_cards(s, cards)
     return deal, [(s, c) for s, c in log["plays"]]
+
+
+def logged_deals(path: str) -> Iterator[tuple[Deal, list[tuple[int, int]]]]:
+    """Every deal of a log written with ``--moves`` (``benchmarks/bots_arena_log.py
+    run --moves``: a head with the run's seed, then a line per deal with its
+    ``moves``), as ``logged_deal`` rebuilds it, in the log's order."""
+    seed = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            if "head" in rec:
+                seed = rec["head"]["seed"]
+                continue
+            if "moves" not in rec:
+                raise ValueError(f"{path}: a deal without its moves (log it with --moves)")
+            yield logged_deal(seed, rec["outcomes"][0]["base"], rec["moves"])
 
 
 def deal_from_spiel_state(state: Any) -> Deal:

@@ -105,23 +105,14 @@ def from_logs(paths: Sequence[str], data: Data | None = None) -> Data:
     seed, then a line per deal with its ``moves``), every seat's, added to
     ``data``. Their passes are not learned: IS-MCTS seats pass by our
     intermediate rule (``bots/openspiel.py``)."""
-    from .openspiel import logged_deal
+    from .openspiel import logged_deals
 
     data = data if data is not None else Data()
     for path in paths:
-        seed = 0
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                rec = json.loads(line)
-                if "head" in rec:
-                    seed = rec["head"]["seed"]
-                    continue
-                if "moves" not in rec:
-                    raise ValueError(f"{path}: a deal without its moves (log it with --moves)")
-                deal, plays = logged_deal(seed, rec["outcomes"][0]["base"], rec["moves"])
-                for s, c in plays:
-                    _record_play(data, view_of(deal, s), c)
-                    deal.play(c, s)
+        for deal, plays in logged_deals(path):
+            for s, c in plays:
+                _record_play(data, view_of(deal, s), c)
+                deal.play(c, s)
     return data
 
 
