@@ -15,7 +15,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 
 from damepique.bots.par import DAILY_DEALS, DAILY_RULES, par_record, points_by_deal
 from damepique.engine import Rules, replay
@@ -24,7 +24,7 @@ from damepique.engine.fairness import fairness_json, new_secret
 from ..duplicate import distribution, field_averages, rank_among, versus
 from ..errors import Refusal
 from ..play.game import Game, Seat
-from ..play.thinking import CHEAP, resolve_level, spawning
+from ..play.thinking import CHEAP, resolve_level, worker_pool
 from ..protocol import Json
 from ..storage.accounts import AccountStore
 from ..storage.daily import DailyStore, Day, Entry
@@ -115,7 +115,7 @@ class Daily:
 
     async def _par_away(self, day: Day) -> None:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawning())
+            self._pool = worker_pool(1)
         try:
             par = await asyncio.get_running_loop().run_in_executor(
                 self._pool, compute_par, day.secret, day.level, self.deals

@@ -15,9 +15,11 @@ import functools
 import multiprocessing
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from damepique.bots import get_bot
@@ -137,12 +139,6 @@ BACKGROUND_QUEUE = 16
 dropped (what they would have prepared is done when it is asked for)."""
 
 
-def _lower_priority() -> None:
-    """The background process's start: nicer than the others (``BACKGROUND_NICE``)."""
-    with contextlib.suppress(OSError):
-        os.nice(BACKGROUND_NICE)
-
-
 HEAVY_IN_FLIGHT = 2
 """Heavy decisions handed to each expert process at once; the others wait on
 the loop (costing nothing) rather than as pickled views in the pool's queue:
@@ -159,6 +155,45 @@ def spawning() -> multiprocessing.context.BaseContext:
     child forked while one of them holds a lock can hang for ever."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+_lifeline: list[Connection] = []
+"""The reading end of a pipe whose writing end only this process holds (made once)."""
+
+
+def lifeline() -> Connection:
+    """What a worker process watches to know the server is alive: the reading
+    end of a pipe whose writing end this process alone holds (not inherited:
+    descriptors are not, and the workers are not forked). A server killed
+    (SIGKILL, a crash) closes it, and each worker reads the end of it."""
+    if not _lifeline:
+        reader, writer = multiprocessing.Pipe(duplex=False)
+        _lifeline.extend((reader, writer))
+    return _lifeline[0]
+
+
+def worker_start(server: Connection, nice: int = 0) -> None:
+    """A worker process's start: it leaves when the server is gone. A pool's
+    worker holds both ends of its own queue's pipe, so without this a worker
+    of a killed server waits on its queue for ever (with the forkserver, which
+    waits on its workers): processes left behind at every crash."""
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    threading.Thread(target=_leave_with, args=(server,), name="lifeline", daemon=True).start()
+
+
+def _leave_with(server: Connection) -> None:
+    with contextlib.suppress(EOFError, OSError):
+        server.recv_bytes()  # nothing is ever sent: this returns when the server is gone
+    os._exit(0)
+
+
+def worker_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that leave with the server, ``nice``r than it."""
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=spawning(), initializer=worker_start, initargs=(lifeline(), nice)
+    )
 
 
 class Thinker:
@@ -179,7 +214,7 @@ class Thinker:
 
     def _heavy(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawning())
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     def inline(self, level: str) -> bool:
@@ -212,7 +247,7 @@ class Thinker:
         if self._coaching >= TRAINING_QUEUE:
             raise Refusal("too_many", "the coach is busy with other players; try again in a moment")
         if self._coach is None:
-            self._coach = ProcessPoolExecutor(max_workers=1, mp_context=spawning())
+            self._coach = worker_pool(1)
         self._coaching += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._coach, work, *args)
@@ -224,7 +259,7 @@ class Thinker:
         at a time, so that advice asked meanwhile waits one decision at most).
         Not counted against ``TRAINING_QUEUE``: its caller bounds it."""
         if self._coach is None:
-            self._coach = ProcessPoolExecutor(max_workers=1, mp_context=spawning())
+            self._coach = worker_pool(1)
         return await asyncio.get_running_loop().run_in_executor(self._coach, work, *args)
 
     async def advise(self, view: View) -> list[Json]:
@@ -245,9 +280,7 @@ class Thinker:
         if self._waiting_background >= BACKGROUND_QUEUE:
             return None
         if self._background is None:
-            self._background = ProcessPoolExecutor(
-                max_workers=1, mp_context=spawning(), initializer=_lower_priority
-            )
+            self._background = worker_pool(1, BACKGROUND_NICE)
         self._waiting_background += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._background, work, *args)

@@ -34,7 +34,7 @@ from damepique.engine.record import replay as replay_record
 from ..clock import Clock
 from ..errors import Refusal
 from ..fair import FairQueue
-from ..play.thinking import spawning
+from ..play.thinking import lifeline, spawning, worker_start
 from .replays import replay_data
 
 T = TypeVar("T")
@@ -143,7 +143,7 @@ class Uploads:
     async def _worker(self) -> multiprocessing.pool.Pool:
         """The worker, started and ready: its start does not count against a record's time."""
         if self._pool is None:
-            pool = spawning().Pool(1)
+            pool = spawning().Pool(1, initializer=worker_start, initargs=(lifeline(),))
             try:
                 await self.clock.wait_for(_run(pool, _ready), STARTING)
             except BaseException:
