@@ -157,8 +157,10 @@ def spawning() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-_lifeline: list[Connection] = []
-"""The reading end of a pipe whose writing end only this process holds (made once)."""
+@functools.cache
+def _lifeline_pipe() -> tuple[Connection, Connection]:
+    """The pipe, made once; the cache keeps its writing end open for the process's life."""
+    return multiprocessing.Pipe(duplex=False)
 
 
 def lifeline() -> Connection:
@@ -166,10 +168,7 @@ def lifeline() -> Connection:
     end of a pipe whose writing end this process alone holds (not inherited:
     descriptors are not, and the workers are not forked). A server killed
     (SIGKILL, a crash) closes it, and each worker reads the end of it."""
-    if not _lifeline:
-        reader, writer = multiprocessing.Pipe(duplex=False)
-        _lifeline.extend((reader, writer))
-    return _lifeline[0]
+    return _lifeline_pipe()[0]
 
 
 def worker_start(server: Connection, nice: int = 0) -> None:
