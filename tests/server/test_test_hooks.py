@@ -4,6 +4,7 @@ is about, its moves stored and sent like any others."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,23 @@ def test_forward_to_a_claim_stops_where_a_person_may_claim(goal: str, tricks: st
         claim = copy.view(0).claim_plan()
         assert bin(deal.hands[0]).count("1") >= 2 and claim is not None and claim.tricks == tricks
         assert len(g.log) == 1  # the game itself did not move
+        copy.claim(0)
+        assert not copy.over
+
+
+def test_forward_to_a_claim_passes_over_a_claim_that_ends_the_game() -> None:
+    # At 26 points the first claim these cards reach ends the game for two of
+    # the three (secrets 0 and 2): the page would show the game over, not the
+    # deal's summary its test expects. The goal is the next claim instead.
+    seats = [Seat("human", "You")] + [Seat("bot", "B", "random")] * 3
+    for n in range(3):
+        g = Game(dataclasses.replace(PRESETS["short"], target=26), seats, secret=bytes([n]) * 32)
+        g.deal_next()
+        moves = plan(g, "claim")
+        assert moves is not None
+        copy = Game.replay(g.rules, g.seats, g.secret, g.log + moves)
+        copy.claim(0)
+        assert not copy.over
 
 
 def test_no_claim_for_bots_alone() -> None:
