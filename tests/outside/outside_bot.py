@@ -163,5 +163,10 @@ class EventStream:
             if event["type"] == kind:
                 return event
 
+    def ended(self, within: float = 30) -> bool:
+        """Whether the server ended the stream (``within`` seconds only stop a hang)."""
+        self._thread.join(within)
+        return not self._thread.is_alive()
+
     def close(self) -> None:
         self._client.close()

@@ -7,13 +7,18 @@ opened late first lists the challenges waiting for an answer."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.sync.client import connect
 
-from ..conftest import bot_token, person
+from ..clocks import WITHIN
+from ..conftest import bot_token, free_port, person
 from .outside_bot import EventStream, OutsideBot
 
 
@@ -203,3 +208,25 @@ def test_ranked_challenges_between_bots_rate_them_on_the_bots_ladder_only(server
         profile = httpx.get(f"{server}/api/players/{name}").json()
         assert profile["rating"] == 1500 and profile["stats"]["ranked"] == 0
     assert not [p for p in httpx.get(f"{server}/api/leaderboard").json()["players"] if p["nickname"] in bots]
+
+
+def test_a_server_with_a_challenge_pending_and_its_streams_open_stops_on_its_signal(
+    tmp_path: Path, server_process: Callable[..., subprocess.Popen[bytes]]
+) -> None:
+    """An event stream lasts as long as its client reads (a bot's, for ever);
+    uvicorn waits for every open response to end before it stops: the server
+    ends its streams when it is told to stop, and stops (it did not, before:
+    the test fixtures killed it after 10 s)."""
+    port = free_port()
+    proc = server_process(tmp_path / "stops.sqlite3", port)
+    base = f"http://127.0.0.1:{port}"
+    ann = person(base, "ann_stops")
+    bot = OutsideBot(base, bot_token(ann, "ann_stops_b1"))
+    streams = [EventStream(base, headers=bot.headers), EventStream(base, cookies=ann.cookies)]
+    r = ann.post("/api/challenges", json={"to": ["ann_stops_b1"], "fill": True})
+    assert r.status_code == 201, r.text
+    assert streams[0].next("challenge")["challenge"]["id"] == r.json()["id"]  # pending, both streams open
+    proc.send_signal(signal.SIGTERM)
+    # Once stopped, uvicorn says why (it raises the signal again); a hang raises TimeoutExpired.
+    assert proc.wait(WITHIN) == -signal.SIGTERM
+    assert all(stream.ended() for stream in streams)

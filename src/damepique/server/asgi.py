@@ -144,6 +144,10 @@ class App(FastAPI):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.raw_websockets: dict[str, Handler] = {}
+        self.stopping = asyncio.Event()
+        """Set when the server begins to stop (``run.serve``): a response that
+        would last as long as its client reads (an event stream) ends, so that
+        the server's wait for its connections to close ends too."""
         self._shielded = Shield(self._dispatch)
 
     def raw_websocket(self, path: str) -> Callable[[Handler], Handler]:

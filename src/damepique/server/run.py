@@ -139,7 +139,18 @@ def serve(
         proxy_headers=bool(trusted),
         forwarded_allow_ips=",".join(sorted(trusted)) or None,
     )
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # On SIGTERM or SIGINT uvicorn stops taking connections, then waits
+            # until every open one has finished its response, before the app's
+            # own shutdown (its lifespan). An event stream lasts as long as its
+            # client reads, for ever for a bot: the server never stopped (the
+            # test fixtures killed it after 10 s). Told first, the app ends them.
+            app.stopping.set()
+            await super().shutdown(sockets)
+
+    server = Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=None if fd is None else [socket.socket(fileno=fd)])
     return 0 if server.started else 3

@@ -96,7 +96,7 @@ def install(app: App, challenges: Challenges, accounts: Accounts) -> None:
             games |= {(g["game"], g["seat"]): g for g in await challenges.playing(account)}
             return lines + [line(game_start_event(game)) for game in games.values()]
 
-        return follow(challenges.broker, channel(account), challenges.clock, pending)
+        return follow(challenges.broker, channel(account), challenges.clock, app.stopping, pending)
 
     def line(event: Mapping[str, object]) -> str:
         return dumps(event) + "\n"

@@ -11,10 +11,11 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..accounts.accounts import Accounts
+from ..asgi import App
 from ..cluster.events import follow
 from ..http import browser_id, client_host, json_body
 from ..protocol import Json
@@ -50,7 +51,7 @@ def public(doc: Json) -> Json:
     }
 
 
-def install(app: FastAPI, tourneys: Tourneys, accounts: Accounts) -> None:
+def install(app: App, tourneys: Tourneys, accounts: Accounts) -> None:
     @app.post("/api/tournaments")
     async def create(request: Request) -> JSONResponse:
         body = await json_body(request, MAX_BODY)
@@ -89,7 +90,9 @@ def install(app: FastAPI, tourneys: Tourneys, accounts: Accounts) -> None:
     async def follow_changes(code: str) -> StreamingResponse:
         """A line ``{"type": "changed"}`` at each change (ndjson, as ``/api/stream/event``)."""
         doc = await tourneys.get(code)
-        lines = follow(tourneys.node.broker, CHANGES + doc["code"], tourneys.tables.settings.clock)
+        lines = follow(
+            tourneys.node.broker, CHANGES + doc["code"], tourneys.tables.settings.clock, app.stopping
+        )
         return StreamingResponse(lines, media_type="application/x-ndjson")
 
     @app.get("/api/tournaments/{code}/results")
