@@ -32,13 +32,16 @@ def test_expert_beats_random_even_on_a_tiny_budget():
 
 def test_the_shooter_shoots_and_wins_against_intermediates():
     """The bold bot makes its moons: against three intermediates (single
-    deals, seat 0) ``shooter:playouts=150`` made 15 moons in 160 deals with a
-    payoff of +3.6 a deal (seed 11), where ``expert:playouts=150`` made 6
-    on the same deals. Asserted with margins of more than two standard
-    errors: at least 6 moons, payoff above +1.0."""
+    deals, seat 0, seed 11) ``shooter:playouts=150`` made 10 moons in the
+    first 80 deals with a payoff of +4.4 a deal (standard error 1.3; 15
+    moons and +3.6 over 160 deals), where on the same deals
+    ``expert:playouts=150`` made 3 and a shooter that never shoots (no moon
+    mode) 2. Asserted: at least 5 moons (between the shooter's 10 and the
+    others' 3 and 2: the test fails when the shooter does not shoot),
+    payoff above +1.0 (more than two standard errors below +4.4)."""
     rows = run_arena(
-        ["shooter:playouts=150", "intermediate", "intermediate", "intermediate"], deals=160, seed=11
+        ["shooter:playouts=150", "intermediate", "intermediate", "intermediate"], deals=80, seed=11
     )
     shooter = rows[0]
-    assert shooter["moons_made"] >= 6, shooter
+    assert shooter["moons_made"] >= 5, shooter
     assert shooter["payoff"] > 1.0, shooter
