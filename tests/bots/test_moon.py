@@ -163,11 +163,14 @@ def _attempts(name: str, deals: int) -> tuple[int, int]:
 
 def test_the_shooter_attempts_more_moons_than_the_expert():
     """Same deals, same field: the shooter (its passes kept for a moon, a
-    moon run considered with weaker hands) attempts and makes more moons."""
-    shooter = _attempts("shooter:playouts=150", 24)
-    expert = _attempts("expert:playouts=150", 24)
-    assert shooter[0] > expert[0] and shooter[0] >= 4, (shooter, expert)
-    assert shooter[1] >= expert[1], (shooter, expert)
+    moon run considered with weaker hands) attempts and makes more moons.
+    On these 12 deals it attempted 3 and made 2, the expert attempted 1 and
+    made none (over 24 deals: 4 and 3 against 1 and 0); with no moon mode
+    (broken on purpose) both attempt none and the test fails."""
+    shooter = _attempts("shooter:playouts=150", 12)
+    expert = _attempts("expert:playouts=150", 12)
+    assert shooter[0] > expert[0] and shooter[0] >= 3, (shooter, expert)
+    assert shooter[1] > expert[1], (shooter, expert)
 
 
 def test_the_shooter_passes_to_set_a_moon_up():
