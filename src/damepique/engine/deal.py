@@ -70,6 +70,8 @@ _SUIT_MASK_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
 _JD_BIT = 1 << JD
 # The next seat clockwise, by number of players.
 _NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in (3, 4, 5)}
+# The seats in playing order from each leader, by number of players.
+_ORDER = {n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in (3, 4, 5)}
 
 CardsLike = int | CardSet | Iterable[int] | Iterable[str]
 T = TypeVar("T")
@@ -258,12 +260,12 @@ class Deal:
     @property
     def seats(self) -> list[int]:
         """Who played each card of ``plays`` (a new list)."""
-        n = self.players
+        order = _ORDER[self.players]
         out: list[int] = []
         for leader, cards, _, _ in self.tricks:
-            out.extend((leader + i) % n for i in range(len(cards)))
-        leader = self.trick_leader
-        out.extend((leader + i) % n for i in range(len(self.trick)))
+            out.extend(order[leader][: len(cards)])
+        if self.trick:
+            out.extend(order[self.trick_leader][: len(self.trick)])
         return out
 
     @property

@@ -365,8 +365,9 @@ def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:
         to_act = deal.to_act
     else:
         to_act = None
+    seats = deal.seats
     played_count = [0] * n
-    for s in deal.seats:
+    for s in seats:
         played_count[s] += 1
     hand_sizes = tuple(deal.rules.hand_size - played_count[s] for s in range(n))
     return View(
@@ -382,7 +383,7 @@ def view_of(deal: Deal, seat: int, totals: Sequence[int] = ()) -> View:
         passed=passed,
         received=received,
         passed_seats=tuple(p is not None for p in deal.passes) if deal.pass_offset % n else (),
-        plays=tuple(zip(deal.seats, deal.plays, strict=True)),
+        plays=tuple(zip(seats, deal.plays, strict=True)),
         trick=tuple(deal.trick),
         trick_leader=deal.trick_leader if deal.trick else (deal.to_act if deal.phase == PLAY else -1),
         tricks=tuple(deal.tricks),
