@@ -7,7 +7,7 @@ other keys are the last update's. Here, over random games of every preset
 (passes, plays, several plays in one update as at ``fast`` speed, claims, a
 ``hello`` in between, deals ending), each seat's patch is checked against
 the two whole states built from scratch: laid over the first it gives the
-second, and it holds exactly the keys whose value changed. The claim offered
+second, and it holds exactly the keys whose value changed, each once. The claim offered
 to the seat to act, read from the deal's fields (``claim_plan_of``), is the
 one its view proves.
 """
@@ -31,8 +31,15 @@ from .helpers import runner_for
 HEAD = {"v", "type", "n", "base", "seat", "event", "events", "ack"}
 
 
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), f"a key written twice: {keys}"
+    return dict(pairs)
+
+
 def _check_patch(old: dict[str, Any], new: dict[str, Any], text: str) -> None:
-    patch = json.loads(text)
+    # Each key once (whose turn it is was written twice, from the seat's fields and the public view's).
+    patch = json.loads(text, object_pairs_hook=_once)
     assert apply_patch(old, patch) == new
     top = {k for k in new if k not in HEAD | {"view", "spectator"} and new[k] != old.get(k)}
     assert set(patch) - HEAD - {"view"} == top

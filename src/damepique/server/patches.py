@@ -41,6 +41,7 @@ from damepique.wire import (
     StateMessage,
     state_events,
     state_message,
+    state_patch_parts,
     state_patch_text,
     state_text,
 )
@@ -167,16 +168,19 @@ class CardNames:
 _OWN_KEYS_TEXT = tuple(f'"{k}":' for k in SEAT_FIELD_KEYS)
 
 
-def _own_changes(new: SeatFields, old: SeatFields, names: CardNames) -> str:
+def _own_changes(new: SeatFields, old: SeatFields, names: CardNames, turn: bool = True) -> str:
     """The seat's own view fields that differ from ``old``, as the inside of a
-    JSON object (what ``_changed`` over two ``seat_json`` would say)."""
+    JSON object (what ``_changed`` over two ``seat_json`` would say). ``turn``
+    False: whose turn it is left out (the public view's changes say it, while
+    cards are played: the same value for every seat)."""
     if new[1:] == old[1:]:  # most seats after most cards: only whose turn it is
         value = new[0]
-        if value == old[0]:
+        if not turn or value == old[0]:
             return ""
         return _OWN_KEYS_TEXT[0] + ("null" if value is None else str(value))
     parts = []
-    for i, item in enumerate(new):
+    for i in range(0 if turn else 1, len(new)):
+        item = new[i]
         if item != old[i]:
             if item is None:
                 parts.append(_OWN_KEYS_TEXT[i] + "null")
@@ -267,6 +271,9 @@ class Update:
         self._touched: frozenset[int] | None = None
         """With ``_view_changes``: the seats whose own fields may have changed
         beyond whose turn it is (those that played, and the one to act)."""
+        self._quiet: tuple[str, str] | None = None
+        """With ``_view_changes``: the patch of every other seat, cut where its
+        number goes (``wire.state_patch_parts``): they all say the same."""
         if (
             self._prev is not None
             and view_changes is not None
@@ -381,12 +388,27 @@ class Update:
             return None
         top_text, public_changes = self._patch_shared
         old_own = prev._own.get(seat)
+        touched = self._touched
+        if touched is not None and seat not in touched and seat != self.ack_seat and old_own is not None:
+            # Cards were played and this seat neither played nor must act: its own
+            # fields are the last update's but whose turn it is, which the public
+            # view's changes say, so its patch is every such seat's.
+            assert self.deal is not None  # built from events: there is a deal
+            self._own[seat] = (self.deal.to_act, *old_own[1:])
+            quiet = self._quiet
+            if quiet is None:
+                assert self.base is not None
+                quiet = self._quiet = state_patch_parts(
+                    self._events_text(seat), public_changes, top_text, n=self.n, base=self.base, ack=None
+                )
+            return quiet[0] + str(seat) + quiet[1]
         own_part = self._seat_part(seat)
         if (old_own is None) != (own_part is None):
             return None
         view_changes = None
         if own_part is not None and old_own is not None:
-            own_changes = _own_changes(own_part, old_own, self.names)
+            # Built from events, whose turn it is is among the public view's changes.
+            own_changes = _own_changes(own_part, old_own, self.names, turn=touched is None)
             view_changes = own_changes + ("," if own_changes and public_changes else "") + public_changes
         assert self.base is not None  # a previous update: a number to build on
         events = self._events_text(seat)

@@ -195,8 +195,26 @@ def state_patch_text(
     """A seat's state as a patch (``StatePatch``): ``view`` the inside of
     the view's changes (None: no view), ``changed`` the inside of the
     changed members of ``StateCommon``; the rest as ``state_text``."""
+    head, tail = state_patch_parts(events, view, changed, n=n, base=base, ack=ack)
+    return head + str(seat) + tail
+
+
+def state_patch_parts(
+    events: str, view: str | None, changed: str, *, n: int, base: int, ack: str | None
+) -> tuple[str, str]:
+    """``state_patch_text`` cut where the seat goes: ``head + str(seat) + tail``.
+    A server writes it once for the seats whose patches say the same (those
+    that neither played nor must act, after a card).
+
+    >>> head, tail = state_patch_parts('"event":null,"events":[]', "", "", n=2, base=1, ack=None)
+    >>> head + "3" + tail == state_patch_text(3, '"event":null,"events":[]', "", "", n=2, base=1, ack=None)
+    True
+    """
     acked = "" if ack is None else ',"ack":' + ack
-    text = f'{{"v":{VERSION},"type":"state","n":{n},"base":{base},"seat":{seat},{events}{acked}'
+    tail = "," + events + acked
     if view is not None:
-        text += ',"view":{' + view + "}"
-    return text + ("," + changed if changed else "") + "}"
+        tail += ',"view":{' + view + "}"
+    return (
+        f'{{"v":{VERSION},"type":"state","n":{n},"base":{base},"seat":',
+        tail + ("," + changed if changed else "") + "}",
+    )
