@@ -36,11 +36,24 @@ def rules_from_body(body: Json) -> Rules:
         raise Refusal("bad_rules", str(e)) from None
 
 
+def client_id(value: object) -> str | None:
+    """An id a client made for itself (a browser's player id, ``prefs.playerId``;
+    a quick match's ticket): 8 to 64 printable ASCII characters, else None.
+
+    >>> client_id("a1b2c3d4"), client_id("a1b2c3"), client_id("é" * 8)
+    ('a1b2c3d4', None, None)
+    >>> client_id("a1b2" + chr(10) + "c3d4"), client_id(12345678)
+    (None, None)
+    """
+    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
+        return value
+    return None
+
+
 def browser_id(request: Request, body: Json) -> str | None:
     """The browser's id (``X-Player``, or ``player`` in the body): its guest
-    games and history; None when missing or not 8 to 64 characters."""
-    p = request.headers.get("x-player") or body.get("player")
-    return p if isinstance(p, str) and 8 <= len(p) <= 64 else None
+    games and history; None when missing or not a ``client_id``."""
+    return client_id(request.headers.get("x-player") or body.get("player"))
 
 
 def refused(refusal: Refusal) -> JSONResponse:
@@ -113,7 +126,9 @@ async def frames(
 
 __all__ = [
     "address_key",
+    "browser_id",
     "client_host",
+    "client_id",
     "frames",
     "json_body",
     "refused",

@@ -22,7 +22,7 @@ from ..accounts.accounts import Accounts
 from ..accounts.leavers import WINDOW_S, barred_until, recent
 from ..asgi import App, Connection
 from ..errors import Refusal
-from ..http import frames
+from ..http import client_id, frames
 from ..protocol import MAX_MESSAGE, Json, dumps, error
 from ..tables.registry import Tables
 from ..tables.seats import clean_name
@@ -33,12 +33,6 @@ RESTART = 1012
 """The close code of a server going away (uvicorn's on shutdown): the page comes back."""
 WAITS = (15, 30, 60, 120)
 """The waits a page offers (any whole number of seconds up to ``MAX_WAIT`` is taken)."""
-
-
-def _device(value: object) -> str | None:
-    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
-        return value
-    return None
 
 
 def _frame(raw: str | bytes | None) -> Json:
@@ -105,7 +99,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
                         raise Refusal("rate_limited", "too many messages; slow down")
                     msg = _frame(raw)
                     if msg["type"] == "join":
-                        sitter = replace(await tables.sitter(account), player=_device(msg.get("player")))
+                        sitter = replace(await tables.sitter(account), player=client_id(msg.get("player")))
                         if sitter.program and account is not None:
                             await refuse_bot(account, msg.get("ranked") is True)
                         rating = None

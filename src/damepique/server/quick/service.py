@@ -48,6 +48,7 @@ from damepique.wire import QuickSeat, quick_message
 from ..clock import Clock
 from ..cluster.node import Node
 from ..errors import Refusal
+from ..http import client_id
 from ..protocol import Json, dumps
 from ..storage.quick import QuickStore
 from ..tables.registry import Tables
@@ -89,12 +90,6 @@ class Waiting:
     claimed: str | None = None
     """The owner that asked for this person to seat them: never offered to
     another while it owns the queue."""
-
-
-def _valid_id(value: object) -> str | None:
-    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
-        return value
-    return None
 
 
 async def _always() -> bool:
@@ -173,8 +168,8 @@ class QuickMatch:
         account = sitter.get("account")
         if choice.ranked and account is None:
             raise Refusal("account_needed", "ranked games need an account: sign in first")
-        ticket = _valid_id(body.get("ticket")) or secrets.token_urlsafe(12)
-        device = _valid_id(body.get("player"))
+        ticket = client_id(body.get("ticket")) or secrets.token_urlsafe(12)
+        device = client_id(body.get("player"))
         if choice.ranked:
             person = f"o:{sitter.get('owner') or account}"  # a person and their bots wait once
         elif account is not None:

@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse
 from damepique.bots.analysis import ANALYSIS_PLAYOUTS, Decision, decisions_of_record, rate_json, summary
 
 from ..errors import Refusal
-from ..http import json_body
+from ..http import client_id, json_body
 from ..protocol import Json
 from ..storage.analyses import AnalysisStore
 from ..storage.games import GameRow, GameStore
@@ -136,8 +136,8 @@ async def seats_proved(request: Request, game: GameRow, tables: Tables, body: Js
     player id (``X-Player``) or by a seat token of the game's table
     (``X-Seat-Token``, or ``token`` in the body)."""
     proved: set[int] = set()
-    player = request.headers.get("x-player")
-    if player and 8 <= len(player) <= 64:
+    player = client_id(request.headers.get("x-player"))
+    if player is not None:
         proved |= {i for i, s in enumerate(game.seats) if s.get("player") == player}
     token = request.headers.get("x-seat-token") or body.get("token")
     if isinstance(token, str) and 8 <= len(token) <= 128:

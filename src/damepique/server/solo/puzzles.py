@@ -27,7 +27,7 @@ from damepique.bots import puzzles as bank
 from ..accounts.accounts import Accounts
 from ..clock import Clock
 from ..errors import Refusal
-from ..http import json_body
+from ..http import client_id, json_body
 from ..protocol import Json
 from ..stats.puzzles import START, figures_of, new_rating
 from ..storage.puzzles import Attempt, PuzzleStore
@@ -95,20 +95,13 @@ def pick(theme: str | None, rating: float, seen: set[str], rng: random.Random) -
     return rng.choice(pool)
 
 
-def device_of(value: object) -> str | None:
-    """A browser's id as the pages make it (``prefs.playerId``), else None."""
-    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
-        return value
-    return None
-
-
 def install(app: FastAPI, store: PuzzleStore, accounts: Accounts, clock: Clock) -> None:
     async def who(request: Request, device: object) -> str | None:
         """``a:KEY`` signed in, ``g:BROWSER`` a guest that said its id, else None."""
         account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
         if account is not None:
             return f"a:{account}"
-        found = device_of(device)
+        found = client_id(device)
         return None if found is None else f"g:{found}"
 
     @app.get("/api/puzzles/me")
@@ -198,4 +191,4 @@ def install(app: FastAPI, store: PuzzleStore, accounts: Accounts, clock: Clock) 
         return JSONResponse(out)
 
 
-__all__ = ["START", "device_of", "figures_of", "install", "new_rating", "pick", "shown", "starter"]
+__all__ = ["START", "figures_of", "install", "new_rating", "pick", "shown", "starter"]

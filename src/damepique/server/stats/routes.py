@@ -16,7 +16,7 @@ from ..accounts.nicknames import nickname_key
 from ..accounts.summaries import summary_of
 from ..clock import Clock
 from ..errors import Refusal
-from ..http import json_body
+from ..http import client_id, json_body
 from ..protocol import Json
 from ..storage.daily import DailyStore
 from ..storage.puzzles import PuzzleStore
@@ -26,13 +26,6 @@ from .puzzles import figures_of, new_rating
 
 BACKFILL = 25
 """Games without a summary summed up from their records at one visit (the rest at the next)."""
-
-
-def _device(value: object) -> str | None:
-    """A browser's id as the pages make it (``prefs.playerId``), else None."""
-    if isinstance(value, str) and 8 <= len(value) <= 64 and value.isascii() and value.isprintable():
-        return value
-    return None
 
 
 def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock, puzzles: PuzzleStore) -> None:
@@ -85,7 +78,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock, p
         account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
         if account is not None and await store.get_account(account) is not None:
             return JSONResponse(await of_account(account))
-        device = _device(request.headers.get("x-player") or request.query_params.get("player"))
+        device = client_id(request.headers.get("x-player") or request.query_params.get("player"))
         if device is None:
             raise Refusal("bad_request", "say which browser: its player id (X-Player), 8 to 64 characters")
         out = figures(await summaries(None, [device]))
@@ -100,7 +93,7 @@ def install(app: FastAPI, stats: StatsStore, accounts: Accounts, clock: Clock, p
         account = await accounts.account_of(request.cookies, request.headers.get("authorization"))
         if account is None:
             raise Refusal("account_needed", "sign in first")
-        device = _device(body.get("player"))
+        device = client_id(body.get("player"))
         if device is None:
             raise Refusal("bad_request", "player must be the browser's id, 8 to 64 characters")
         owner = await stats.link(device, account)

@@ -19,7 +19,7 @@ from damepique.engine import Rules
 from ..accounts.accounts import Accounts
 from ..asgi import App, Connection, RawWebSocket
 from ..errors import Refusal
-from ..http import client_host, frames, json_body, refused, rules_from_body
+from ..http import client_host, client_id, frames, json_body, refused, rules_from_body
 from ..play.runner import SPEEDS
 from ..play.thinking import CHOICES, LEVELS, PERSONALITIES
 from ..protocol import Json, dumps, error
@@ -61,9 +61,7 @@ def _flag(body: Json, key: str, default: bool) -> bool:
 
 def with_player(sitter: Sitter, body: Json) -> Sitter:
     """The sitter with the browser's id the page sent (``player``): a guest's statistics."""
-    p = body.get("player")
-    ok = isinstance(p, str) and 8 <= len(p) <= 64 and p.isascii() and p.isprintable()
-    return replace(sitter, player=p if ok else None)
+    return replace(sitter, player=client_id(body.get("player")))
 
 
 def table_options(body: Json, timers: tuple[int, ...]) -> TableOptions:
