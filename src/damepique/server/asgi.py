@@ -64,6 +64,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from .clock import Clock
 from .protocol import Json
+from .settings import env_number
 from .shield import Shield
 
 Handler = Callable[["RawWebSocket"], Awaitable[None]]
@@ -177,8 +178,9 @@ class App(FastAPI):
 
 log = logging.getLogger("damepique.server")
 
-MAX_QUEUE = 256
-"""Messages waiting for a connection that does not read; past this it is closed."""
+MAX_QUEUE = int(env_number("DAMEPIQUE_SEND_QUEUE", 256))
+"""Messages waiting for a connection that does not read; past this it is closed
+(``DAMEPIQUE_SEND_QUEUE``: a test closes its stuck reader in a few messages)."""
 SEND_TIMEOUT = 10.0
 """Seconds one send may wait for room in the socket's buffer."""
 TOO_SLOW = 1008

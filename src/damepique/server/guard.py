@@ -12,6 +12,12 @@ ours, the same with three limits added where only the connection is known:
   first byte (a request that trickles in holds nothing for long);
 - (a WebSocket must say hello within ``relay.HELLO_S``: the relay's part.)
 
+And one bound on what a client that does not read holds: with ``send_buffer``
+bytes (0: the system's, which grows up to ``net.ipv4.tcp_wmem``'s largest, 4 MB
+on Linux) the connection's kernel buffer and the server's own buffer of it are
+that size, each; past them its messages wait in its ``asgi.Connection``, whose
+own limit then closes it (a test fills them in a few messages, not thousands).
+
 An address named in ``trusted`` (a proxy in front, ``FORWARDED_ALLOW_IPS``)
 is not capped: every player comes through it, and the proxy limits its own
 clients (``deploy/nginx.conf``).
@@ -21,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
+import socket
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,21 +37,16 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from .clock import Cancellable, Clock
 from .keepalive import Keepalive
+from .settings import env_number
 
 log = logging.getLogger("damepique.server")
 
 
-def _env_number(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
 @dataclass
 class Guard:
-    per_address: int = field(default_factory=lambda: int(_env_number("DAMEPIQUE_PER_ADDRESS", 64)))
-    request_s: float = field(default_factory=lambda: _env_number("DAMEPIQUE_REQUEST_TIMEOUT", 10.0))
+    per_address: int = field(default_factory=lambda: int(env_number("DAMEPIQUE_PER_ADDRESS", 64)))
+    request_s: float = field(default_factory=lambda: env_number("DAMEPIQUE_REQUEST_TIMEOUT", 10.0))
+    send_buffer: int = field(default_factory=lambda: int(env_number("DAMEPIQUE_SEND_BUFFER", 0)))
     trusted: frozenset[str] = frozenset()
     open: Counter[str] = field(default_factory=Counter)
     clock: Clock = field(default_factory=Clock)
@@ -97,6 +98,11 @@ def guarded(guard: Guard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
                 transport.close()
                 return
             self._counted = True
+            if guard.send_buffer > 0:
+                sock = transport.get_extra_info("socket")
+                if sock is not None:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, guard.send_buffer)
+                transport.set_write_buffer_limits(high=guard.send_buffer)
             self._arm()
 
         def _arm(self) -> None:

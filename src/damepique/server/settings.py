@@ -62,7 +62,8 @@ def database_url(db: str | None = None) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-def _env_float(name: str, default: float) -> float:
+def env_number(name: str, default: float) -> float:
+    """The number in the environment variable ``name``; ``default`` when it is unset or not a number."""
     try:
         return float(os.environ.get(name, default))
     except ValueError:
@@ -83,22 +84,22 @@ class Settings:
     (a server process: ``DAMEPIQUE_CLOCK=manual``)."""
     test_hooks: bool = field(default_factory=lambda: os.environ.get("DAMEPIQUE_TEST_HOOKS") == "1")
     """The test hooks' routes (``testing.py``): never on a server people play on."""
-    grace: float = field(default_factory=lambda: _env_float("DAMEPIQUE_GRACE", 60.0))
+    grace: float = field(default_factory=lambda: env_number("DAMEPIQUE_GRACE", 60.0))
     """Seconds a person who dropped keeps their seat before a bot stands in."""
     timer_choices: tuple[int, ...] = field(default_factory=_timer_choices)
     chat_interval: float = 1.0
-    unknown_codes: int = field(default_factory=lambda: int(_env_float("DAMEPIQUE_UNKNOWN_CODES", 30)))
+    unknown_codes: int = field(default_factory=lambda: int(env_number("DAMEPIQUE_UNKNOWN_CODES", 30)))
     """Table codes leading to no table one client address may name at once (HTTP and
     WebSocket together); then one more every ``unknown_codes_window / unknown_codes``
     seconds. 0 turns the limit off. See ``tables.limits.UnknownCodes``."""
     unknown_codes_window: float = field(
-        default_factory=lambda: _env_float("DAMEPIQUE_UNKNOWN_CODES_WINDOW", 600.0)
+        default_factory=lambda: env_number("DAMEPIQUE_UNKNOWN_CODES_WINDOW", 600.0)
     )
-    creations: int = field(default_factory=lambda: int(_env_float("DAMEPIQUE_CREATIONS", 60)))
+    creations: int = field(default_factory=lambda: int(env_number("DAMEPIQUE_CREATIONS", 60)))
     """Solo games and tables one client address may create at once (``POST
     /api/games`` and ``/api/tables`` together); then one more every
     ``creations_window / creations`` seconds. 0 turns the limit off."""
-    creations_window: float = field(default_factory=lambda: _env_float("DAMEPIQUE_CREATIONS_WINDOW", 600.0))
-    unjoined: float = field(default_factory=lambda: _env_float("DAMEPIQUE_UNJOINED", 900.0))
+    creations_window: float = field(default_factory=lambda: env_number("DAMEPIQUE_CREATIONS_WINDOW", 600.0))
+    unjoined: float = field(default_factory=lambda: env_number("DAMEPIQUE_UNJOINED", 900.0))
     """Seconds after which a table waiting with nobody at it closes, and a solo
     game nobody joined is deleted (``Tables._expire``). 0 keeps them."""
