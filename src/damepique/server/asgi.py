@@ -121,8 +121,10 @@ class RawWebSocket:
                     f'Expected ASGI message "websocket.receive" or "websocket.disconnect", but got {kind!r}'
                 )
 
-    async def send_text(self, data: str) -> None:
-        await self._put({"type": "websocket.send", "text": data})
+    def send_text(self, data: str) -> Coroutine[Any, Any, None]:
+        # ``_put``'s own coroutine, not one awaiting it: every card's four texts
+        # pass here, and each coroutine in the way is a frame made and run.
+        return self._put({"type": "websocket.send", "text": data})
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self._put({"type": "websocket.close", "code": code, "reason": reason or ""}, closing=True)

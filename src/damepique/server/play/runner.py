@@ -313,9 +313,11 @@ class Runner:
             self._bots = asyncio.create_task(self._drive_bots())
 
     def _bot_seats(self) -> list[int]:
-        if self.summary.holding:
-            return []  # the people are reading the last deal's summary
         plan = self.plan
+        if not any(plan.players) or self.summary.holding:
+            # People at every seat (asked twice a card: whose turn it is not even
+            # looked up), or they are reading the last deal's summary.
+            return []
         return [s for s in self.game.waiting_on() if plan.stand_in(s)]
 
     def _seed(self, seat: int) -> int:
