@@ -223,7 +223,10 @@ class Socket:
     upgrade's, such as a bot's ``Authorization``)."""
 
     def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
-        self.ws = connect(url, max_size=None, additional_headers=headers)
+        # Unbounded, as a browser's: the client reads the socket whether the test reads
+        # its messages or not (with a bound it stops reading, and its close then
+        # waits 10 s for the server's close frame, behind the messages left unread).
+        self.ws = connect(url, max_size=None, max_queue=None, additional_headers=headers)
 
     def receive_text(self) -> str:
         return str(self.ws.recv(timeout=60))
