@@ -50,7 +50,9 @@ def test_an_outside_bot_plays_a_whole_game_reconnects_and_answers_a_decision_twi
 
     # The host starts the game (the empty seats go to the server's bots), then
     # leaves it to a bot of the server: the program plays with bots only.
-    host = connect(server.replace("http://", "ws://") + "/ws", open_timeout=15)
+    # It reads nothing after the start: unbounded, its client keeps reading the socket
+    # (with a bound the client stops reading, and its close waits 10 s for the server's).
+    host = connect(server.replace("http://", "ws://") + "/ws", open_timeout=15, max_queue=None)
     host.send(json.dumps({"type": "hello", "table": table["code"], "token": table["token"]}))
     while not ((m := json.loads(host.recv(timeout=30)))["type"] == "table" and m["table"]["can_start"]):
         pass
