@@ -6,7 +6,10 @@ port that is not 80, Redis and a throwaway PostgreSQL cluster. Two people in
 two browser contexts play a short game through nginx: one creates a table,
 the other joins it by its code, bots fill the rest; the process that runs
 the table (the one that answered its creation) is killed with ``SIGKILL``
-in the middle of the first deal, and both pages finish the game at the other.
+in the middle of the first deal, and both pages finish the game at the other:
+they play the rest of that deal there by clicking, the server's test hook
+(``forward``, on in both processes: ``DAMEPIQUE_TEST_HOOKS=1``) plays the
+deals between, and each page plays its last card and sees the game over.
 
 A browser sends ``Origin: http://127.0.0.1:PORT`` with every POST and every
 WebSocket: a proxy that passes on another ``Host`` (nginx's ``$host`` drops
@@ -28,9 +31,10 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
 
 from ..browser.test_multiplayer import create_table, join_by_code, new_page, play_until
+from ..browser.test_play import forward
 from ..conftest import ROOT, free_port
 from .cluster_helpers import _missing, nginx_binary
 from .conftest import _pg_bin
@@ -47,6 +51,14 @@ class Deployment:
     pids: dict[int, int]
     """The pid of the process on each port."""
     script: subprocess.Popen[str]
+
+
+def _ctrl_c_heard() -> None:
+    """SIGINT as the script's own default: tests started in the background by a
+    shell (``scripts/test &``) inherit it ignored, and bash cannot trap a signal
+    ignored when it starts: the script then never stopped at the end, nginx,
+    Redis and PostgreSQL were left running and the test waited 60 s for it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture
@@ -67,13 +79,15 @@ def deployment() -> Iterator[Deployment]:
         "PGPORT": str(free_port()),
         # A page away through the takeover keeps its seat (no bot takes it meanwhile).
         "DAMEPIQUE_GRACE": "120",
+        # The deals after the takeover's are the test hook's (the point is the takeover).
+        "DAMEPIQUE_TEST_HOOKS": "1",
     }
     env.pop("DAMEPIQUE_DB", None)
     env.pop("DAMEPIQUE_BROKER", None)
     script = subprocess.Popen(
         ["bash", str(ROOT / "deploy" / "two-processes.sh"), "--postgres"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=_ctrl_c_heard,
     )  # fmt: skip
     assert script.stdout is not None
     lines: list[str] = []
@@ -136,7 +150,14 @@ async def test_the_shipped_deployment_plays_a_table_through_nginx_and_survives_i
     async def ann_mid_deal() -> bool:
         return await hand_a.get_by_role("button").count() <= 9
 
-    bob_plays = asyncio.create_task(play_until(bob))
+    def first_deal_over(page: Page):  # type: ignore[no-untyped-def]
+        async def over() -> bool:
+            # The next deal is dealt as the first ends (data-deal: the page has it).
+            return await page.locator(".table-page").get_attribute("data-deal") not in (None, "", "0")
+
+        return over
+
+    bob_plays = asyncio.create_task(play_until(bob, stop=first_deal_over(bob)))
     await play_until(ann, stop=ann_mid_deal)
     await ann.screenshot(path=str(artifacts / "deployment-before-kill.png"))
 
@@ -148,9 +169,15 @@ async def test_the_shipped_deployment_plays_a_table_through_nginx_and_survives_i
 
     try:
         # Each page reconnects through nginx at once; the survivor answers its hello
-        # as soon as the dead owner's lease has run out, and runs the table.
-        await play_until(ann)
+        # as soon as the dead owner's lease has run out, and runs the table: both
+        # pages play the first deal's nine tricks or more left to its end there.
+        await play_until(ann, stop=first_deal_over(ann))
         await bob_plays
+        # The deals between, through nginx at the survivor (the owner is dead, so the
+        # survivor ran the end of the first deal: it runs the table); the last
+        # trick of the game is the pages' own.
+        await forward(ann, "game_end", code)
+        await asyncio.gather(play_until(ann), play_until(bob))
     finally:
         for name, p in (("ann", ann), ("bob", bob)):
             await p.screenshot(path=str(artifacts / f"deployment-after-kill-{name}.png"))
