@@ -12,6 +12,7 @@ test-artifacts/."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -153,16 +154,20 @@ async def test_a_claim_ends_the_deal_and_both_pages_announce_it(new_context, art
     at = await forward(bob, goal, code)
     deal, (seat,) = at["deal"], at["to_act"]
     claim = {lang: p.locator("#claim-btn") for lang, p in pages.items()}
-    for p in pages.values():
+
+    async def to_the_claim(p: Page) -> None:
         # A deal played through meanwhile has its summary to close first: then the
-        # page draws the deal of the claim.
+        # page draws the deal of the claim. Both pages at once: the server holds
+        # the next deal until each has closed the summary (or 15 s have passed).
         drawn = p.locator(f'.table-page[data-drawn="{deal}"]')
         for _ in range(MOVES):
             await expect(drawn.or_(p.locator("#continue-btn:enabled")).first).to_be_visible(timeout=WAIT)
             if await drawn.count() and not await p.locator("#t-summary[open]").count():
-                break
+                return
             with contextlib.suppress(PlaywrightError):
                 await p.locator("#continue-btn:enabled").click(timeout=WAIT)
+
+    await asyncio.gather(*(to_the_claim(p) for p in pages.values()))
     seats = {lang: next(m["seat"] for m in reversed(frames[lang][0]) if "seat" in m) for lang in pages}
     lang = next(lang for lang, s in seats.items() if s == seat)
     other = "fr" if lang == "en" else "en"
