@@ -5,6 +5,7 @@ field's."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import subprocess
@@ -26,15 +27,33 @@ from damepique.server.settings import Settings
 
 from .helpers import recv_state
 
-NOON = bounds("2026-12-06")[0] + 12 * 3600
-"""Noon UTC on 2026-12-06: the tests' day."""
+LATE = bounds("2026-12-07")[0] - 60
+"""A minute before midnight UTC on 2026-12-06, the tests' day: a test moves the
+clock past midnight by ``MIDNIGHT``, a few ticks of the server's upkeep (it runs
+each second of the clock; twelve hours of it took the test five seconds)."""
+MIDNIGHT = 120
+"""Seconds from ``LATE`` to a minute past midnight: 2026-12-07."""
 
 
 class Daily:
-    """An app whose clock stands at noon of the test day, the day's experts cheap."""
+    """An app whose clock stands late on the test day, the day's experts cheap."""
 
-    def __init__(self, client: TestClient, clock: ManualClock) -> None:
-        self.client, self.clock = client, clock
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self._running = contextlib.ExitStack()
+        self.open(LATE)
+
+    def open(self, start: float) -> None:
+        """The app on this database (stopped first if it runs), its clock at ``start``."""
+        self._running.close()
+        self.clock = ManualClock(start=start)
+        app = create_app(f"sqlite+aiosqlite:///{self.db}", settings=Settings(clock=self.clock),
+                         pace=Pace(0, 0, 0))  # fmt: skip
+        app.state.daily.level = "intermediate"
+        self.client = self._running.enter_context(TestClient(app))
+
+    def close(self) -> None:
+        self._running.close()
 
     def advance(self, seconds: float) -> None:
         self.client.portal.call(self.clock.advance, seconds)  # type: ignore[union-attr]
@@ -51,12 +70,11 @@ class Daily:
 
 @pytest.fixture
 def daily(tmp_path: Path) -> Iterator[Daily]:
-    clock = ManualClock(start=NOON)
-    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'd.sqlite3'}", settings=Settings(clock=clock),
-                     pace=Pace(0, 0, 0))  # fmt: skip
-    app.state.daily.level = "intermediate"
-    with TestClient(app) as client:
-        yield Daily(client, clock)
+    app = Daily(tmp_path / "d.sqlite3")
+    try:
+        yield app
+    finally:
+        app.close()
 
 
 def first_choice(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -120,13 +138,16 @@ def test_one_try_a_day_a_reload_resumes_and_a_new_day_brings_a_new_deal(daily: D
     assert refused.status_code == 409 and refused.json()["code"] == "daily_played"
     me = daily.client.get("/api/daily/me", headers={"X-Player": "device-aaaa"}).json()
     assert me["status"] == "finished" and me["streak"] == 1
-    daily.advance(12 * 3600)  # midnight: 2026-12-07
+    daily.advance(MIDNIGHT)  # 2026-12-07
     tomorrow = daily.start("device-aaaa").json()
     assert tomorrow["date"] == "2026-12-07" and tomorrow["game"] != first["game"]
     play(daily.client, tomorrow["token"])
     me = daily.client.get("/api/daily/me", headers={"X-Player": "device-aaaa"}).json()
     assert me["streak"] == 2 and [d["date"] for d in me["days"]] == ["2026-12-07", "2026-12-06"]
-    daily.advance(2 * 86400)  # a day missed: the streak is broken
+    # A day missed: the streak is broken. The app started again two days later (moved
+    # there, its upkeep of each second took the test twelve seconds): the streak is
+    # counted from the days stored and the clock's date, nothing kept in memory.
+    daily.open(bounds("2026-12-09")[0] + 60)
     assert daily.client.get("/api/daily/me", headers={"X-Player": "device-aaaa"}).json()["streak"] == 0
 
 
@@ -174,7 +195,7 @@ def test_the_commitment_first_the_secret_once_the_day_is_over(daily: Daily, tmp_
         assert (r.status_code, r.json()["code"]) == (403, "withheld")
     assert daily.results("device-aaaa")["par"] is not None  # a finished player sees the par
 
-    daily.advance(12 * 3600)  # past midnight UTC
+    daily.advance(MIDNIGHT)  # past midnight UTC
     day = c.get("/api/daily/2026-12-06").json()
     secret = day["fairness"]["secret"]
     assert day["over"] and hashlib.sha256(bytes.fromhex(secret)).hexdigest() == day["fairness"]["commitment"]
@@ -221,7 +242,7 @@ def test_no_card_is_played_after_midnight_nor_any_hint_asked(daily: Daily) -> No
             while msg["type"] != "error":
                 msg = json.loads(ws.receive_text())
             assert msg["code"] == "no_advice"
-        daily.advance(12 * 3600)
+        daily.advance(MIDNIGHT)
         ws.send_text(json.dumps(first_choice(state) | {"id": 1}))
         msg = json.loads(ws.receive_text())
         while msg["type"] != "error":
