@@ -22,8 +22,15 @@ def known_cards(view_json: dict) -> set[str]:
     return out
 
 
-def test_a_mined_puzzle_keeps_the_seat_s_view_and_a_clear_answer() -> None:
-    found = puzzles.mine_deal(("standard", 7, 600))
+@pytest.fixture(scope="module")
+def deal_seven() -> list[dict]:
+    """The puzzles of deal 7 of the standard game (two ducks), mined once for
+    the tests below that read them (each copies what it changes)."""
+    return puzzles.mine_deal(("standard", 7, 600))
+
+
+def test_a_mined_puzzle_keeps_the_seat_s_view_and_a_clear_answer(deal_seven: list[dict]) -> None:
+    found = copy.deepcopy(deal_seven)
     assert found == puzzles.mine_deal(("standard", 7, 600))  # seeded
     assert found and len(found) <= puzzles.PER_DEAL
     for p in found:
@@ -44,8 +51,8 @@ def test_a_mined_puzzle_keeps_the_seat_s_view_and_a_clear_answer() -> None:
         )
 
 
-def test_the_checker_finds_what_is_wrong() -> None:
-    p = puzzles.mine_deal(("standard", 7, 600))[0]
+def test_the_checker_finds_what_is_wrong(deal_seven: list[dict]) -> None:
+    p = copy.deepcopy(deal_seven[0])
     data = {"format": puzzles.FORMAT, "puzzles": [p]}
     assert puzzles.check(data) == []
     wrong = copy.deepcopy(p)
@@ -112,8 +119,8 @@ def test_a_pass_puzzle_names_three_cards_of_the_hand_and_the_best_pass_clearly()
     )
 
 
-def test_caps_keep_a_theme_out_and_kept_puzzles_come_first() -> None:
-    kept = puzzles.mine_deal(("standard", 7, 600))
+def test_caps_keep_a_theme_out_and_kept_puzzles_come_first(deal_seven: list[dict]) -> None:
+    kept = copy.deepcopy(deal_seven)
     caps = {"exit_card": 0, "duck": 0, "pass": 0}
     data = puzzles.build(len(kept) + 1, seed=4, playouts=300, caps=caps, keep=kept)
     ps = data["puzzles"]
