@@ -87,8 +87,20 @@ def _completions(deal: Deal, card: int):
     yield from rec(d, left)
 
 
-def _check_play(deal: Deal, seat: int, card: int, code: str) -> None:
-    view = view_of(deal, seat)
+class _Context:
+    """What a failed check shows: the code, the seat's view (as JSON) and the
+    card or pass; the view is written out only then (every check builds one)."""
+
+    def __init__(self, code, view, cards):
+        self.code, self.view, self.cards = code, view, cards
+
+    def __repr__(self) -> str:
+        return repr((self.code, self.view.to_json(), self.cards))
+
+
+def _check_play(deal: Deal, seat: int, card: int, code: str, view=None) -> None:
+    """``view``: the seat's view of ``deal`` when the caller has it already."""
+    view = view or view_of(deal, seat)
     rules = view.rules
     pts = rules.card_points
     big = big_cards(rules)
@@ -106,7 +118,7 @@ def _check_play(deal: Deal, seat: int, card: int, code: str) -> None:
         unseen = hand & suit & ~(1 << card)
     below = (unseen & ((1 << card) - 1)).bit_count()
     above = (unseen >> (card + 1)).bit_count()
-    ctx = (code, view.to_json(), card)
+    ctx = _Context(code, view, card)
     if code == "only_card":
         assert legal.bit_count() == 1, ctx
         return
@@ -176,7 +188,7 @@ def _check_pass(view, cards, code):
     hand = view.hand
     mask = sum(1 << c for c in cards)
     kept = hand & ~mask
-    ctx = (code, view.to_json(), cards)
+    ctx = _Context(code, view, cards)
     if code == "passes_queen":
         assert mask & big, ctx
     elif code.startswith("voids_"):
@@ -219,7 +231,7 @@ def test_every_reason_given_holds_in_random_positions(preset):
         for card in cards_of(view.legal_mask()):
             code = reason_for_play(view, card)
             assert code in REASONS
-            _check_play(deal, seat, card, code)
+            _check_play(deal, seat, card, code, view)
             seen.add(code)
     # The positions reach the codes the rules allow (a sanity check of the
     # test: most of the codes come up in every preset).
