@@ -27,7 +27,16 @@ def seat_four(cluster: Cluster, a: str, b: str, **options: Any) -> tuple[str, li
     to ``b`` (player 1 takes its seat over HTTP at ``b``, player 2 over its
     WebSocket, both relayed to ``a``; player 3 sits over its WebSocket at ``a``)."""
     pa, pb = cluster.processes[a], cluster.processes[b]
-    body = {"preset": "short", "fill": False, "speed": "fast", "name": "Ann", **options}
+    # A game of one deal (played to its end: a tie for the lowest total plays another):
+    # every card of it crosses the processes as any deal's would.
+    body = {
+        "preset": "short",
+        "rules": {"target": 1},
+        "fill": False,
+        "speed": "fast",
+        "name": "Ann",
+        **options,
+    }
     t = httpx.post(pa.base + "/api/tables", json=body, timeout=10).json()
     code = t["code"]
     bob = httpx.post(pb.base + f"/api/tables/{code}/seats", json={"name": "Bob"}, timeout=10)
