@@ -115,6 +115,10 @@ def _beats_every(card: int, unseen: int) -> bool:
     return not others or card > _highest(others)
 
 
+_LEAD_ORDER = (*(s for s in range(4) if s != HEARTS), HEARTS)
+"""The suits in the order a claimer leads them: hearts last (they may not be broken)."""
+
+
 def plan_for(
     rules: Rules,
     hand: int,
@@ -130,7 +134,8 @@ def plan_for(
     """The claimer's cards in the order it plays them to take every trick, or
     None when that is not certain. ``unseen``: the cards it has not seen;
     ``later``: the voids shown by each seat still to play in the current trick;
-    ``others``: the voids shown by every other seat."""
+    ``others``: the voids shown by every other seat (each void a whole suit's
+    mask, as ``Deal.voids`` holds them)."""
     plan: list[int] = []
     if trick:
         led = SUIT_MASKS[suit_of(trick[0])]
@@ -149,11 +154,15 @@ def plan_for(
         hand &= ~(1 << card)
         first_trick, lead_card = False, None
     leads: list[int] = []
-    for suit in (*(s for s in range(4) if s != HEARTS), HEARTS):
+    # A void is its whole suit's mask: the suits every other seat showed void in.
+    void_everywhere = -1
+    for v in others:
+        void_everywhere &= v
+    for suit in _LEAD_ORDER:
         mine = hand & SUIT_MASKS[suit]
         if not mine:
             continue
-        if not all(v & SUIT_MASKS[suit] for v in others) and not _beats_every(_lowest(mine), unseen):
+        if not void_everywhere & SUIT_MASKS[suit] and not _beats_every(_lowest(mine), unseen):
             return None
         leads.extend(sorted(cards_of(mine), reverse=True))
     # Each lead must be legal in the worst case: hearts unbroken unless they are.

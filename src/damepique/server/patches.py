@@ -243,8 +243,12 @@ class Update:
         view_changes: Json | None = None,
         changes_from: Json | None = None,
         numbered: bool = True,
+        same_top: bool = False,
     ) -> None:
         self.common = common
+        self._same_top = same_top
+        """Every member of ``common`` but the view is ``prev``'s (the maker knows it
+        at no cost): no top-level change to look for."""
         self.deal = deal
         self.events = events
         self.names = names
@@ -375,8 +379,10 @@ class Update:
             if (view is None) != (old is None):
                 self._patch_shared = False
             else:
-                top_keys = [k for k in common if k != "view"]
-                top = dumps(_changed(common, before, top_keys))[1:-1]
+                if self._same_top:
+                    top = ""
+                else:
+                    top = dumps(_changed(common, before, [k for k in common if k != "view"]))[1:-1]
                 if self._view_changes is not None:
                     changed = dumps(self._view_changes)[1:-1]
                 elif view is None or old is None:

@@ -116,6 +116,10 @@ class Runner:
         self._seats_json: list[StateSeat] = []
         self._view: tuple[Deal | None, Json | None] = (None, None)
         self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
+        self._top: tuple[object, ...] = ()
+        """What ``_common``'s members but the view were made of, last time it ran."""
+        self._last_top: tuple[object, ...] = ()
+        """The same for ``_last``'s (equal: no top-level change since)."""
 
     @property
     def idle(self) -> bool:
@@ -165,6 +169,10 @@ class Runner:
             self._view = (deal, view)
         if self._fairness[0] is not over:
             self._fairness = (over, g.fairness())
+        timer, summary = self.timer.info(), self.summary.info()
+        # What the members but the view are made of: the same objects (or equal
+        # ones: the timer's and summary's) from one card to the next while a deal goes on.
+        self._top = (self._history, self._seats_json, self.plan, self._fairness, timer, summary)
         common: StateCommon = {
             "game": self.id,
             "seats": self._seats_json,
@@ -179,8 +187,8 @@ class Runner:
             "winner": winner,
             "winners": winners,
             "fairness": self._fairness[1],
-            "timer": self.timer.info(),
-            "summary": self.summary.info(),
+            "timer": timer,
+            "summary": summary,
         }
         return common, changes, kept
 
@@ -211,8 +219,19 @@ class Runner:
     def next_update(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> Update:
         """The update after ``events`` (numbered after the last one)."""
         common, changes, kept = self._common(events)
+        same_top = self._last is not None and self._top == self._last_top
+        self._last_top = self._top
         self._last = Update(
-            common, self.game.deal, events, self._names, self._last, ack_seat, ack, changes, kept
+            common,
+            self.game.deal,
+            events,
+            self._names,
+            self._last,
+            ack_seat,
+            ack,
+            changes,
+            kept,
+            same_top=same_top,
         )
         return self._last
 
