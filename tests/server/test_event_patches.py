@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -23,10 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from damepique.engine import PLAY, PRESETS, claim_plan_of, view_of
+from damepique.server.play.seating import SeatPlan
 from damepique.server.protocol import apply_patch
 from damepique.server.public_view import played_changes, public_json
 
-from .helpers import runner_for
+from .helpers import QuietSeating, runner_for
 
 HEAD = {"v", "type", "n", "base", "seat", "event", "events", "ack"}
 
@@ -72,12 +74,24 @@ def _step(runner: Any, rng: random.Random) -> list[dict[str, Any]]:
     return events
 
 
+class TimedSeating(QuietSeating):
+    """People at every seat, 30 s a turn: the state's ``timer`` changes as the turn moves."""
+
+    def plan(self, game: Any) -> SeatPlan:
+        return replace(super().plan(game), timer=30)
+
+
+@pytest.mark.parametrize("timed", [False, True])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(20, 140))
-def test_a_patch_from_events_is_the_diff_of_whole_states(preset: str, seed: int, steps: int) -> None:
+def test_a_patch_from_events_is_the_diff_of_whole_states(
+    preset: str, timed: bool, seed: int, steps: int
+) -> None:
     rules = PRESETS[preset]
     runner = runner_for(rules, seed % 1000)
+    if timed:
+        runner.seating = TimedSeating()
     rng = random.Random(seed)
     seats = [*range(rules.players), -1]
     last: dict[int, dict[str, Any]] = {}
@@ -86,6 +100,8 @@ def test_a_patch_from_events_is_the_diff_of_whole_states(preset: str, seed: int,
         if runner.game.over:
             break
         events = _step(runner, rng)
+        if timed:
+            runner.reseat()  # the timer armed for the new position, as before every broadcast
         if rng.random() < 0.2:  # a hello between two updates: its state is built, nothing changes
             runner.state(rng.randrange(rules.players))
         update = runner.next_update(events)
