@@ -211,6 +211,7 @@ def stopped_clock_server(tmp_path: Path) -> Iterator[int]:
     env = {
         **os.environ,
         "DAMEPIQUE_CLOCK": "manual",
+        "DAMEPIQUE_TEST_HOOKS": "1",
         "DAMEPIQUE_SEND_BUFFER": "4096",
         "DAMEPIQUE_SEND_QUEUE": "16",
     }
@@ -226,9 +227,10 @@ def test_a_spectator_that_never_reads_slows_nobody(stopped_clock_server: int) ->
     spectator that never reads: every game goes at its own pace (each send to
     the spectator used to hold the table up to 10 s once its buffers were full),
     and the server closes the spectator once its messages pile up. The server's
-    clock stands still: the spectator can only be closed for the messages piled
-    up (not for a send that waited 10 s), and a table that waited on the
-    spectator's send would wait for ever (the players' reads fail)."""
+    clock stands still but for 2 s a game (the wait for the close frame): the
+    spectator can only be closed for the messages piled up (not for a send that
+    waited 10 s), and a table that waited on the spectator's send would wait for
+    ever (the players' reads fail)."""
     from tests.multiplayer.mp_helpers import Player
 
     server = stopped_clock_server
@@ -259,6 +261,10 @@ def test_a_spectator_that_never_reads_slows_nobody(stopped_clock_server: int) ->
         last = final["game"]
         if httpx.get(base + f"/api/tables/{t['code']}").json()["spectators"] == 0:
             break
+        # Closed for its pile of messages, the spectator is let go once its close frame
+        # is sent, or after 2 s of the clock (its buffers are full: it never is). Two
+        # seconds a game, four games at most: never the 10 s a send may wait.
+        assert httpx.post(base + "/api/test/clock", json={"advance": 2}).status_code == 200
         ann.send_text(json.dumps({"type": "rematch", "game": final["game"]}))
     else:
         raise AssertionError("the spectator was never closed (4 games)")
