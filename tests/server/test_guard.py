@@ -27,23 +27,27 @@ from damepique.server.guard import Guard, guarded
 ATTACKER = "127.0.0.2"  # another loopback address: the tests' own requests come from 127.0.0.1
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """One process for the module: each test opens its own connections (the
-    attacker's from another address) and leaves nothing the next one meets."""
-    tmp_path = tmp_path_factory.mktemp("guard")
+def serving(folder: Path, name: str, **env: str) -> Iterator[int]:
+    """A server process with ``env`` added to this one's, its port; stopped after."""
     port = free_port()
-    env = {
-        **os.environ,
-        "DAMEPIQUE_REQUEST_TIMEOUT": "1",
-        "DAMEPIQUE_HELLO_TIMEOUT": "1",
-        "DAMEPIQUE_PER_ADDRESS": "20",
-    }
-    proc = start_server(tmp_path / "guard.sqlite3", port, tmp_path / "guard.log", env)
+    proc = start_server(folder / f"{name}.sqlite3", port, folder / f"{name}.log", {**os.environ, **env})
     try:
         yield port
     finally:
         stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """One process for the module: each test opens its own connections (the
+    attacker's from another address) and leaves nothing the next one meets."""
+    yield from serving(
+        tmp_path_factory.mktemp("guard"),
+        "guard",
+        DAMEPIQUE_REQUEST_TIMEOUT="1",
+        DAMEPIQUE_HELLO_TIMEOUT="1",
+        DAMEPIQUE_PER_ADDRESS="20",
+    )
 
 
 def attacker_socket(port: int) -> socket.socket:
@@ -207,19 +211,14 @@ def stopped_clock_server(tmp_path: Path) -> Iterator[int]:
     does not read are small: 4 KB in the kernel and 4 KB in the server
     (``DAMEPIQUE_SEND_BUFFER``; the system's grow to 4 MB, some sixteen whole
     games of messages), then 16 messages waiting (``DAMEPIQUE_SEND_QUEUE``)."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "DAMEPIQUE_CLOCK": "manual",
-        "DAMEPIQUE_TEST_HOOKS": "1",
-        "DAMEPIQUE_SEND_BUFFER": "4096",
-        "DAMEPIQUE_SEND_QUEUE": "16",
-    }
-    proc = start_server(tmp_path / "stuck.sqlite3", port, tmp_path / "stuck.log", env)
-    try:
-        yield port
-    finally:
-        stop_server(proc)
+    yield from serving(
+        tmp_path,
+        "stuck",
+        DAMEPIQUE_CLOCK="manual",
+        DAMEPIQUE_TEST_HOOKS="1",
+        DAMEPIQUE_SEND_BUFFER="4096",
+        DAMEPIQUE_SEND_QUEUE="16",
+    )
 
 
 def test_a_spectator_that_never_reads_slows_nobody(stopped_clock_server: int) -> None:
