@@ -9,7 +9,11 @@ What is measured is everything the app does with a card, from the frame's
 text to the four texts handed to ``send``: Starlette's and FastAPI's layers,
 the table session, the engine, the SQLite event log, the updates. The
 "players" (JSON parsing, patches laid over states) are measured apart and
-subtracted.
+subtracted. ``server/players`` is the server's CPU in units of the players':
+the players' work is the same whatever the server's code, in the same
+process, so the ratio takes out most of what a loaded machine does to both
+(compare two commits by it, alternating: ``benchmarks/log.md``, issue 30's
+fourth look).
 
     python benchmarks/server_inprocess.py --tables 100 --cards 20000
     python benchmarks/server_inprocess.py --solo --tables 300 --cards 20000   # solo games
@@ -272,7 +276,7 @@ async def main(args: argparse.Namespace) -> None:
     print(
         f"tables {args.tables} cards {cards} wall {wall:.2f} s | process {1000 * cpu / cards:.3f} ms/card"
         f" | players {1000 * client / cards:.3f} | server {1000 * (cpu - client) / cards:.3f} ms/card"
-        f" | errors {bench.errors}"
+        f" | server/players {(cpu - client) / client:.2f} | errors {bench.errors}"
     )
     for t in tasks:
         t.cancel()
