@@ -120,14 +120,19 @@ def test_a_pass_puzzle_names_three_cards_of_the_hand_and_the_best_pass_clearly()
 
 
 def test_caps_keep_a_theme_out_and_kept_puzzles_come_first(deal_seven: list[dict]) -> None:
+    # Deal 7's two puzzles are ducks, and seed 4 mines void suits, ducks and a
+    # moon stopped: one duck allowed keeps the first kept duck, first, and
+    # leaves the second out; no void suit is mined.
     kept = copy.deepcopy(deal_seven)
-    caps = {"exit_card": 0, "duck": 0, "pass": 0}
-    data = puzzles.build(len(kept) + 1, seed=4, playouts=300, caps=caps, keep=kept)
+    assert [p["theme"] for p in kept] == ["duck", "duck"]
+    caps = {"exit_card": 0, "void_suit": 0, "pass": 0, "duck": 1}
+    data = puzzles.build(3, seed=4, playouts=300, caps=caps, keep=kept)
     ps = data["puzzles"]
-    assert data["caps"] == caps and len(ps) >= len(kept) + 1
-    kept_in = [p for p in kept if p["theme"] not in caps]
-    assert ps[: len(kept_in)] == kept_in  # the earlier file's first, within the caps
-    assert not {p["theme"] for p in ps} & set(caps)
+    assert data["caps"] == caps and len(ps) >= 3
+    assert ps[0] == kept[0]  # the earlier file's first, within the caps
+    assert kept[1]["id"] not in {p["id"] for p in ps}
+    themes = [p["theme"] for p in ps]
+    assert themes.count("duck") == 1 and not {"exit_card", "void_suit", "pass"} & set(themes)
     assert len({p["id"] for p in ps}) == len(ps)
 
 
