@@ -94,7 +94,11 @@ def test_the_starter_set_over_the_presets_people_play() -> None:
 
 
 @pytest.mark.slow
-def test_every_shipped_margin_holds_on_a_fresh_seed() -> None:
+def test_every_shipped_margin_holds_on_its_check_seed() -> None:
+    # Seed 12 is one of the two the shipped file was checked on when it was built
+    # (1 and 12): this proves today's search still finds every shipped answer and
+    # margin, not that they hold on an unseen seed. On seed 13, 14 of the 567
+    # margins come out under 1.5 (the lowest 0.62): noted for the puzzles' owner.
     assert puzzles.check(puzzles.load(), seed=12, jobs=2) == []
 
 
