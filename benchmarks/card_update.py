@@ -29,7 +29,8 @@ from damepique.engine import PLAY, PRESETS
 from damepique.server.clock import ManualClock
 from damepique.server.play.game import Game, Seat
 from damepique.server.play.hub import Hub
-from damepique.server.play.runner import Pace, Runner
+from damepique.server.play.pace import Pace
+from damepique.server.play.runner import Runner
 from damepique.server.play.seating import SeatPlan
 from damepique.server.storage.games import GameRow
 

@@ -27,7 +27,7 @@ from damepique.server.asgi import Connection
 from damepique.server.clock import ManualClock
 from damepique.server.cluster.node import Node
 from damepique.server.play.hub import Hub
-from damepique.server.play.runner import Pace
+from damepique.server.play.pace import Pace
 from damepique.server.play.thinking import Thinker
 from damepique.server.settings import Settings
 from damepique.server.storage.accounts import AccountStore

@@ -105,7 +105,8 @@ def runner_for(rules: Any, seed: int) -> Any:
     from damepique.server.clock import ManualClock
     from damepique.server.play.game import Game, Seat
     from damepique.server.play.hub import Hub
-    from damepique.server.play.runner import Pace, Runner
+    from damepique.server.play.pace import Pace
+    from damepique.server.play.runner import Runner
     from damepique.server.storage.games import GameRow
 
     seats = [Seat("human", f"P{i}") for i in range(rules.players)]

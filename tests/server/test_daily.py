@@ -22,7 +22,7 @@ from damepique.engine.fairness import SCHEME
 from damepique.server.app import create_app
 from damepique.server.clock import ManualClock
 from damepique.server.daily.days import bounds
-from damepique.server.play.runner import Pace
+from damepique.server.play.pace import Pace
 from damepique.server.settings import Settings
 
 from .helpers import recv_state

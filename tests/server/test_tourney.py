@@ -21,7 +21,7 @@ from damepique.engine import Rules
 from damepique.server.app import create_app
 from damepique.server.clock import ManualClock
 from damepique.server.duplicate import score_board
-from damepique.server.play.runner import Pace
+from damepique.server.play.pace import Pace
 from damepique.server.settings import Settings
 from damepique.server.tourney.movement import Movement
 

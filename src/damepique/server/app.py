@@ -44,7 +44,7 @@ from .daily.service import Daily
 from .errors import Refusal
 from .http import refused
 from .play.hub import Hub
-from .play.runner import SPEEDS, Pace
+from .play.pace import SPEEDS, Pace
 from .play.thinking import CHOICES, LEVELS, PERSONALITIES, Thinker, resolve_level
 from .protocol import VERSION, Json
 from .quick import routes as quick_routes

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from ..accounts.accounts import Accounts
 from ..errors import Refusal
 from ..http import browser_id, client_host, json_body
-from ..play.runner import SPEEDS
+from ..play.pace import SPEEDS
 from ..protocol import Json
 from .service import Daily
 

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from damepique.engine import PASS, Deal
 from damepique.wire import DealResult, HintMessage, StateSeat, state_seat
@@ -29,6 +28,7 @@ from ..storage.games import GameRow, GameStore
 from . import training
 from .game import Game, Seat
 from .hub import Hub
+from .pace import Pace
 from .reviews import Reviews
 from .seating import Seating, SeatPlan
 from .summary import DealSummary
@@ -37,22 +37,12 @@ from .timer import Position, TurnTimer, position_of
 
 log = logging.getLogger("damepique.server")
 
-SPEEDS = ("normal", "fast")
 TIMEOUT_LEVEL = "intermediate"
 """The level that plays for a person who ran out of time."""
 
 
 History = tuple[list[DealResult], list[int] | None, list[int], bool, int | None, list[int]]
 """What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
-
-
-@dataclass(frozen=True)
-class Pace:
-    """Seconds a bot waits at ``normal`` speed (``fast`` never waits)."""
-
-    play: float = 0.8
-    after_trick: float = 1.6
-    pass_: float = 0.4
 
 
 def stamp(events: list[Json], now: float) -> None:
@@ -219,19 +209,10 @@ class Runner:
     def next_update(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> Update:
         """The update after ``events`` (numbered after the last one)."""
         common, changes, kept = self._common(events)
-        same_top = self._last is not None and self._top == self._last_top
+        last, same = self._last, self._last is not None and self._top == self._last_top
         self._last_top = self._top
         self._last = Update(
-            common,
-            self.game.deal,
-            events,
-            self._names,
-            self._last,
-            ack_seat,
-            ack,
-            changes,
-            kept,
-            same_top=same_top,
+            common, self.game.deal, events, self._names, last, ack_seat, ack, changes, kept, same_top=same
         )
         return self._last
 
@@ -516,4 +497,4 @@ class Runner:
                 await self._bots
 
 
-__all__ = ["SPEEDS", "TIMEOUT_LEVEL", "Pace", "Runner", "stamp"]
+__all__ = ["TIMEOUT_LEVEL", "Runner", "stamp"]

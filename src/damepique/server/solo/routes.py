@@ -19,7 +19,7 @@ from damepique.engine.record import replay as replay_record
 
 from ..errors import Refusal
 from ..http import address_key, browser_id, client_host, json_body, rules_from_body
-from ..play.runner import SPEEDS
+from ..play.pace import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
 from ..storage.games import GameRow, GameStore

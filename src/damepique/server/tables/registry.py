@@ -29,7 +29,8 @@ from ..cluster.relay import MOVED, Relay
 from ..errors import Refusal
 from ..play.game import Game, Seat
 from ..play.hub import Hub
-from ..play.runner import Pace, Runner
+from ..play.pace import Pace
+from ..play.runner import Runner
 from ..play.thinking import Thinker
 from ..protocol import Json
 from ..settings import Settings

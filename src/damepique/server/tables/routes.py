@@ -20,7 +20,7 @@ from ..accounts.accounts import Accounts
 from ..asgi import App, Connection, RawWebSocket
 from ..errors import Refusal
 from ..http import client_host, client_id, frames, json_body, refused, rules_from_body
-from ..play.runner import SPEEDS
+from ..play.pace import SPEEDS
 from ..play.thinking import CHOICES, LEVELS, PERSONALITIES
 from ..protocol import Json, dumps, error
 from .codes import display_code, normalize_code

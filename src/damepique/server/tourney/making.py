@@ -19,7 +19,7 @@ import hashlib
 
 from ..errors import Refusal
 from ..http import rules_from_body
-from ..play.runner import SPEEDS
+from ..play.pace import SPEEDS
 from ..play.thinking import CHOICES
 from ..protocol import Json
 from ..tables.seats import clean_name
