@@ -10,7 +10,9 @@ as the suite runs them (``-m "not browser" -n 2``, before the browser
 files): the whole suite at a constant set of test files. With
 ``--together``, the two trees run at the same time instead of one after
 the other, so that both see the same load on a machine others share.
-Each run is its own pytest process with that tree's ``src`` first on
+Each tree runs both parts with its own ``scripts/test`` flags (its workers:
+the browser files on two since 4e70614, on one before). Each run is its own
+pytest process with that tree's ``src`` first on
 ``PYTHONPATH`` (its servers too), so one virtual environment serves both.
 Prints each run's wall time, its outcome and the load average beside it;
 each run's whole output is in its tree's ``test-artifacts/browser-suite.log``.
@@ -53,13 +55,15 @@ def common_files(before: Path) -> list[str]:
     return sorted(f for f in both if f not in FILES and not f.startswith("tests/browser/"))
 
 
-def suite_flags(tree: Path) -> list[str]:
+def suite_flags(tree: Path, browser: bool = False) -> list[str]:
     """The flags that tree's ``scripts/test`` runs the files other than the browser's
-    with (its ``run -m "not browser" ...`` line): each tree as its own suite runs them."""
+    with (its ``run -m "not browser" ...`` line), or the browser files (``run -m
+    browser ...``: two workers since 4e70614): each tree as its own suite runs them."""
+    start = "run -m browser" if browser else 'run -m "not browser"'
     for line in (tree / "scripts" / "test").read_text().splitlines():
-        if line.startswith('run -m "not browser"'):
-            return [a for a in shlex.split(line)[1:] if a != "$@"]
-    return ["-m", "not browser", "-n", "2"]
+        if line.startswith(start):
+            return [a for a in shlex.split(line)[1:] if a not in ("$@", "tests")]
+    return ["-m", "browser"] if browser else ["-m", "not browser", "-n", "2"]
 
 
 def pytest(tree: Path, args: list[str], log: str) -> dict[str, object]:
@@ -91,7 +95,7 @@ def run(
     if others:
         result["others"] = pytest(tree, [*suite_flags(tree), *others, *extra], "others-suite.log")
     if browser:
-        result["browser"] = pytest(tree, ["-m", "browser", *FILES, *extra], "browser-suite.log")
+        result["browser"] = pytest(tree, [*suite_flags(tree, True), *FILES, *extra], "browser-suite.log")
     result["seconds"] = round(time.monotonic() - start, 1)
     result["load_before"] = round(load, 1)
     result["load_after"] = round(os.getloadavg()[0], 1)
