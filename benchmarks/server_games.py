@@ -165,14 +165,14 @@ def main() -> int:
     p.add_argument(
         "--server-gc",
         default="",
-        help="the server's gc.set_threshold, e.g. 700,10,10 (default: the server's)",
+        help="the server's DAMEPIQUE_GC: paced, or Python's own collector at thresholds"
+        " such as 700,10,10 (default: the server's)",
     )
     args = p.parse_args()
     seconds = min(args.seconds, 600.0)
     counts = [min(int(x), 2000) for x in args.games.split(",")]
-    gc_threshold = tuple(int(x) for x in args.server_gc.split(",") if x.strip())[:3] or None
     global PROTOCOL
-    with local_server(gc_threshold) as (base, pid):
+    with local_server(args.server_gc.strip() or None) as (base, pid):
         PROTOCOL = int(httpx.get(base + "/healthz", timeout=10).json().get("protocol", 1))
         print(
             json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "load": os.getloadavg()}),

@@ -44,7 +44,6 @@ import orjson
 
 from damepique.server.app import create_app
 from damepique.server.protocol import VERSION, apply_patch
-from damepique.server.run import DEFAULT_GC_THRESHOLD
 
 WS_PATH = "/ws/table" if VERSION == 1 else "/ws"
 """The game socket of the server being measured (one for every game since protocol 2)."""
@@ -183,6 +182,21 @@ async def measure_idle(args: argparse.Namespace, runs: list[TableRun], bench: Be
     print(f"tables {len(runs)} idle {wall:.1f} s | server {1000 * cpu / wall:.2f} ms of CPU per second")
 
 
+def pace_collector() -> asyncio.Task[None] | None:
+    """The garbage collector as ``damepique serve`` sets it (a tree from before
+    ``server/collector.py``: its thresholds), the app as built frozen out of it."""
+    try:
+        from damepique.server.clock import Clock
+        from damepique.server.collector import Collector, start_collector
+    except ImportError:
+        from damepique.server.run import DEFAULT_GC_THRESHOLD  # type: ignore[attr-defined]
+
+        gc.freeze()
+        gc.set_threshold(*DEFAULT_GC_THRESHOLD)
+        return None
+    return start_collector(Collector(), Clock())
+
+
 async def main(args: argparse.Namespace) -> None:
     folder = tempfile.mkdtemp()
     app = create_app(database_url=str(Path(folder) / "bench.sqlite3"))
@@ -199,8 +213,7 @@ async def main(args: argparse.Namespace) -> None:
     await life.put({"type": "lifespan.startup"})
     lifespan = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}}, life.get, life_send))
     await started
-    gc.freeze()  # as ``damepique serve`` does
-    gc.set_threshold(*DEFAULT_GC_THRESHOLD)
+    _pacing = pace_collector()  # as ``damepique serve`` does (kept: a task only weakly held)
     bench = Bench()
     runs: list[TableRun] = []
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 5000))

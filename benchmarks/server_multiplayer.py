@@ -60,7 +60,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from damepique.server.protocol import apply_patch
-from damepique.server.run import DEFAULT_GC_THRESHOLD
 
 try:
     import orjson
@@ -82,6 +81,8 @@ MAX_SECONDS = 600.0
 MAX_TABLES = 5000
 MAX_PROCS = 16
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+CLIENT_GC_THRESHOLD = (10_000, 20, 100)
+"""The client processes' collector: young collections rarer than Python's default."""
 
 
 # -- reading processes -------------------------------------------------------------------
@@ -126,17 +127,18 @@ def wait_healthy(base: str, seconds: float = 120.0) -> None:
 
 
 @contextmanager
-def local_server(
-    gc_threshold: tuple[int, ...] | None = None, probe: str | None = None
-) -> Iterator[tuple[str, int]]:
+def local_server(gc: str | None = None, probe: str | None = None) -> Iterator[tuple[str, int]]:
     """A fresh ``damepique serve`` on a free loopback port: (base URL, pid);
-    ``gc_threshold``: the server's ``gc.set_threshold`` (its default otherwise);
+    ``gc``: the server's ``DAMEPIQUE_GC`` (``paced`` or thresholds ``g0,g1,g2``;
+    its default otherwise; a tree from before it takes the thresholds);
     ``probe``: run it under ``loop_probe.py``, its report written there."""
     # The load comes from one address and stands for many people: the limits
     # per client address (connections, tables and games created) are off.
     env = dict(os.environ) | {"DAMEPIQUE_PER_ADDRESS": "0", "DAMEPIQUE_CREATIONS": "0"}
-    if gc_threshold:
-        env["DAMEPIQUE_GC_THRESHOLD"] = ",".join(map(str, gc_threshold))
+    if gc:
+        env["DAMEPIQUE_GC"] = gc
+        if gc != "paced":  # a server from before DAMEPIQUE_GC read its thresholds here
+            env["DAMEPIQUE_GC_THRESHOLD"] = gc
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         command = [sys.executable, "-m", "damepique", "serve"]
@@ -592,10 +594,10 @@ async def client_main(
         for i in range(4):
             await connect(run, i)
     # What was built so far lives to the end: out of the collector's way, and
-    # collections rarer, as the server does (``damepique serve``'s thresholds).
+    # collections rarer than Python's default.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*DEFAULT_GC_THRESHOLD)
+    gc.set_threshold(*CLIENT_GC_THRESHOLD)
     pipe.send(("ready", count))
     start, warm_until, stop_at, storm_at = await loop.run_in_executor(None, pipe.recv)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
@@ -840,7 +842,8 @@ def main() -> int:
     p.add_argument(
         "--server-gc",
         default="",
-        help="the local server's gc.set_threshold, e.g. 700,10,10 (default: the server's own)",
+        help="the server's DAMEPIQUE_GC: paced, or Python's own collector at thresholds"
+        " such as 700,10,10 (default: the server's)",
     )
     p.add_argument(
         "--storm",
@@ -878,7 +881,7 @@ def main() -> int:
             p.error("--url must be an http address on this machine (127.0.0.1 or localhost)")
         base = args.url.rstrip("/")
     pids_given = [int(x) for x in args.server_pid.split(",") if x.strip()]
-    gc_threshold = tuple(int(x) for x in args.server_gc.split(",") if x.strip())[:3] or None
+    server_gc = args.server_gc.strip() or None
     if not args.json:
         print(
             f"# think {args.think} s, {seconds:.0f} s a level ({warm:.0f} s warm-up), "
@@ -908,9 +911,9 @@ def main() -> int:
             result["url"] = base
         else:
             probe = f"{args.probe}.{n}.json" if args.probe else None
-            with local_server(gc_threshold, probe) as (local, pid):
+            with local_server(server_gc, probe) as (local, pid):
                 result = level(local, [pid], probe=bool(probe))
-            result["server_gc"] = list(gc_threshold) if gc_threshold else None
+            result["server_gc"] = server_gc
         result["patches"] = patches
         if args.json:
             print(json.dumps(result), flush=True)

@@ -3,39 +3,21 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import socket
 import sys
 import threading
 import webbrowser
 
+from .collector import gc_setting, start_collector
 from .settings import database_url
 from .storage.database import damaged, sqlite_file
-
-DEFAULT_GC_THRESHOLD = (10_000, 20, 100)
-
 
 LISTEN_BACKLOG = 16_384
 """Connections waiting to be accepted, at most (uvicorn's default: 2,048)."""
 
 MIN_OPEN_FILES = 4096
 """Under this many open files ``serve`` warns: each player's socket is one."""
-
-
-def gc_threshold(text: str) -> tuple[int, ...]:
-    """``"g0,g1,g2"`` (one to three numbers) as ``gc.set_threshold`` takes them;
-    empty: the server's default.
-
-    >>> gc_threshold(""), gc_threshold("700, 10")
-    ((10000, 20, 100), (700, 10))
-    """
-    if not text.strip():
-        return DEFAULT_GC_THRESHOLD
-    numbers = tuple(int(x) for x in text.split(","))
-    if not 1 <= len(numbers) <= 3 or min(numbers) < 0:
-        raise ValueError(f"DAMEPIQUE_GC_THRESHOLD: one to three whole numbers, not {text!r}")
-    return numbers
 
 
 def raise_open_files() -> int:
@@ -102,14 +84,11 @@ def serve(
         )
         return 1
     app = create_app(database_url=url, broker_url=broker, process_id=process_id)
-    # A server holds many long-lived objects (tables, connections): full collections
-    # of that heap stopped the loop for 0.2 to 0.7 s under load (benchmarks/README.md,
-    # Multiplayer). Objects made at start-up are never collected, and collections
-    # of the young generation come some fourteen times less often than Python's
-    # default (fifty times less held a longer tail of stalls at 250 busy tables).
-    # DAMEPIQUE_GC_THRESHOLD="g0,g1,g2" sets other thresholds (benchmarks compare them).
-    gc.freeze()
-    gc.set_threshold(*gc_threshold(os.environ.get("DAMEPIQUE_GC_THRESHOLD", "")))
+    # A server holds many long-lived objects (tables, connections) and each card's
+    # update lives until the table's next card: Python's own collector stopped the
+    # loop for 0.16 to 0.7 s at thousands of tables (``collector.py`` says why and
+    # what paces it instead). DAMEPIQUE_GC="g0,g1,g2": Python's own, at those thresholds.
+    collection = gc_setting(os.environ.get("DAMEPIQUE_GC", ""))
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:
@@ -141,6 +120,10 @@ def serve(
     )
 
     class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            self.collector = start_collector(collection, app.state.settings.clock)
+            await super().startup(sockets)
+
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             # On SIGTERM or SIGINT uvicorn stops taking connections, then waits
             # until every open one has finished its response, before the app's
