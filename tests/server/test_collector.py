@@ -62,7 +62,7 @@ def test_a_cycle_dropped_between_ticks_is_freed_at_the_next(python_gc: None) -> 
 
 
 def test_survivors_are_frozen_then_a_full_collection_frees_their_cycles(python_gc: None) -> None:
-    c = Collector(floor=0, growth=0.25, check_every=1)
+    c = Collector(floor=0, growth=0.25, check_every=1, spacing=0)
     c.start()
     base = gc.get_freeze_count()
     blocks = sys.getallocatedblocks()
@@ -86,7 +86,7 @@ def test_survivors_are_frozen_then_a_full_collection_frees_their_cycles(python_g
 
 
 def test_no_full_collection_under_the_floor(python_gc: None) -> None:
-    c = Collector(floor=10**9, growth=0.0, check_every=1)
+    c = Collector(floor=10**9, growth=0.0, check_every=1, spacing=0)
     c.start()
     a, alive = ring()
     c.tick()
@@ -98,7 +98,7 @@ def test_no_full_collection_under_the_floor(python_gc: None) -> None:
 
 
 def test_the_heap_is_looked_at_every_few_ticks(python_gc: None) -> None:
-    c = Collector(floor=0, growth=0.0, check_every=3)
+    c = Collector(floor=0, growth=0.0, check_every=3, spacing=0)
     c.start()
     a, alive = ring()
     c.tick()
@@ -108,6 +108,28 @@ def test_the_heap_is_looked_at_every_few_ticks(python_gc: None) -> None:
     assert c.full == 0 and alive() is not None  # grown, but not looked at yet
     c.tick()
     assert c.full == 1 and alive() is None and keep
+    c.stop()
+
+
+def test_full_collections_are_spaced(python_gc: None) -> None:
+    """Growth alone waits ``spacing`` seconds (of ticks) after the start or the last full collection."""
+    c = Collector(floor=0, growth=0.0, check_every=1, period=0.5, spacing=2.0)
+    c.start()
+    a, alive = ring()
+    c.tick()
+    del a
+    keep = [[i] for i in range(10_000)]
+    for _ in range(2):
+        c.tick()
+    assert c.full == 0 and alive() is not None  # 1.5 s since the start
+    c.tick()
+    assert c.full == 1 and alive() is None
+    more = [[i] for i in range(10_000)]
+    for _ in range(3):
+        c.tick()
+    assert c.full == 1  # grown again, 1.5 s since the last
+    c.tick()
+    assert c.full == 2 and keep and more
     c.stop()
 
 
