@@ -113,7 +113,7 @@ def test_the_heap_is_looked_at_every_few_ticks(python_gc: None) -> None:
 
 def test_full_collections_are_spaced(python_gc: None) -> None:
     """Growth alone waits ``spacing`` seconds (of ticks) after the start or the last full collection."""
-    c = Collector(floor=0, growth=0.0, check_every=1, period=0.5, spacing=2.0)
+    c = Collector(floor=0, growth=0.0, check_every=1, period=0.5, longest=0.5, spacing=2.0)
     c.start()
     a, alive = ring()
     c.tick()
@@ -133,6 +133,34 @@ def test_full_collections_are_spaced(python_gc: None) -> None:
     c.stop()
 
 
+class Stopwatch:
+    """A young collection's duration, taken from ``durations`` in turn (read before and after each)."""
+
+    def __init__(self, durations: list[float]) -> None:
+        self.durations = iter(durations)
+        self.now = 0.0
+        self.running = False
+
+    def __call__(self) -> float:
+        if self.running:
+            self.now += next(self.durations)
+        self.running = not self.running
+        return self.now
+
+
+def test_the_wait_grows_while_collections_are_cheap(python_gc: None) -> None:
+    """Doubled after each cheap young collection up to ``longest``; back to ``period`` after a long one."""
+    cheap, long = 0.0001, 0.005
+    c = Collector(period=0.1, longest=0.4, cheap=0.001, timer=Stopwatch([cheap] * 5 + [long, cheap]))
+    c.start()
+    waits = []
+    for _ in range(7):
+        c.tick()
+        waits.append(c.wait)
+    assert waits == [0.2, 0.4, 0.4, 0.4, 0.4, 0.1, 0.2]
+    c.stop()
+
+
 def test_the_setting() -> None:
     assert isinstance(gc_setting(""), Collector)
     assert isinstance(gc_setting(" paced "), Collector)
@@ -145,7 +173,7 @@ def test_the_setting() -> None:
 def test_ticks_follow_the_apps_clock(python_gc: None) -> None:
     async def scenario() -> None:
         clock = ManualClock()
-        c = Collector(period=0.5)
+        c = Collector(period=0.5, longest=0.5)
         task = start_collector(c, clock)
         assert task is not None
         await clock.settle()
