@@ -11,6 +11,7 @@ import gc
 import sys
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -195,3 +196,17 @@ def test_thresholds_leave_pythons_collector_on(python_gc: None) -> None:
     asyncio.run(scenario())
     assert gc.isenabled() and gc.get_threshold() == (5000, 7, 9)
     assert gc.get_freeze_count() > 0
+
+
+def test_serve_refuses_a_bad_setting_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from damepique.server.run import serve
+
+    monkeypatch.setenv("DAMEPIQUE_GC", "often")
+    assert serve(port=1, db=str(tmp_path / "never.sqlite3")) == 2
+    assert (
+        "DAMEPIQUE_GC: 'paced' or one to three whole numbers (thresholds), not 'often'"
+        in capsys.readouterr().err
+    )
+    assert gc.isenabled()  # nothing was started

@@ -61,6 +61,15 @@ def serve(
 
     from .app import create_app
 
+    # A server holds many long-lived objects (tables, connections) and each card's
+    # update lives until the table's next card: Python's own collector stopped the
+    # loop for 0.16 to 0.7 s at thousands of tables (``collector.py`` says why and
+    # what paces it instead). DAMEPIQUE_GC="g0,g1,g2": Python's own, at those thresholds.
+    try:
+        collection = gc_setting(os.environ.get("DAMEPIQUE_GC", ""))
+    except ValueError as e:
+        print(f"damepique: {e}", file=sys.stderr)
+        return 2
     files = raise_open_files()
     if 0 <= files < MIN_OPEN_FILES:
         print(
@@ -84,11 +93,6 @@ def serve(
         )
         return 1
     app = create_app(database_url=url, broker_url=broker, process_id=process_id)
-    # A server holds many long-lived objects (tables, connections) and each card's
-    # update lives until the table's next card: Python's own collector stopped the
-    # loop for 0.16 to 0.7 s at thousands of tables (``collector.py`` says why and
-    # what paces it instead). DAMEPIQUE_GC="g0,g1,g2": Python's own, at those thresholds.
-    collection = gc_setting(os.environ.get("DAMEPIQUE_GC", ""))
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"damepique: playing at {address}  (database: {url})", flush=True)
     if open_browser:
