@@ -146,7 +146,7 @@ SERVER_RANKS = {
     "clock": 0, "static": 0,
     "duplicate": 0,
     "errors": 0, "protocol": 0, "settings": 0, "patches": 0, "public_view": 0, "asgi": 0, "http": 0,
-    "shield": 0, "guard": 0, "keepalive": 0,
+    "shield": 0, "guard": 0, "keepalive": 0, "collector": 0,
     "fair": 0,
     "storage": 1,
     "play": 2,
