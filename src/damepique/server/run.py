@@ -9,6 +9,7 @@ import sys
 import threading
 import webbrowser
 
+from .clock import Clock
 from .collector import gc_setting, start_collector
 from .settings import database_url
 from .storage.database import damaged, sqlite_file
@@ -125,7 +126,9 @@ def serve(
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-            self.collector = start_collector(collection, app.state.settings.clock)
+            # Real time, never the app's clock: a test server's manual clock would
+            # step through every tick each time a test moves it by minutes.
+            self.collector = start_collector(collection, Clock())
             await super().startup(sockets)
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
