@@ -28,6 +28,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -181,6 +182,20 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
+def wait_listening(port: int, seconds: float, what: str) -> None:
+    """Until something accepts connections on 127.0.0.1:``port`` (``what``, the
+    server just started, named if it never does within ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{what} did not start") from None
+            time.sleep(0.1)
+
+
 def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     server = subprocess.Popen(
@@ -188,17 +203,7 @@ def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         + (["--starlette"] if args.starlette else [])
     )
     try:
-        deadline = time.monotonic() + 20
-        import socket
-
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the relay server did not start") from None
-                time.sleep(0.1)
+        wait_listening(port, 20, "the relay server")
         out: Any = mp.Queue()
         procs = args.client_procs
         parts = [range(tables)[i::procs] for i in range(procs)]

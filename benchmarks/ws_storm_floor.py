@@ -22,13 +22,13 @@ import asyncio
 import json
 import multiprocessing
 import os
-import socket
 import subprocess
 import sys
 import time
 from typing import Any
 
 from server_multiplayer import Socket, cpu_seconds, free_port, quantile  # this folder is on the path
+from ws_floor import wait_listening
 
 MAX_CONNECTIONS = 20_000
 TEXT = "x" * 1450
@@ -120,15 +120,7 @@ def main() -> int:
     port = free_port()
     server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the relay did not start") from None
-                time.sleep(0.1)
+        wait_listening(port, 30, "the bare server")
         ctx = multiprocessing.get_context("spawn")
         shares = [n // procs + (1 if k < n % procs else 0) for k in range(procs)]
         children = []
