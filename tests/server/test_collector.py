@@ -32,6 +32,16 @@ def ring() -> tuple[Node, weakref.ref[Node]]:
     return a, weakref.ref(a)
 
 
+def frozen_then_dropped(c: Collector) -> weakref.ref[Node]:
+    """Start ``c``, make a ring that lives through one tick (frozen with the rest),
+    then drop it: from then on only a full collection frees it."""
+    c.start()
+    a, alive = ring()
+    c.tick()
+    del a
+    return alive
+
+
 @pytest.fixture
 def python_gc() -> Iterator[None]:
     enabled, thresholds = gc.isenabled(), gc.get_threshold()
@@ -88,10 +98,7 @@ def test_survivors_are_frozen_then_a_full_collection_frees_their_cycles(python_g
 
 def test_no_full_collection_under_the_floor(python_gc: None) -> None:
     c = Collector(floor=10**9, growth=0.0, check_every=1, spacing=0)
-    c.start()
-    a, alive = ring()
-    c.tick()
-    del a
+    alive = frozen_then_dropped(c)
     keep = [[i] for i in range(10_000)]
     c.tick()
     assert c.full == 0 and alive() is not None and keep
@@ -100,10 +107,7 @@ def test_no_full_collection_under_the_floor(python_gc: None) -> None:
 
 def test_the_heap_is_looked_at_every_few_ticks(python_gc: None) -> None:
     c = Collector(floor=0, growth=0.0, check_every=3, spacing=0)
-    c.start()
-    a, alive = ring()
-    c.tick()
-    del a
+    alive = frozen_then_dropped(c)
     keep = [[i] for i in range(10_000)]
     c.tick()
     assert c.full == 0 and alive() is not None  # grown, but not looked at yet
@@ -115,10 +119,7 @@ def test_the_heap_is_looked_at_every_few_ticks(python_gc: None) -> None:
 def test_full_collections_are_spaced(python_gc: None) -> None:
     """Growth alone waits ``spacing`` seconds (of ticks) after the start or the last full collection."""
     c = Collector(floor=0, growth=0.0, check_every=1, period=0.5, longest=0.5, spacing=2.0)
-    c.start()
-    a, alive = ring()
-    c.tick()
-    del a
+    alive = frozen_then_dropped(c)
     keep = [[i] for i in range(10_000)]
     for _ in range(2):
         c.tick()
