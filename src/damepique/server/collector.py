@@ -95,7 +95,7 @@ class Collector:
     """Objects the collections found unreachable (cycles)."""
     _base: int = field(default=0, repr=False)
     """The heap's blocks after the last full collection (or the start)."""
-    wait: float = field(default=PERIOD_S, repr=False)
+    wait: float = field(default=PERIOD_S, init=False, repr=False)
     """Seconds until the next tick (``run``), ``period`` to ``longest``."""
     timer: Callable[[], float] = field(default=time.perf_counter, repr=False)
     """What a young collection's duration is read on (a test gives its own)."""
