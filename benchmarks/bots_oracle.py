@@ -14,6 +14,10 @@ splits what the expert loses into two parts:
     python benchmarks/bots_oracle.py run --seats expert,$S --deals 300 --seed 1 --log /tmp/oracle.jsonl
     python benchmarks/bots_arena_log.py paired --log /tmp/oracle.jsonl --against /tmp/expert.jsonl
 
+``--seeing SEATS`` (e.g. ``--seeing 0``) shows the cards to those seats only
+(by default every one of our Monte Carlo seats sees): against a field of
+our own experts, only the seat measured must see, or the field sees too.
+
 ``--reveal CARDS`` shows only those cards' places (e.g. ``--reveal QS`` or
 ``--reveal QS,KS,AS``; ``H`` for every heart): the rest is sampled as the
 honest expert samples it, which says how much of the gap one card's
@@ -53,10 +57,14 @@ def _watching(view_of):  # type: ignore[no-untyped-def]
 _honest_sample = montecarlo.sample_world
 REVEAL = -1
 """The cards whose places the search is shown (-1: all)."""
+SEEING: frozenset[int] | None = None
+"""The seats shown them (None: every seat)."""
 
 
 def _oracle_world(view, know, rng):  # type: ignore[no-untyped-def]
     deal = _deal["now"]
+    if SEEING is not None and view.seat not in SEEING:
+        return _honest_sample(view, know, rng)
     if REVEAL == -1:
         return list(deal.hands), deal.kitty
     shown = REVEAL & know.pool
@@ -79,6 +87,10 @@ if __name__ == "__main__":
     if "--reveal" in sys.argv:
         at = sys.argv.index("--reveal")
         REVEAL = _reveal(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
+    if "--seeing" in sys.argv:
+        at = sys.argv.index("--seeing")
+        SEEING = frozenset(int(s) for s in sys.argv[at + 1].split(","))
         del sys.argv[at : at + 2]
     arena.view_of = _watching(arena.view_of)
     openspiel.view_of = _watching(openspiel.view_of)
