@@ -37,7 +37,7 @@ from pathlib import Path
 
 from damepique.bots import training
 from damepique.bots.arena import play_deal
-from damepique.bots.inference import Reader, sample_read_world
+from damepique.bots.inference import PROPOSALS, Reader, sample_read_world
 from damepique.bots.knowledge import Knowledge, sample_world
 from damepique.bots.openspiel import logged_deals
 from damepique.bots.reading import (
@@ -246,7 +246,7 @@ def worlds(args: argparse.Namespace) -> dict[str, object]:
             for name, reader in readers.items():
                 rng = random.Random(f"read:{args.seed}:{d}:{trick}")
                 t = time.process_time()
-                drawn = [sample_read_world(view, know, rng, reader) for _ in range(args.worlds)]
+                drawn = [sample_read_world(view, know, rng, reader, args.proposals) for _ in range(args.worlds)]
                 cpu[name] += time.process_time() - t
                 scores[name].add(drawn, truth, slots, trick)
         print(f"\r{d + 1}/{args.deals} deals", end="", file=sys.stderr, flush=True)
@@ -255,6 +255,7 @@ def worlds(args: argparse.Namespace) -> dict[str, object]:
         "deals": args.deals,
         "seed": args.seed,
         "worlds": args.worlds,
+        "proposals": args.proposals,
         **{k: {**s.report(), "sampling_cpu_s": round(cpu[k], 1)} for k, s in scores.items()},
     }
 
@@ -273,6 +274,7 @@ def main() -> int:
     w.add_argument("--deals", type=int, default=50)
     w.add_argument("--seed", type=int, default=4)
     w.add_argument("--worlds", type=int, default=100)
+    w.add_argument("--proposals", type=int, default=PROPOSALS, help="worlds drawn for each kept")
     args = p.parse_args()
     out = fit(args) if args.cmd == "fit" else worlds(args)
     print(json.dumps(out))
