@@ -246,7 +246,9 @@ def worlds(args: argparse.Namespace) -> dict[str, object]:
             for name, reader in readers.items():
                 rng = random.Random(f"read:{args.seed}:{d}:{trick}")
                 t = time.process_time()
-                drawn = [sample_read_world(view, know, rng, reader, args.proposals) for _ in range(args.worlds)]
+                drawn = [
+                    sample_read_world(view, know, rng, reader, args.proposals) for _ in range(args.worlds)
+                ]
                 cpu[name] += time.process_time() - t
                 scores[name].add(drawn, truth, slots, trick)
         print(f"\r{d + 1}/{args.deals} deals", end="", file=sys.stderr, flush=True)

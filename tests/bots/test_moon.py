@@ -37,7 +37,7 @@ def test_the_shooter_is_a_named_personality():
     bot = get_bot("shooter")
     assert isinstance(bot, ShooterBot) and bot.name == "shooter" and bot.options.bold == 1.0
     assert get_bot("expert").options.bold == 0.0
-    assert get_bot("shooter:playouts=300").options == ExpertOptions(bold=1.0, playouts=300)
+    assert get_bot("shooter:playouts=300").options == ExpertOptions(bold=1.0, playouts=300, reading=False)
     assert "shooter" in bot_names() and "shooter" in PERSONALITIES and "shooter" not in LEVELS
     for name in bot_names():
         assert BOT_INFO[name] == {"kind": "personality" if name in PERSONALITIES else "level"}

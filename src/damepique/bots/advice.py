@@ -80,12 +80,14 @@ def advise(
     rng: random.Random | None = None,
     playouts: int = ADVICE_PLAYOUTS,
     top_passes: int = 3,
+    reading: bool = _EXPERT.reading,
 ) -> list[Advice]:
     """Advice for the seat of ``view``, best option first.
 
     In the play phase: one entry per legal card. In the pass phase: the
     ``top_passes`` best candidate passes. Deterministic for a given view and
-    generator (default: ``random.Random(0)``).
+    generator (default: ``random.Random(0)``). ``reading``: worlds weighed by
+    the others' plays, as the expert weighs them (``ExpertOptions.reading``).
     """
     rng = rng or random.Random(0)
     if view.phase == PASS:
@@ -93,7 +95,7 @@ def advise(
     legal = view.legal_mask()
     if not legal:
         return []
-    stats, groups, mode = _search(view, rng, playouts, race=False)
+    stats, groups, mode = _search(view, rng, playouts, race=False, reading=reading)
     best = min(stats.values(), key=lambda s: (s.mean, s.card))
     out = []
     for group in groups:
@@ -108,7 +110,7 @@ def advise(
 
 
 def _search(
-    view: View, rng: random.Random, playouts: int, race: bool
+    view: View, rng: random.Random, playouts: int, race: bool, reading: bool = _EXPERT.reading
 ) -> tuple[dict[int, CardStats], list[list[int]], str]:
     o = _EXPERT
     return evaluate_play(
@@ -121,7 +123,7 @@ def _search(
         objective=o.objective,
         allies=o.allies,
         watch=o.watch,
-        reading=o.reading,
+        reading=reading,
     )
 
 

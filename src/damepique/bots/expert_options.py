@@ -98,7 +98,7 @@ class ExpertOptions:
     better by half a point) to 1: shoots whenever its play-outs make the moon
     in at least ``moon.FAIR_CHANCE`` of the worlds, whatever the mean says
     (scaled down for values between), and passes to set a moon up."""
-    reading: bool = False
+    reading: bool = True
     """Weigh the sampled worlds by how likely the others' plays and the pass
     received are in each under the learned model of play (``bots.inference``)."""
 
