@@ -51,6 +51,7 @@ def test_the_frozen_expert_is_todays_expert_on_fixed_seeds() -> None:
     assert frozen.name == "expert-2026-12" and "expert-2026-12" in FROZEN
     assert "expert-2026-12" not in bot_names()  # not offered at tables
     assert frozen.options == ExpertOptions(reading=False)  # type: ignore[attr-defined]
+    assert get_bot("expert").options.reading  # type: ignore[attr-defined]
     # Same cards, deal after deal, as the expert without reading (a small
     # budget over whole deals, then the default budget on a few decisions).
     for seed in (1, 2):

@@ -99,8 +99,10 @@ class ExpertOptions:
     in at least ``moon.FAIR_CHANCE`` of the worlds, whatever the mean says
     (scaled down for values between), and passes to set a moon up."""
     reading: bool = True
-    """Weigh the sampled worlds by how likely the others' plays and the pass
-    received are in each under the learned model of play (``bots.inference``)."""
+    """Weigh the sampled worlds by how likely the others' plays are in each
+    under the learned model of play (``bots.inference``). On since issue 31
+    (no field of the paired runs showed a loss); ``expert-2026-12`` and the
+    shooter sample uniformly."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
