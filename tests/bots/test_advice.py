@@ -304,3 +304,60 @@ def test_a_review_taken_decision_by_decision_as_the_deal_is_played_is_the_whole_
     assert [it.to_json() for it in review_rest(deal, half)] == [it.to_json() for it in whole]
     every = review(deal, 0, totals, playouts=60, top=None)
     assert [it.to_json() for it in every] == [it.to_json() for it in so_far.items]
+
+
+def _twin_seat_0_cannot_tell(deal: Deal) -> Deal:
+    """The finished ``deal`` (its first, passing left) as it might have been
+    for all seat 0 can know: seat 1 was dealt, in place of a card it passed,
+    a card that seat 2 held and kept (and passed that instead). The hands
+    after the pass, and so every card played, are the same; only what seat 1
+    gave seat 2 differs, which seat 0 never sees."""
+    assert deal.rules.pass_offset(deal.number) % deal.rules.players == 1
+    p1, p2 = deal.passes[1], deal.passes[2]
+    assert p1 is not None and p2 is not None
+    c = (p1 & -p1).bit_length() - 1
+    kept = deal.dealt[2] & ~p2
+    d = (kept & -kept).bit_length() - 1
+    dealt = list(deal.dealt)
+    dealt[1] = dealt[1] & ~(1 << c) | 1 << d
+    dealt[2] = dealt[2] & ~(1 << d) | 1 << c
+    twin = Deal(deal.rules, dealt, deal.kitty, deal.number)
+    for s, p in enumerate(deal.passes):
+        assert p is not None
+        twin.pass_cards(s, p & ~(1 << c) | 1 << d if s == 1 else p)
+    for card in deal.plays:
+        twin.play(card)
+    assert twin.dealt != deal.dealt and twin.passes != deal.passes
+    return twin
+
+
+def test_a_review_says_the_same_of_two_deals_its_seat_cannot_tell_apart():
+    """What a seat is told about its deal depends only on what it saw: the
+    review of two deals that differ only in a pass between two other seats
+    is the same, item for item (a review searching the real hands, or seeded
+    from them, would differ). The protocol's leak check cannot see this: once
+    a deal is over, every card in it has been played in front of the seat."""
+    from damepique.bots.advice import review
+    from damepique.bots.arena import play_deal
+    from damepique.bots.registry import get_bot
+
+    deal = Deal.shuffled(Rules(), random.Random(6))
+    play_deal(
+        deal, [get_bot("beginner")] + [get_bot("intermediate")] * 3, [random.Random(s) for s in range(4)]
+    )
+    twin = _twin_seat_0_cannot_tell(deal)
+    assert twin.result() == deal.result()
+    seen = Deal(deal.rules, list(deal.dealt), deal.kitty, deal.number)
+    seen_twin = Deal(twin.rules, list(twin.dealt), twin.kitty, twin.number)
+    assert view_of(seen, 0) == view_of(seen_twin, 0)
+    for s in range(4):
+        seen.pass_cards(s, deal.passes[s])
+        seen_twin.pass_cards(s, twin.passes[s])
+    for card in deal.plays:
+        assert view_of(seen, 0) == view_of(seen_twin, 0)
+        seen.play(card)
+        seen_twin.play(card)
+    review_of = [
+        [it.to_json() for it in review(d, 0, (3, 9, 0, 14), playouts=60, top=None)] for d in (deal, twin)
+    ]
+    assert review_of[0] == review_of[1] and len(review_of[0]) >= 13
