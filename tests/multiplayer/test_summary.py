@@ -86,3 +86,47 @@ def test_a_solo_game_does_not_wait(tmp_path: Path) -> None:
             player = Player(ws, seed=3, until_summary=True)
             player.run()
             assert player.failure is None and player.final is not None and player.summary is None
+
+
+def once_left(leaver: Any, reader: Any) -> dict[str, Any]:
+    """``leaver`` leaves; ``reader``'s last state once the table has told it
+    so. The table's message comes with the seat changed, the runner's state
+    right after it; a ping answered after both bounds the wait (the summary's
+    own 15 s would close it too, later)."""
+    leaver.send_text(json.dumps({"type": "leave"}))
+    while recv(reader)["type"] != "table":
+        pass
+    reader.send_text(json.dumps({"type": "ping", "id": "after-leave"}))
+    last = None
+    while (msg := recv(reader))["type"] != "pong":
+        if msg["type"] == "state":
+            last = msg
+    assert last is not None
+    return last
+
+
+def test_a_person_who_leaves_during_the_summary_is_not_waited_for(client: TestClient) -> None:
+    """Bob leaves the table while both read deal 0's summary: the next deal
+    waits for Ann alone (not for the 15 seconds Bob would have had), and goes
+    on, Bob's seat played by a bot, once she continues."""
+    with contextlib.ExitStack() as stack:
+        ca, cb, sa, _ = first_summary(client, stack)
+        assert sa["summary"]["waiting"] == [0, 1]
+        assert once_left(cb, ca)["summary"] == {**sa["summary"], "waiting": [0]}
+        ca.send_text(json.dumps({"type": "continue", "deal": 0}))
+        done = state_where(ca, lambda m: m["summary"] is None and all(m["view"]["passed_seats"][1:]))
+        assert done["view"]["deal"] == 1 and not done["view"]["passed_seats"][0]
+
+
+def test_the_summary_closes_when_its_last_reader_leaves(client: TestClient) -> None:
+    """Ann continued; Bob, the one still reading, leaves: nobody is waited for."""
+    with contextlib.ExitStack() as stack:
+        ca, cb, _, _ = first_summary(client, stack)
+        ca.send_text(json.dumps({"type": "continue", "deal": 0}))
+        state_where(ca, lambda m: m["summary"] and m["summary"]["waiting"] == [1])
+        last = once_left(cb, ca)
+        assert last["summary"] is None
+        # The three bots pass now (before the pong or after it).
+        if last["view"]["passed_seats"][1:] != [True] * 3:
+            last = state_where(ca, lambda m: m["view"]["passed_seats"][1:] == [True] * 3)
+        assert last["view"]["deal"] == 1

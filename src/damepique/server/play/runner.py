@@ -446,6 +446,7 @@ class Runner:
     def reseat(self) -> None:
         """Seats changed hands (away, back, left): the new plan read once; the timer and bots follow."""
         self.plan = self.seating.plan(self.game)
+        self.summary.keep(self.seating.readers())  # nobody waits on a seat its person left
         self._arm()
         self.kick()
 

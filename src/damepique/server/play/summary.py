@@ -11,6 +11,10 @@ summary (the bots wait there for the person anyway).
 >>> s.open(0, [0, 2])
 >>> s.holding, s.read(2, 0), s.info()["waiting"], s.read(0, 0), s.holding, closed
 (True, True, [0], True, False, [True])
+>>> s.open(1, [0, 2]); s.keep([0, 1]); s.info()["waiting"], s.holding
+([0], True)
+>>> s.keep([1]); s.holding, closed
+(False, [True, True])
 """
 
 from __future__ import annotations
@@ -59,6 +63,16 @@ class DealSummary:
         if not self.waiting:
             self.close()
         return True
+
+    def keep(self, readers: Iterable[int]) -> None:
+        """Wait only for those of ``readers`` still waited for (a person left the
+        table or a bot took their seat: nobody will press "Continue" there);
+        once nobody is left, it closes."""
+        if self.deal is None:
+            return
+        self.waiting &= set(readers)
+        if not self.waiting:
+            self.close()
 
     def info(self) -> SummaryInfo | None:
         """The state messages' ``summary``: the deal, who is still reading, until when (ms)."""
