@@ -1,0 +1,327 @@
+"""How much a card must cost a Hearts server at the least: the bare relay of
+``ws_floor.py`` plus only what any server of the issue's kind has to do with
+a card, measured side by side with that relay (issue 30's "server CPU per card
+at most 2 × the bare relay").
+
+The same uvicorn (settings as ``damepique serve``), the same load client
+(``server_multiplayer.Socket`` on uvloop), N tables of four connections, one
+card always in flight per table (``--think 0``). Per card the server:
+
+- parses the seat's JSON (orjson, as the app does);
+- plays the card on the engine's ``Deal`` (whose turn, legal, the trick),
+  refusing an illegal one;
+- stores it before anyone hears of it: one ``INSERT`` into SQLite (stdlib
+  ``sqlite3``, WAL, ``synchronous=NORMAL``), committed once per turn of the
+  event loop for every card that arrived in it (group commit), the sends
+  waiting for that commit;
+- writes what the seats may know: one text for the three that only see the
+  card (who played it, who acts next), one for the seat to act with its legal
+  cards; at a new deal each seat gets its own hand.
+
+Nothing else: no views, no patches, no sessions, no timers, no bots, no
+reviews. It is not a server one could ship (no reconnection, no spectators,
+no hidden-state checks beyond the engine's); it is a floor: what the
+per-card work costs when done as cheaply as Python allows.
+
+    python benchmarks/ws_game_floor.py --tables 200 --rounds 3
+
+Each round measures the relay (``ws_floor.level``) and then the game floor at
+the same tables, and prints both and their ratio. Bounded like ``ws_floor``:
+at most 120 s a level and 2,000 tables, 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ws_floor
+from server_multiplayer import Socket, cpu_seconds, free_port, loads
+
+# -- the server ------------------------------------------------------------------------------
+
+
+def game_app(db_path: str) -> Any:
+    """An ASGI app: ``/t/{table}/{seat}``. ``{"n": 0}`` deals the table in;
+    ``{"n": k, "card": "QS"}`` plays card k of the table's game."""
+    import random
+    import sqlite3
+
+    import orjson
+
+    from damepique.engine import CARD_NAMES, DONE, Deal, HeartsError, Rules
+
+    db = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("CREATE TABLE IF NOT EXISTS cards (tbl TEXT, n INTEGER, seat INTEGER, card TEXT)")
+    rules = Rules(passing=False)
+    pending: list[asyncio.Future[None]] = []
+
+    def commit() -> None:
+        db.execute("COMMIT")
+        waiting = pending[:]
+        pending.clear()
+        for f in waiting:
+            f.set_result(None)
+
+    async def stored(row: tuple[str, int, int, str]) -> None:
+        if not pending:
+            db.execute("BEGIN")
+            asyncio.get_running_loop().call_soon(commit)
+        db.execute("INSERT INTO cards VALUES (?, ?, ?, ?)", row)
+        f = asyncio.get_running_loop().create_future()
+        pending.append(f)
+        await f
+
+    class Table:
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.seats: list[Any] = [None] * 4
+            self.number = 0
+            self.deal = self.new_deal()
+            self.n = 0
+
+        def new_deal(self) -> Deal:
+            self.number += 1
+            return Deal.shuffled(rules, random.Random(f"{self.name}:{self.number}"), self.number)
+
+        async def tell(self, n: int, seat: int | None, card: str | None, hands: bool) -> None:
+            deal = self.deal
+            to_act = deal.to_act
+            common: dict[str, Any] = {"n": n, "seat": seat, "card": card, "to_act": to_act}
+            seen = {"type": "websocket.send", "text": orjson.dumps(common).decode()}
+            for s, send in enumerate(self.seats):
+                if send is None:
+                    continue
+                if s == to_act or hands:
+                    own = dict(common)
+                    if hands:
+                        own["hand"] = [CARD_NAMES[c] for c in range(52) if deal.hands[s] >> c & 1]
+                    if s == to_act:
+                        own["legal"] = [CARD_NAMES[c] for c in deal.legal_cards()]
+                    await send({"type": "websocket.send", "text": orjson.dumps(own).decode()})
+                else:
+                    await send(seen)
+
+        async def receive(self, seat: int, text: str) -> None:
+            msg = orjson.loads(text)
+            n = msg["n"]
+            if n == 0:
+                await self.tell(0, None, None, hands=True)
+                return
+            card = msg["card"]
+            try:
+                self.deal.play(card, seat)
+            except HeartsError as e:
+                await self.seats[seat](
+                    {"type": "websocket.send", "text": orjson.dumps({"error": str(e)}).decode()}
+                )
+                return
+            self.n = n
+            await stored((self.name, n, seat, card))
+            fresh = self.deal.phase == DONE
+            if fresh:
+                self.deal = self.new_deal()
+            await self.tell(n, seat, card, hands=fresh)
+
+    tables: dict[str, Table] = {}
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        if scope["type"] != "websocket":
+            return
+        _, _, name, seat_text = scope["path"].split("/")
+        seat = int(seat_text)
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        table = tables.get(name) or tables.setdefault(name, Table(name))
+        table.seats[seat] = send
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                return
+            await table.receive(seat, message["text"])
+
+    return app
+
+
+def serve(port: int, db_path: str) -> None:
+    import uvicorn
+
+    uvicorn.run(
+        game_app(db_path),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=16 * 1024 * 1024,
+        ws_per_message_deflate=False,
+    )
+
+
+# -- the clients ------------------------------------------------------------------------------
+
+
+def client(port: int, tables: range, seconds: float, warm: float, out: Any) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    out.put(asyncio.run(client_main(port, tables, seconds, warm)))
+
+
+async def client_main(port: int, tables: range, seconds: float, warm: float) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    latencies: list[float] = []
+    measuring = [False]
+    errors = [0]
+    opened: list[Socket] = []
+
+    class Table:
+        def __init__(self) -> None:
+            self.n = 0
+            self.seen = 0
+            self.sent_at = 0.0
+            self.sockets: list[Socket] = []
+            self.next: tuple[int, str] | None = None
+
+        def play(self) -> None:
+            assert self.next is not None
+            seat, card = self.next
+            self.n += 1
+            self.seen = 0
+            self.next = None
+            self.sent_at = time.monotonic()
+            self.sockets[seat].send(f'{{"n":{self.n},"card":"{card}"}}')
+
+        def on_message(self, raw: bytes) -> None:
+            msg = loads(raw)
+            if "error" in msg:
+                errors[0] += 1
+                return
+            if msg["n"] != self.n:
+                return
+            self.seen += 1
+            if "legal" in msg:
+                self.next = (msg["to_act"], msg["legal"][0])
+            if self.seen == 4:
+                if measuring[0] and self.n:
+                    latencies.append(time.monotonic() - self.sent_at)
+                self.play()
+
+    runs = []
+    for t in tables:
+        table = Table()
+        for seat in range(4):
+            _, ws = await loop.create_connection(
+                lambda tb=table: Socket(tb.on_message, lambda: None), "127.0.0.1", port
+            )
+            ws.handshake(f"127.0.0.1:{port}", f"/t/{t}/{seat}")
+            await ws.opened
+            table.sockets.append(ws)
+            opened.append(ws)
+        runs.append(table)
+    await asyncio.sleep(0.2)
+    for table in runs:
+        table.sockets[0].send('{"n":0}')
+    await asyncio.sleep(warm)
+    measuring[0] = True
+    await asyncio.sleep(seconds)
+    measuring[0] = False
+    for ws in opened:
+        ws.close()
+    return {"latencies": latencies, "errors": errors[0]}
+
+
+def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(port), "--db", f"{tmp}/cards.sqlite3"]
+        )
+        try:
+            ws_floor.wait_listening(port, 20, "the game floor server")
+            out: Any = mp.Queue()
+            procs = args.client_procs
+            parts = [range(tables)[i::procs] for i in range(procs)]
+            clients = [
+                mp.Process(target=client, args=(port, part, args.seconds, args.warm, out)) for part in parts
+            ]
+            for c in clients:
+                c.start()
+            time.sleep(args.warm + 0.5)
+            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            client0 = sum(cpu_seconds(c.pid or 0) for c in clients)
+            time.sleep(args.seconds - 1)
+            cpu1, t1 = cpu_seconds(server.pid), time.monotonic()
+            client1 = sum(cpu_seconds(c.pid or 0) for c in clients)
+            results = [out.get(timeout=60) for _ in clients]
+            for c in clients:
+                c.join(10)
+        finally:
+            server.terminate()
+            server.wait(10)
+    latencies = sorted(x for r in results for x in r["latencies"])
+    errors = sum(r["errors"] for r in results)
+    if errors:
+        raise SystemExit(f"the game floor refused {errors} cards: the client played an illegal card")
+    cards_per_s = len(latencies) / args.seconds
+    server_cores = (cpu1 - cpu0) / (t1 - t0)
+    return {
+        "tables": tables,
+        "cards_per_s": round(cards_per_s, 1),
+        "p50_ms": round(1000 * ws_floor.percentile(latencies, 0.5), 1),
+        "p99_ms": round(1000 * ws_floor.percentile(latencies, 0.99), 1),
+        "server_cores": round(server_cores, 2),
+        "server_ms_per_card": round(1000 * server_cores / cards_per_s, 3) if cards_per_s else None,
+        "client_cores": round((client1 - client0) / (t1 - t0), 2),
+        "load": os.getloadavg()[0],
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--rounds", type=int, default=3, help="relay then game floor, this many times")
+    p.add_argument("--seconds", type=float, default=15.0, help="seconds measured per level")
+    p.add_argument("--warm", type=float, default=3.0, help="seconds not measured at the start")
+    p.add_argument("--size", type=int, default=1450, help="bytes of each of the relay's four copies")
+    p.add_argument("--client-procs", type=int, default=1, help="client processes")
+    p.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--db", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.serve:
+        serve(args.serve, args.db)
+        return
+    args.seconds = min(args.seconds, ws_floor.MAX_SECONDS)
+    args.starlette = False
+    tables = min(args.tables, ws_floor.MAX_TABLES)
+    for r in range(args.rounds):
+        relay = ws_floor.level(tables, args)
+        game = level(tables, args)
+        ratio = game["server_ms_per_card"] / relay["server_ms_per_card"]
+        print(
+            json.dumps(
+                {"round": r + 1, "relay": relay, "game_floor": game, "floor_over_relay": round(ratio, 2)}
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
