@@ -33,7 +33,7 @@ from .reviews import Reviews
 from .seating import Seating, SeatPlan
 from .summary import DealSummary
 from .thinking import Decision, Thinker
-from .timer import Position, TurnTimer, position_of
+from .timer import Position, TurnTimer, position_of, stamp
 
 log = logging.getLogger("damepique.server")
 
@@ -43,16 +43,6 @@ TIMEOUT_LEVEL = "intermediate"
 
 History = tuple[list[DealResult], list[int] | None, list[int], bool, int | None, list[int]]
 """What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
-
-
-def stamp(events: list[Json], now: float) -> None:
-    """Write down when each event happened (``at``, seconds since the epoch on
-    the app's clock), in the stored log only: a restarted table gives a turn
-    timer the time it had left. The game itself keeps no clock; replays ignore
-    the field."""
-    now = round(now, 3)
-    for e in events:
-        e.setdefault("at", now)
 
 
 class Runner:

@@ -29,6 +29,16 @@ def position_of(deal: Deal) -> Position:
     return (deal.number, "pass") if deal.phase == PASS else (deal.number, len(deal.plays))
 
 
+def stamp(events: list[Json], now: float) -> None:
+    """Write down when each event happened (``at``, seconds since the epoch on
+    the app's clock), in the stored log only: a restarted table gives a turn
+    timer the time it had left (``TurnTimer.resume_from`` reads it back). The
+    game itself keeps no clock; replays ignore the field."""
+    now = round(now, 3)
+    for e in events:
+        e.setdefault("at", now)
+
+
 class TurnTimer:
     def __init__(self, expire: Callable[[Position], Awaitable[None]], clock: Clock) -> None:
         self._expire = expire
@@ -105,4 +115,4 @@ class TurnTimer:
         await self._expire(key)
 
 
-__all__ = ["RESUME_FLOOR_S", "Position", "TurnTimer", "position_of"]
+__all__ = ["RESUME_FLOOR_S", "Position", "TurnTimer", "position_of", "stamp"]
