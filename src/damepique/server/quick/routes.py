@@ -83,7 +83,7 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
     @app.websocket("/ws/match")
     async def match_socket(ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(ws)
+        conn = Connection(ws, clock=quick.clock)  # the app's clock, as every other socket's
         ticket: str | None = None
         codes: list[int] = []
         try:
