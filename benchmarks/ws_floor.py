@@ -74,18 +74,11 @@ def relay_app(size: int, starlette: bool) -> Any:
         return Starlette(routes=[WebSocketRoute("/t/{table}/{seat}", endpoint)])
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+        if (where := await accepted(scope, receive, send)) is None:
             return
-        if scope["type"] != "websocket":
-            return
-        _, _, table, seat = scope["path"].split("/")
-        await receive()  # websocket.connect
-        await send({"type": "websocket.accept"})
+        table, seat = where
         seats = tables.setdefault(table, [None] * 4)
-        seats[int(seat)] = send
+        seats[seat] = send
         while True:
             message = await receive()
             if message["type"] != "websocket.receive":
@@ -98,11 +91,33 @@ def relay_app(size: int, starlette: bool) -> Any:
     return app
 
 
+async def accepted(scope: Any, receive: Any, send: Any) -> tuple[str, int] | None:
+    """The raw ASGI app's plumbing: the lifespan answered, a WebSocket at
+    ``/t/{table}/{seat}`` accepted and its (table, seat) returned; None when
+    there is nothing more to do."""
+    if scope["type"] == "lifespan":
+        while (await receive())["type"] != "lifespan.shutdown":
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return None
+    if scope["type"] != "websocket":
+        return None
+    _, _, table, seat = scope["path"].split("/")
+    await receive()  # websocket.connect
+    await send({"type": "websocket.accept"})
+    return table, int(seat)
+
+
 def serve(port: int, size: int, starlette: bool) -> None:
+    run(relay_app(size, starlette), port)
+
+
+def run(app: Any, port: int) -> None:
+    """Serve ``app`` with ``damepique serve``'s WebSocket settings."""
     import uvicorn
 
     uvicorn.run(
-        relay_app(size, starlette),
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -114,47 +129,40 @@ def serve(port: int, size: int, starlette: bool) -> None:
 # -- the clients ------------------------------------------------------------------------------
 
 
+class Meter:
+    """What a client process's tables measure: each card's time from sent to the
+    last of its four copies (while ``measuring``), and the server's refusals."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.measuring = False
+        self.errors = 0
+
+
 def client(port: int, tables: range, seconds: float, warm: float, out: Any) -> None:
-    try:  # the event loop of server_multiplayer.py's clients (and of uvicorn's server)
+    out.put(drive(port, tables, seconds, warm, RelayTable))
+
+
+def drive(port: int, tables: range, seconds: float, warm: float, make: Any) -> dict[str, Any]:
+    """Open four connections (``/t/{table}/{seat}``) for each table ``make(meter)``
+    builds, start every table, measure ``seconds`` after ``warm``; the client
+    loop of ``server_multiplayer.py`` (and of uvicorn's server): uvloop."""
+    try:
         import uvloop
 
         uvloop.install()
     except ImportError:
         pass
-    out.put(asyncio.run(client_main(port, tables, seconds, warm)))
+    return asyncio.run(_drive(port, tables, seconds, warm, make))
 
 
-async def client_main(port: int, tables: range, seconds: float, warm: float) -> dict[str, Any]:
+async def _drive(port: int, tables: range, seconds: float, warm: float, make: Any) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
-    latencies: list[float] = []
-    measuring = [False]
+    meter = Meter()
     opened: list[Socket] = []
-
-    class Table:
-        def __init__(self) -> None:
-            self.n = 0
-            self.seen = 0
-            self.sent_at = 0.0
-            self.sockets: list[Socket] = []
-
-        def play(self) -> None:
-            self.n += 1
-            self.seen = 0
-            self.sent_at = time.monotonic()
-            self.sockets[self.n % 4].send(str(self.n))
-
-        def on_message(self, raw: bytes) -> None:
-            if loads(raw)["n"] != self.n:
-                return
-            self.seen += 1
-            if self.seen == 4:
-                if measuring[0]:
-                    latencies.append(time.monotonic() - self.sent_at)
-                self.play()
-
     runs = []
     for t in tables:
-        table = Table()
+        table = make(meter)
         for seat in range(4):
             _, ws = await loop.create_connection(
                 lambda tb=table: Socket(tb.on_message, lambda: None), "127.0.0.1", port
@@ -166,14 +174,43 @@ async def client_main(port: int, tables: range, seconds: float, warm: float) -> 
         runs.append(table)
     await asyncio.sleep(0.2)
     for table in runs:
-        table.play()
+        table.start()
     await asyncio.sleep(warm)
-    measuring[0] = True
+    meter.measuring = True
     await asyncio.sleep(seconds)
-    measuring[0] = False
+    meter.measuring = False
     for ws in opened:
         ws.close()
-    return {"latencies": latencies}
+    return {"latencies": meter.latencies, "errors": meter.errors}
+
+
+class RelayTable:
+    """A card is the next number, from seat ``n % 4``; the next goes once all four have it."""
+
+    def __init__(self, meter: Meter) -> None:
+        self.meter = meter
+        self.n = 0
+        self.seen = 0
+        self.sent_at = 0.0
+        self.sockets: list[Socket] = []
+
+    def start(self) -> None:
+        self.play()
+
+    def play(self) -> None:
+        self.n += 1
+        self.seen = 0
+        self.sent_at = time.monotonic()
+        self.sockets[self.n % 4].send(str(self.n))
+
+    def on_message(self, raw: bytes) -> None:
+        if loads(raw)["n"] != self.n:
+            return
+        self.seen += 1
+        if self.seen == 4:
+            if self.meter.measuring:
+                self.meter.latencies.append(time.monotonic() - self.sent_at)
+            self.play()
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -196,19 +233,20 @@ def wait_listening(port: int, seconds: float, what: str) -> None:
             time.sleep(0.1)
 
 
-def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port), "--size", str(args.size)]
-        + (["--starlette"] if args.starlette else [])
-    )
+def measure(
+    command: list[str], port: int, what: str, tables: int, args: argparse.Namespace, target: Any
+) -> dict[str, Any]:
+    """Start the server ``command`` (listening on ``port``), ``args.client_procs``
+    processes running ``target(port, tables, seconds, warm, queue)`` over the
+    ``tables``, and measure: cards a second, latency, the server's CPU a card."""
+    server = subprocess.Popen(command)
     try:
-        wait_listening(port, 20, "the relay server")
+        wait_listening(port, 20, what)
         out: Any = mp.Queue()
         procs = args.client_procs
         parts = [range(tables)[i::procs] for i in range(procs)]
         clients = [
-            mp.Process(target=client, args=(port, part, args.seconds, args.warm, out)) for part in parts
+            mp.Process(target=target, args=(port, part, args.seconds, args.warm, out)) for part in parts
         ]
         for c in clients:
             c.start()
@@ -218,26 +256,36 @@ def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         time.sleep(args.seconds - 1)
         cpu1, t1 = cpu_seconds(server.pid), time.monotonic()
         client1 = sum(cpu_seconds(c.pid or 0) for c in clients)
-        latencies = sorted(x for _ in clients for x in out.get(timeout=60)["latencies"])
+        results = [out.get(timeout=60) for _ in clients]
         for c in clients:
             c.join(10)
-        cards_per_s = len(latencies) / args.seconds
-        server_cores = (cpu1 - cpu0) / (t1 - t0)
-        return {
-            "tables": tables,
-            "starlette": args.starlette,
-            "size": args.size,
-            "cards_per_s": round(cards_per_s, 1),
-            "p50_ms": round(1000 * percentile(latencies, 0.5), 1),
-            "p99_ms": round(1000 * percentile(latencies, 0.99), 1),
-            "server_cores": round(server_cores, 2),
-            "server_ms_per_card": round(1000 * server_cores / cards_per_s, 3) if cards_per_s else None,
-            "client_cores": round((client1 - client0) / (t1 - t0), 2),
-            "load": os.getloadavg()[0],
-        }
     finally:
         server.terminate()
         server.wait(10)
+    latencies = sorted(x for r in results for x in r["latencies"])
+    cards_per_s = len(latencies) / args.seconds
+    server_cores = (cpu1 - cpu0) / (t1 - t0)
+    return {
+        "tables": tables,
+        "cards_per_s": round(cards_per_s, 1),
+        "p50_ms": round(1000 * percentile(latencies, 0.5), 1),
+        "p99_ms": round(1000 * percentile(latencies, 0.99), 1),
+        "server_cores": round(server_cores, 2),
+        "server_ms_per_card": round(1000 * server_cores / cards_per_s, 3) if cards_per_s else None,
+        "client_cores": round((client1 - client0) / (t1 - t0), 2),
+        "load": os.getloadavg()[0],
+        "errors": sum(r["errors"] for r in results),
+    }
+
+
+def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    command = [sys.executable, __file__, "--serve", str(port), "--size", str(args.size)]
+    row = measure(
+        command + (["--starlette"] if args.starlette else []), port, "the relay server", tables, args, client
+    )
+    del row["errors"]  # a relay refuses nothing
+    return {"tables": tables, "starlette": args.starlette, "size": args.size, **row}
 
 
 def main() -> None:

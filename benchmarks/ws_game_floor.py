@@ -35,9 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing as mp
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ws_floor
-from server_multiplayer import Socket, cpu_seconds, free_port, loads
+from server_multiplayer import Socket, free_port, loads
 
 # -- the server ------------------------------------------------------------------------------
 
@@ -138,17 +135,9 @@ def game_app(db_path: str) -> Any:
     tables: dict[str, Table] = {}
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+        if (where := await ws_floor.accepted(scope, receive, send)) is None:
             return
-        if scope["type"] != "websocket":
-            return
-        _, _, name, seat_text = scope["path"].split("/")
-        seat = int(seat_text)
-        await receive()  # websocket.connect
-        await send({"type": "websocket.accept"})
+        name, seat = where
         table = tables.get(name) or tables.setdefault(name, Table(name))
         table.seats[seat] = send
         while True:
@@ -161,138 +150,65 @@ def game_app(db_path: str) -> Any:
 
 
 def serve(port: int, db_path: str) -> None:
-    import uvicorn
-
-    uvicorn.run(
-        game_app(db_path),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        ws_max_size=16 * 1024 * 1024,
-        ws_per_message_deflate=False,
-    )
+    ws_floor.run(game_app(db_path), port)
 
 
 # -- the clients ------------------------------------------------------------------------------
 
 
+class GameTable:
+    """``{"n": 0}`` from seat 0 deals the table in; then each card is the first
+    legal card of the seat to act (its copy says which), sent once all four
+    seats have the card before it."""
+
+    def __init__(self, meter: ws_floor.Meter) -> None:
+        self.meter = meter
+        self.n = 0
+        self.seen = 0
+        self.sent_at = 0.0
+        self.sockets: list[Socket] = []
+        self.next: tuple[int, str] | None = None
+
+    def start(self) -> None:
+        self.sockets[0].send('{"n":0}')
+
+    def play(self) -> None:
+        assert self.next is not None
+        seat, card = self.next
+        self.n += 1
+        self.seen = 0
+        self.next = None
+        self.sent_at = time.monotonic()
+        self.sockets[seat].send(f'{{"n":{self.n},"card":"{card}"}}')
+
+    def on_message(self, raw: bytes) -> None:
+        msg = loads(raw)
+        if "error" in msg:
+            self.meter.errors += 1
+            return
+        if msg["n"] != self.n:
+            return
+        self.seen += 1
+        if "legal" in msg:
+            self.next = (msg["to_act"], msg["legal"][0])
+        if self.seen == 4:
+            if self.meter.measuring and self.n:
+                self.meter.latencies.append(time.monotonic() - self.sent_at)
+            self.play()
+
+
 def client(port: int, tables: range, seconds: float, warm: float, out: Any) -> None:
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
-    out.put(asyncio.run(client_main(port, tables, seconds, warm)))
-
-
-async def client_main(port: int, tables: range, seconds: float, warm: float) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
-    latencies: list[float] = []
-    measuring = [False]
-    errors = [0]
-    opened: list[Socket] = []
-
-    class Table:
-        def __init__(self) -> None:
-            self.n = 0
-            self.seen = 0
-            self.sent_at = 0.0
-            self.sockets: list[Socket] = []
-            self.next: tuple[int, str] | None = None
-
-        def play(self) -> None:
-            assert self.next is not None
-            seat, card = self.next
-            self.n += 1
-            self.seen = 0
-            self.next = None
-            self.sent_at = time.monotonic()
-            self.sockets[seat].send(f'{{"n":{self.n},"card":"{card}"}}')
-
-        def on_message(self, raw: bytes) -> None:
-            msg = loads(raw)
-            if "error" in msg:
-                errors[0] += 1
-                return
-            if msg["n"] != self.n:
-                return
-            self.seen += 1
-            if "legal" in msg:
-                self.next = (msg["to_act"], msg["legal"][0])
-            if self.seen == 4:
-                if measuring[0] and self.n:
-                    latencies.append(time.monotonic() - self.sent_at)
-                self.play()
-
-    runs = []
-    for t in tables:
-        table = Table()
-        for seat in range(4):
-            _, ws = await loop.create_connection(
-                lambda tb=table: Socket(tb.on_message, lambda: None), "127.0.0.1", port
-            )
-            ws.handshake(f"127.0.0.1:{port}", f"/t/{t}/{seat}")
-            await ws.opened
-            table.sockets.append(ws)
-            opened.append(ws)
-        runs.append(table)
-    await asyncio.sleep(0.2)
-    for table in runs:
-        table.sockets[0].send('{"n":0}')
-    await asyncio.sleep(warm)
-    measuring[0] = True
-    await asyncio.sleep(seconds)
-    measuring[0] = False
-    for ws in opened:
-        ws.close()
-    return {"latencies": latencies, "errors": errors[0]}
+    out.put(ws_floor.drive(port, tables, seconds, warm, GameTable))
 
 
 def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(port), "--db", f"{tmp}/cards.sqlite3"]
-        )
-        try:
-            ws_floor.wait_listening(port, 20, "the game floor server")
-            out: Any = mp.Queue()
-            procs = args.client_procs
-            parts = [range(tables)[i::procs] for i in range(procs)]
-            clients = [
-                mp.Process(target=client, args=(port, part, args.seconds, args.warm, out)) for part in parts
-            ]
-            for c in clients:
-                c.start()
-            time.sleep(args.warm + 0.5)
-            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
-            client0 = sum(cpu_seconds(c.pid or 0) for c in clients)
-            time.sleep(args.seconds - 1)
-            cpu1, t1 = cpu_seconds(server.pid), time.monotonic()
-            client1 = sum(cpu_seconds(c.pid or 0) for c in clients)
-            results = [out.get(timeout=60) for _ in clients]
-            for c in clients:
-                c.join(10)
-        finally:
-            server.terminate()
-            server.wait(10)
-    latencies = sorted(x for r in results for x in r["latencies"])
-    errors = sum(r["errors"] for r in results)
-    if errors:
-        raise SystemExit(f"the game floor refused {errors} cards: the client played an illegal card")
-    cards_per_s = len(latencies) / args.seconds
-    server_cores = (cpu1 - cpu0) / (t1 - t0)
-    return {
-        "tables": tables,
-        "cards_per_s": round(cards_per_s, 1),
-        "p50_ms": round(1000 * ws_floor.percentile(latencies, 0.5), 1),
-        "p99_ms": round(1000 * ws_floor.percentile(latencies, 0.99), 1),
-        "server_cores": round(server_cores, 2),
-        "server_ms_per_card": round(1000 * server_cores / cards_per_s, 3) if cards_per_s else None,
-        "client_cores": round((client1 - client0) / (t1 - t0), 2),
-        "load": os.getloadavg()[0],
-    }
+        command = [sys.executable, __file__, "--serve", str(port), "--db", f"{tmp}/cards.sqlite3"]
+        row = ws_floor.measure(command, port, "the game floor server", tables, args, client)
+    if row["errors"]:
+        raise SystemExit(f"the game floor refused {row['errors']} cards: the client played an illegal card")
+    return row
 
 
 def main() -> None:
