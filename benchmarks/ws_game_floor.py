@@ -48,9 +48,10 @@ from server_multiplayer import Socket, free_port, loads
 # -- the server ------------------------------------------------------------------------------
 
 
-def game_app(db_path: str) -> Any:
+def game_app(db_path: str, pad: int = 0) -> Any:
     """An ASGI app: ``/t/{table}/{seat}``. ``{"n": 0}`` deals the table in;
-    ``{"n": k, "card": "QS"}`` plays card k of the table's game."""
+    ``{"n": k, "card": "QS"}`` plays card k of the table's game. ``pad``:
+    characters added to every text (to weigh what bytes cost)."""
     import random
     import sqlite3
 
@@ -63,6 +64,7 @@ def game_app(db_path: str) -> Any:
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("CREATE TABLE IF NOT EXISTS cards (tbl TEXT, n INTEGER, seat INTEGER, card TEXT)")
     rules = Rules(passing=False)
+    padding = {"pad": "x" * pad} if pad else {}
     pending: list[asyncio.Future[None]] = []
 
     def commit() -> None:
@@ -96,7 +98,7 @@ def game_app(db_path: str) -> Any:
         async def tell(self, n: int, seat: int | None, card: str | None, hands: bool) -> None:
             deal = self.deal
             to_act = deal.to_act
-            common: dict[str, Any] = {"n": n, "seat": seat, "card": card, "to_act": to_act}
+            common: dict[str, Any] = {"n": n, "seat": seat, "card": card, "to_act": to_act, **padding}
             seen = {"type": "websocket.send", "text": orjson.dumps(common).decode()}
             for s, send in enumerate(self.seats):
                 if send is None:
@@ -149,8 +151,8 @@ def game_app(db_path: str) -> Any:
     return app
 
 
-def serve(port: int, db_path: str) -> None:
-    ws_floor.run(game_app(db_path), port)
+def serve(port: int, db_path: str, pad: int) -> None:
+    ws_floor.run(game_app(db_path, pad), port)
 
 
 # -- the clients ------------------------------------------------------------------------------
@@ -204,7 +206,16 @@ def client(port: int, tables: range, seconds: float, warm: float, out: Any) -> N
 def level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, __file__, "--serve", str(port), "--db", f"{tmp}/cards.sqlite3"]
+        command = [
+            sys.executable,
+            __file__,
+            "--serve",
+            str(port),
+            "--db",
+            f"{tmp}/cards.sqlite3",
+            "--pad",
+            str(args.pad),
+        ]
         row = ws_floor.measure(command, port, "the game floor server", tables, args, client)
     if row["errors"]:
         raise SystemExit(f"the game floor refused {row['errors']} cards: the client played an illegal card")
@@ -220,10 +231,11 @@ def main() -> None:
     p.add_argument("--size", type=int, default=1450, help="bytes of each of the relay's four copies")
     p.add_argument("--client-procs", type=int, default=1, help="client processes")
     p.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--pad", type=int, default=0, help="characters added to each of the game floor's texts")
     p.add_argument("--db", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve:
-        serve(args.serve, args.db)
+        serve(args.serve, args.db, args.pad)
         return
     args.seconds = min(args.seconds, ws_floor.MAX_SECONDS)
     args.starlette = False
