@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from damepique.server.asgi import MAX_QUEUE, SEND_TIMEOUT, TOO_SLOW, Connection, RateLimit
+from damepique.server.asgi import SEND_TIMEOUT, TOO_SLOW, Connection, RateLimit
 from damepique.server.clock import ManualClock
 from damepique.server.play.hub import Hub
 
@@ -69,7 +69,7 @@ async def test_a_reader_that_does_not_read_is_closed_once_its_queue_is_full() ->
     conn = Connection(socket)
     reader = asyncio.get_running_loop().create_future()  # stands for the task reading its frames
     conn.reader = reader  # type: ignore[assignment]
-    for i in range(MAX_QUEUE + 2):
+    for i in range(conn.max_queue + 2):
         conn.post(str(i))
     await until(lambda: reader.cancelled())
     assert conn.closed and reader.cancelled() and socket.closed is not None

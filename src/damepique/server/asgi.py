@@ -25,8 +25,8 @@ to a socket with room in its buffer completes on the spot (in the caller's own
 step, at no cost of a task or a timer), and one that would wait goes on in the
 connection's own writer task, the messages after it queued behind in order.
 So a reader that does not read never holds up a table, nor the other
-connections of the table: its queue grows, and once it passes ``MAX_QUEUE``
-messages, or a send waits longer than ``SEND_TIMEOUT``, the connection is
+connections of the table: its queue grows, and once it passes ``max_queue``
+messages (``Settings.send_queue``), or a send waits longer than ``SEND_TIMEOUT``, the connection is
 closed (its page, if it is alive at all, reconnects and gets the whole state).
 Both limits, and the rate of messages a client may send, read the connection's
 clock (the app's one: a test moves it).
@@ -64,7 +64,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from .clock import Clock
 from .protocol import Json
-from .settings import env_number
+from .settings import SEND_QUEUE
 from .shield import Shield
 
 Handler = Callable[["RawWebSocket"], Awaitable[None]]
@@ -180,9 +180,6 @@ class App(FastAPI):
 
 log = logging.getLogger("damepique.server")
 
-MAX_QUEUE = int(env_number("DAMEPIQUE_SEND_QUEUE", 256))
-"""Messages waiting for a connection that does not read; past this it is closed
-(``DAMEPIQUE_SEND_QUEUE``: a test closes its stuck reader in a few messages)."""
 SEND_TIMEOUT = 10.0
 """Seconds one send may wait for room in the socket's buffer."""
 TOO_SLOW = 1008
@@ -241,6 +238,8 @@ class Connection:
     host: str | None = None
     """The client's address (``scope["client"]``): where unknown codes and creations are counted."""
     limit: RateLimit = field(default_factory=lambda: RateLimit(rate=50.0, burst=200.0))
+    max_queue: int = SEND_QUEUE
+    """Messages that may wait for it (``Settings.send_queue``) before it is closed as too slow."""
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
     mutes: set[int] = field(default_factory=set)
@@ -262,7 +261,7 @@ class Connection:
         if self.closed or self.socket is None:
             return
         if self._writer is not None:
-            if len(self._queue) >= MAX_QUEUE:
+            if len(self._queue) >= self.max_queue:
                 self._too_slow("too many messages waiting")
                 return
             self._queue.append(text)
@@ -362,7 +361,6 @@ class _Resumed:
 
 
 __all__ = [
-    "MAX_QUEUE",
     "SEND_TIMEOUT",
     "TOO_SLOW",
     "App",

@@ -70,6 +70,11 @@ def env_number(name: str, default: float) -> float:
         return default
 
 
+SEND_QUEUE = 256
+"""Messages that may wait for a client that does not read before it is closed
+(``Settings.send_queue``'s default; ``asgi.Connection.max_queue``)."""
+
+
 def _timer_choices() -> tuple[int, ...]:
     text = os.environ.get("DAMEPIQUE_TIMER_CHOICES", "0,30,60")
     return tuple(int(x) for x in text.split(",") if x.strip())
@@ -100,6 +105,9 @@ class Settings:
     /api/games`` and ``/api/tables`` together); then one more every
     ``creations_window / creations`` seconds. 0 turns the limit off."""
     creations_window: float = field(default_factory=lambda: env_number("DAMEPIQUE_CREATIONS_WINDOW", 600.0))
+    send_queue: int = field(default_factory=lambda: int(env_number("DAMEPIQUE_SEND_QUEUE", SEND_QUEUE)))
+    """Messages that may wait for a connection that does not read; past this it
+    is closed (a test closes its stuck reader in a few messages)."""
     unjoined: float = field(default_factory=lambda: env_number("DAMEPIQUE_UNJOINED", 900.0))
     """Seconds after which a table waiting with nobody at it closes, and a solo
     game nobody joined is deleted (``Tables._expire``). 0 keeps them."""

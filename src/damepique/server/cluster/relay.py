@@ -31,6 +31,7 @@ from ..asgi import Connection, RawWebSocket
 from ..clock import Cancellable
 from ..errors import Refusal
 from ..protocol import MAX_MESSAGE, Json, dumps, error
+from ..settings import SEND_QUEUE
 from .node import Node
 
 log = logging.getLogger("damepique.server")
@@ -186,9 +187,16 @@ class Link:
 
 class Relay:
     def __init__(
-        self, node: Node, route: Route, open_session: Open, runnable: Callable[[str], Awaitable[bool]]
+        self,
+        node: Node,
+        route: Route,
+        open_session: Open,
+        runnable: Callable[[str], Awaitable[bool]],
+        send_queue: int = SEND_QUEUE,
     ) -> None:
         self.node = node
+        self.send_queue = send_queue
+        """Messages that may wait for a socket held here (``Settings.send_queue``)."""
         self.route = route
         self.open = open_session
         self._runnable = runnable
@@ -214,7 +222,7 @@ class Relay:
     async def serve(self, ws: RawWebSocket, account: str | None) -> None:
         """One socket, from its first frame to its last: each goes to its link."""
         await ws.accept()
-        conn = Connection(ws, account=account, host=ws.host, clock=self.node.clock)
+        conn = Connection(ws, account=account, host=ws.host, clock=self.node.clock, max_queue=self.send_queue)
         conn.reader = asyncio.current_task()
         link = Link(self, conn)
         silent = link.silent = self.node.clock.call_later(HELLO_S, conn.close_for, SILENT, "no hello")

@@ -83,7 +83,8 @@ def install(app: App, quick: QuickMatch, tables: Tables, accounts: Accounts) -> 
     @app.websocket("/ws/match")
     async def match_socket(ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(ws, clock=quick.clock)  # the app's clock, as every other socket's
+        # The app's clock and send queue, as every other socket's.
+        conn = Connection(ws, clock=quick.clock, max_queue=tables.settings.send_queue)
         ticket: str | None = None
         codes: list[int] = []
         try:

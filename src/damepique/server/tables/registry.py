@@ -92,7 +92,7 @@ class Tables:
         """Tables and solo games created, per client address (``refuse_creation``)."""
         self._expired = settings.clock.monotonic()
         self.lobby = Lobby(node, self.local_lobby)
-        self.relay = Relay(node, self._route, self._open, self._runnable)
+        self.relay = Relay(node, self._route, self._open, self._runnable, settings.send_queue)
         self._loading: dict[str, asyncio.Lock] = {}
         self._taken_over = False
         self.tokens = SeatTokens()

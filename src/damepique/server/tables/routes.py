@@ -215,7 +215,7 @@ def install(app: App, tables: Tables, accounts: Accounts) -> None:
     @app.websocket("/ws/lobby")
     async def lobby_ws(ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(ws, clock=tables.clock)
+        conn = Connection(ws, clock=tables.clock, max_queue=tables.settings.send_queue)
         tables.lobby.watch(conn)
         try:
             # The page has nothing to say here: a frame is answered only when
