@@ -89,7 +89,6 @@ def game_app(db_path: str, pad: int = 0) -> Any:
             self.seats: list[Any] = [None] * 4
             self.number = 0
             self.deal = self.new_deal()
-            self.n = 0
 
         def new_deal(self) -> Deal:
             self.number += 1
@@ -127,7 +126,6 @@ def game_app(db_path: str, pad: int = 0) -> Any:
                     {"type": "websocket.send", "text": orjson.dumps({"error": str(e)}).decode()}
                 )
                 return
-            self.n = n
             await stored((self.name, n, seat, card))
             fresh = self.deal.phase == DONE
             if fresh:

@@ -26,8 +26,9 @@ step, at no cost of a task or a timer), and one that would wait goes on in the
 connection's own writer task, the messages after it queued behind in order.
 So a reader that does not read never holds up a table, nor the other
 connections of the table: its queue grows, and once it passes ``max_queue``
-messages (``Settings.send_queue``), or a send waits longer than ``SEND_TIMEOUT``, the connection is
-closed (its page, if it is alive at all, reconnects and gets the whole state).
+messages (``Settings.send_queue``), or a send waits longer than
+``SEND_TIMEOUT``, the connection is closed (its page, if it is alive at all,
+reconnects and gets the whole state).
 Both limits, and the rate of messages a client may send, read the connection's
 clock (the app's one: a test moves it).
 
