@@ -15,7 +15,8 @@ first; it says nothing of the rest of a card's cost (parsing, the session,
 the event log, the sockets).
 
     python benchmarks/card_update.py --cards 20000 --rounds 3
-    PYTHONPATH=/path/to/other/src python benchmarks/card_update.py   # another commit's
+    python benchmarks/card_update.py --no-plays   # plain patches (every card's rewrites the trick, tricks, hand)
+    PYTHONPATH=/path/to/other/src python benchmarks/card_update.py --no-plays   # another commit's
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def runner(seed: int) -> Runner:
     )
 
 
-def measure(cards: int, seed: int) -> dict[str, float]:
+def measure(cards: int, seed: int, plays: bool = True) -> dict[str, float]:
     rng = random.Random(seed)
     r = runner(rng.randrange(1 << 30))
     clock = time.process_time
@@ -99,7 +100,9 @@ def measure(cards: int, seed: int) -> dict[str, float]:
             is_play = True
         ack_seat = events[0].get("seat") if events else None
         t = clock()
-        update = r.next_update(events, ack_seat, True)
+        update = (
+            r.next_update(events, ack_seat, True, plays) if plays else r.next_update(events, ack_seat, True)
+        )
         took = clock() - t
         deal = game.deal
         to_act = None if deal is None else deal.to_act
@@ -125,9 +128,10 @@ def main() -> None:
     p.add_argument("--cards", type=int, default=20000)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-plays", action="store_true", help="plain patches, not play patches")
     a = p.parse_args()
     for k in range(a.rounds):
-        got = measure(a.cards, a.seed + k)
+        got = measure(a.cards, a.seed + k, not a.no_plays)
         total = sum(v for name, v in got.items() if name != "engine")
         print(
             f"us/card: update and patches {total:.1f} | "

@@ -46,6 +46,8 @@ from damepique.server.app import create_app
 from damepique.server.protocol import VERSION, apply_patch
 
 WS_PATH = "/ws/table" if VERSION == 1 else "/ws"
+PLAYS = True
+"""The people ask for play patches (``--no-plays``: plain patches; a server from before them sends none)."""
 """The game socket of the server being measured (one for every game since protocol 2)."""
 
 
@@ -155,7 +157,7 @@ async def measure_hellos(args: argparse.Namespace, runs: list[TableRun], bench: 
         profile.enable()
     h0, cl0, t0 = bench.hello_states, bench.client_time, time.process_time()
     for k, (run, p) in enumerate(picks):
-        p.say({"type": "hello", "table": run.code, "token": run.tokens[p.i], "patches": True})
+        p.say({"type": "hello", "table": run.code, "token": run.tokens[p.i], "patches": True, "plays": PLAYS})
         if k % 50 == 49:
             while bench.hello_states - h0 < k + 1:
                 await asyncio.sleep(0)
@@ -262,7 +264,8 @@ async def main(args: argparse.Namespace) -> None:
             elif args.solo:
                 p.say({"type": "hello", "token": run.tokens[i]})
             else:
-                p.say({"type": "hello", "table": run.code, "token": run.tokens[i], "patches": True})
+                hello = {"type": "hello", "table": run.code, "token": run.tokens[i], "patches": True}
+                p.say({**hello, "plays": PLAYS})
             tasks.append(asyncio.create_task(app(scope, p.receive, p.send)))
     for run in runs if not args.solo else ():
         run.players[0].say({"type": "start"})
@@ -318,7 +321,9 @@ if __name__ == "__main__":
     p.add_argument("--uvloop", action="store_true")
     p.add_argument("--hellos", type=int, default=0, help="measure this many hellos instead of cards")
     p.add_argument("--idle", type=float, default=0, help="measure this many seconds of nobody playing")
+    p.add_argument("--no-plays", action="store_true", help="patches, but not play patches")
     a = p.parse_args()
+    PLAYS = not a.no_plays
     if a.uvloop:
         import uvloop
 

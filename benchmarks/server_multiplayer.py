@@ -62,6 +62,11 @@ from urllib.parse import urlsplit
 from damepique.server.protocol import apply_patch
 
 try:
+    from damepique.wire import lay_plays
+except ImportError:  # a server from before play patches, measured from this script: it sends none
+    lay_plays = None  # type: ignore[assignment]
+
+try:
     import orjson
 
     loads: Any = orjson.loads
@@ -375,6 +380,9 @@ def patch_in_place(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, An
     state.pop("ack", None)
     state.update(patch)
     del state["base"]
+    if state.pop("plays", False):  # a play patch: its cards first (a server that knows them)
+        view = state["view"] = lay_plays(view, patch["events"])
+        state["event"] = patch["events"][-1] if patch["events"] else None
     if "view" in patch:
         view.update(patch["view"])
         state["view"] = view
@@ -391,7 +399,7 @@ class TableRun:
         tally: Tally,
         think: float,
         seed: int,
-        patches: bool = True,
+        updates: str = "plays",
         check: bool = False,
     ) -> None:
         self.code = code
@@ -409,7 +417,8 @@ class TableRun:
         self.states: list[dict[str, Any] | None] = [None] * 4
         """Each connection's last whole state, for the patches that follow it
         (its own: a patch is laid over it in place)."""
-        self.patches = patches
+        self.updates = updates
+        """``whole`` states only, ``patches``, or play patches too (``plays``)."""
         self.check = check
         """Lay each patch with ``apply_patch`` too and count a difference as an error."""
         self.dropped: list[float | None] = [None] * 4
@@ -419,7 +428,13 @@ class TableRun:
         """Say hello on connection ``i`` as soon as it opens: the server closes a
         connection that stays silent past its hello time limit, so a setup
         that opened every connection first lost them in any run longer than that."""
-        hello = {"type": "hello", "table": self.code, "token": self.tokens[i], "patches": self.patches}
+        hello = {
+            "type": "hello",
+            "table": self.code,
+            "token": self.tokens[i],
+            "patches": self.updates != "whole",
+            "plays": self.updates == "plays",
+        }
         self.sockets[i].send(json.dumps(hello))
 
     def begin(self) -> None:
@@ -542,7 +557,7 @@ async def client_main(
     count: int,
     think: float,
     max_cards: int,
-    patches: bool = True,
+    updates: str = "plays",
     check: bool = False,
 ) -> None:
     import httpx
@@ -565,7 +580,7 @@ async def client_main(
                 s = await http.post(f"/api/tables/{t['code']}/seats", json={"name": f"P{j}"})
                 s.raise_for_status()
                 tokens.append(s.json()["token"])
-            return TableRun(t["code"], tokens, tally, think, first + k, patches, check)
+            return TableRun(t["code"], tokens, tally, think, first + k, updates, check)
 
         for k0 in range(0, count, 8):
             runs += await asyncio.gather(*(make(k) for k in range(k0, min(count, k0 + 8))))
@@ -661,7 +676,7 @@ def client_process(
     count: int,
     think: float,
     max_cards: int,
-    patches: bool = True,
+    updates: str = "plays",
     check: bool = False,
 ) -> None:
     try:
@@ -671,7 +686,7 @@ def client_process(
     except ImportError:
         pass
     try:
-        asyncio.run(client_main(pipe, base, first, count, think, max_cards, patches, check))
+        asyncio.run(client_main(pipe, base, first, count, think, max_cards, updates, check))
     except BaseException as e:  # tell the parent rather than leave it waiting
         pipe.send(("failed", repr(e)))
         raise
@@ -693,7 +708,7 @@ def run_level(
     warm: float,
     think: float,
     max_cards: int,
-    patches: bool = True,
+    updates: str = "plays",
     check: bool = False,
     probe: bool = False,
     storm: float | None = None,
@@ -716,7 +731,7 @@ def run_level(
         parent, child = ctx.Pipe()
         proc = ctx.Process(
             target=client_process,
-            args=(child, base, first, share, think, per_proc_cards, patches, check),
+            args=(child, base, first, share, think, per_proc_cards, updates, check),
             daemon=True,
         )
         proc.start()
@@ -865,12 +880,17 @@ def main() -> int:
         help="ask for whole states only (no patches), as a client that does not ask for them",
     )
     p.add_argument(
+        "--no-plays",
+        action="store_true",
+        help="ask for patches but not play patches (every card's patch rewrites the trick, tricks and hand)",
+    )
+    p.add_argument(
         "--check",
         action="store_true",
         help="lay each patch with apply_patch too and count any difference as an error (slower clients)",
     )
     args = p.parse_args()
-    patches = not args.whole
+    updates = "whole" if args.whole else "patches" if args.no_plays else "plays"
     seconds = min(max(args.seconds, 1.0), MAX_SECONDS)
     warm = min(max(args.warm, 0.0), seconds - 0.5)
     procs = min(max(args.client_procs, 1), MAX_PROCS)
@@ -886,7 +906,7 @@ def main() -> int:
         print(
             f"# think {args.think} s, {seconds:.0f} s a level ({warm:.0f} s warm-up), "
             f"{procs} client process(es), server gc {args.server_gc or 'default'}, "
-            f"{'whole states' if args.whole else 'patches'}, "
+            f"updates: {updates}, "
             f"load average {os.getloadavg()[0]:.2f}",
             flush=True,
         )
@@ -901,7 +921,7 @@ def main() -> int:
             warm=warm,
             think=args.think,
             max_cards=args.cards,
-            patches=patches,
+            updates=updates,
             check=args.check,
             storm=args.storm,
         )
@@ -914,7 +934,8 @@ def main() -> int:
             with local_server(server_gc, probe) as (local, pid):
                 result = level(local, [pid], probe=bool(probe))
             result["server_gc"] = server_gc
-        result["patches"] = patches
+        result["patches"] = updates != "whole"
+        result["updates"] = updates
         if args.json:
             print(json.dumps(result), flush=True)
         else:

@@ -236,11 +236,11 @@ test('"Try now" connects at once, and the try that was due does not come as well
 test("a game's connection says hello first on each connection, and takes the whole state", () => {
   const clock = manualClock();
   const [p] = answeredPages(1, clock, 31, { game: true });
-  assert.deepEqual(p.sockets[0].sent, [{ v: 2, type: "hello", token: "t", patches: true }]);
+  assert.deepEqual(p.sockets[0].sent, [{ v: 2, type: "hello", token: "t", patches: true, plays: true }]);
   assert.deepEqual(p.got, [{ type: "state", n: 1 }]);
   p.drop(RESTARTING);
   p.conn.retry();
   p.ws().readyState = 1;
   p.ws().onopen();
-  assert.deepEqual(p.sockets[1].sent, [{ v: 2, type: "hello", token: "t", patches: true }]);
+  assert.deepEqual(p.sockets[1].sent, [{ v: 2, type: "hello", token: "t", patches: true, plays: true }]);
 });

@@ -101,7 +101,7 @@ test("a deal's summary closes by its button, by the page's timeout, or as the se
 test("protocol 2: one socket for every game, and a hello first", () => {
   assert.equal(PROTOCOL, 2);
   assert.equal(GAME_ENDPOINT, "/ws");
-  assert.deepEqual(firstMessage({ token: "a" }), { v: 2, type: "hello", token: "a", patches: true });
-  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: null }), { v: 2, type: "hello", table: "K7QM4XPA", patches: true });
-  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: "b" }), { v: 2, type: "hello", table: "K7QM4XPA", token: "b", patches: true });
+  assert.deepEqual(firstMessage({ token: "a" }), { v: 2, type: "hello", token: "a", patches: true, plays: true });
+  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: null }), { v: 2, type: "hello", table: "K7QM4XPA", patches: true, plays: true });
+  assert.deepEqual(firstMessage({ table: "K7QM4XPA", token: "b" }), { v: 2, type: "hello", table: "K7QM4XPA", token: "b", patches: true, plays: true });
 });

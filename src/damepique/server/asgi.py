@@ -243,6 +243,8 @@ class Connection:
     """Messages that may wait for it (``Settings.send_queue``) before it is closed as too slow."""
     patches: bool = False
     """Said ``hello`` with ``"patches": true``: state updates may come as patches."""
+    plays: bool = False
+    """And ``"plays": true``: a card's update may come as a play patch (``server.plays``)."""
     mutes: set[int] = field(default_factory=set)
     last_chat: float = -math.inf
     clock: Clock = field(default_factory=Clock)

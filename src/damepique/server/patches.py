@@ -168,7 +168,7 @@ class CardNames:
 _OWN_KEYS_TEXT = tuple(f'"{k}":' for k in SEAT_FIELD_KEYS)
 
 
-def _own_changes(new: SeatFields, old: SeatFields, names: CardNames, turn: bool = True) -> str:
+def own_changes(new: SeatFields, old: SeatFields, names: CardNames, turn: bool = True) -> str:
     """The seat's own view fields that differ from ``old``, as the inside of a
     JSON object (what ``_changed`` over two ``seat_json`` would say). ``turn``
     False: whose turn it is left out (the public view's changes say it, while
@@ -302,7 +302,7 @@ class Update:
             self.common,
             None if seat < 0 else seat,
             view,
-            _events_for(self.events, seat),
+            told_events(self.events, seat),
             n=self.n if self.numbered else None,
             ack=self.ack if seat == self.ack_seat else None,
         )
@@ -357,7 +357,7 @@ class Update:
         return self._public_events or self._write_events(seat)
 
     def _write_events(self, seat: int) -> str:
-        return dumps(state_events(_events_for(self.events, seat)))[1:-1]
+        return dumps(state_events(told_events(self.events, seat)))[1:-1]
 
     def patch(self, seat: int) -> str | None:
         """What changed for ``seat`` since update ``base``: the seat's own fields,
@@ -414,8 +414,8 @@ class Update:
         view_changes = None
         if own_part is not None and old_own is not None:
             # Built from events, whose turn it is is among the public view's changes.
-            own_changes = _own_changes(own_part, old_own, self.names, turn=touched is None)
-            view_changes = own_changes + ("," if own_changes and public_changes else "") + public_changes
+            mine = own_changes(own_part, old_own, self.names, turn=touched is None)
+            view_changes = mine + ("," if mine and public_changes else "") + public_changes
         assert self.base is not None  # a previous update: a number to build on
         events = self._events_text(seat)
         return state_patch_text(
@@ -423,9 +423,17 @@ class Update:
         )
 
 
-def _events_for(events: Sequence[Json], seat: int) -> list[Json]:
-    """What ``seat`` (-1: a spectator) may know of ``events`` (``event_for``)."""
-    return [told for e in events if (told := event_for(e, seat)) is not None]
+def told_events(events: Sequence[Json], seat: int) -> list[Json]:
+    """What ``seat`` (-1: a spectator) may know of ``events`` (``event_for``),
+    without when each happened (``at``: the stored log's, for the turn timer;
+    ``timer.stamp``)."""
+    out = []
+    for e in events:
+        told = event_for(e, seat)  # a copy
+        if told is not None:
+            told.pop("at", None)
+            out.append(told)
+    return out
 
 
 __all__ = [
@@ -435,7 +443,9 @@ __all__ = [
     "CardNames",
     "SeatFields",
     "Update",
+    "own_changes",
     "seat_fields",
     "seat_fields_json",
     "seat_json",
+    "told_events",
 ]

@@ -88,7 +88,8 @@ def apply_patch(state: Json | None, patch: Json) -> Json:
     ``docs/protocol.md``), laid over ``state``, the last whole state a client
     holds: the patch's keys over the state's, its ``view`` over the state's
     view, ``base`` dropped, and an ``ack`` the patch does not carry not
-    carried over. Neither message is changed. ``Refusal`` (``out_of_step``)
+    carried over; a play patch (``"plays": true``) has its cards laid over the
+    view first (``wire.lay_plays``) and its ``event`` is the last of its ``events``. Neither message is changed. ``Refusal`` (``out_of_step``)
     when ``state`` is not the update the patch builds on: the client should
     then reconnect. The page does the same (``web/patch.js``).
 
@@ -99,9 +100,14 @@ def apply_patch(state: Json | None, patch: Json) -> Json:
     if state is None or state.get("n") != patch.get("base"):
         raise Refusal("out_of_step", "a patch for a state this client does not hold")
     out = {k: v for k, v in state.items() if k != "ack"}
-    out.update((k, v) for k, v in patch.items() if k not in ("base", "view"))
+    out.update((k, v) for k, v in patch.items() if k not in ("base", "view", "plays"))
+    view = state["view"]
+    if patch.get("plays"):  # a play patch: first what its cards say; its last event not repeated
+        view = wire.lay_plays(view, patch["events"])
+        out["event"] = patch["events"][-1] if patch["events"] else None
     if "view" in patch:
-        out["view"] = {**state["view"], **patch["view"]}
+        view = {**view, **patch["view"]}
+    out["view"] = view
     return out
 
 

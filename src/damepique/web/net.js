@@ -12,7 +12,8 @@ export const GAME_ENDPOINT = "/ws";
 /** The first message on a game socket (and the one that joins again): `target` is {token} or {table, token?}. */
 export function firstMessage(target) {
   const token = target.token ? { token: target.token } : {};
-  return { v: PROTOCOL, type: "hello", ...(target.table ? { table: target.table } : {}), ...token, patches: true };
+  const table = target.table ? { table: target.table } : {};
+  return { v: PROTOCOL, type: "hello", ...table, ...token, patches: true, plays: true };
 }
 
 export function socketUrl(path) {

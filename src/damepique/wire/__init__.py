@@ -115,6 +115,7 @@ from .outgoing import (
     table_message,
 )
 from .state import (
+    PLAYED_KEYS,
     DealResult,
     StateCommon,
     StateEvents,
@@ -125,6 +126,7 @@ from .state import (
     SummaryInfo,
     TimerInfo,
     deal_result,
+    lay_plays,
     state_events,
     state_message,
     state_patch_parts,
@@ -154,6 +156,7 @@ __all__ = [
     "BOT_API",
     "CODE_LENGTH",
     "MAX_MESSAGE",
+    "PLAYED_KEYS",
     "SENT",
     "TYPES",
     "VERSION",
@@ -232,6 +235,7 @@ __all__ = [
     "game_start_event",
     "hint_event",
     "hint_message",
+    "lay_plays",
     "loads",
     "lobby_changes_message",
     "lobby_entry",

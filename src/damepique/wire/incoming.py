@@ -22,6 +22,8 @@ class Hello:
     token: str | None = None
     table: str | None = None
     patches: bool = False
+    plays: bool = False
+    """With ``patches``: the client lays play patches (``wire.lay_plays``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +209,7 @@ def parse(text: str | bytes | None) -> Message:
             token if isinstance(token, str) else None if token is None else "",
             table if isinstance(table, str) else None,
             msg.get("patches") is True,
+            msg.get("patches") is True and msg.get("plays") is True,
         )
     if kind == "ping":
         return Ping(ref)
@@ -266,7 +269,7 @@ def encode(msg: Message) -> Json:
                 value = CARD_NAMES[value]
             elif name == "cards":
                 value = [CARD_NAMES[c] for c in value]
-            elif name == "patches" and not value:
+            elif name in ("patches", "plays") and not value:
                 continue
             out[name] = value
     if msg.ref is not None:

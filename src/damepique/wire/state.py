@@ -111,10 +111,59 @@ class StatePatch(TypedDict, total=False):
     type: Required[Literal["state"]]
     n: Required[int]
     base: Required[int]
+    plays: bool
+    """True: a play patch (``lay_plays``): its ``view`` leaves out what its events
+    say, and it has no ``event`` (the last of its ``events``)."""
     seat: Required[int]
     event: Json | None
     events: list[Json]
     ack: Ref | bool
+
+
+PLAYED_KEYS = ("trick", "trick_leader", "tricks", "hand_sizes", "hand")
+"""The view's keys a play patch leaves out: the client works them out from its
+events (``lay_plays``)."""
+
+
+def lay_plays(view: Json, events: list[Json]) -> Json:
+    """The view after the cards of a play patch (``"plays": true``), before its
+    own ``view`` keys are laid over it: for each ``play`` event in order, the
+    card leaves the hand (when it is this seat's) and joins the trick, its
+    seat's hand size goes down by one, the trick's first card names its leader,
+    and an event that closed the trick (``trick_winner``) moves the trick to
+    ``tricks`` with its winner and points, the winner leading the next.
+    ``view`` is not changed: a new view, with new lists where they changed.
+
+    >>> view = {"seat": 1, "hand": ["2C", "QS"], "trick": ["3C", "KC", "AC"], "trick_leader": 2,
+    ...         "tricks": [], "hand_sizes": [2, 2, 1, 1]}
+    >>> last = {"type": "play", "seat": 1, "card": "2C", "trick_winner": 0, "trick_points": 0}
+    >>> out = lay_plays(view, [last])
+    >>> out["hand"], out["trick"], out["trick_leader"], out["hand_sizes"]
+    (['QS'], [], 0, [2, 1, 1, 1])
+    >>> out["tricks"]
+    [{'leader': 2, 'cards': ['3C', 'KC', 'AC', '2C'], 'winner': 0, 'points': 0}]
+    """
+    out = dict(view)
+    hand, trick, tricks, sizes = out["hand"], list(out["trick"]), out["tricks"], list(out["hand_sizes"])
+    leader = out["trick_leader"]
+    for e in events:
+        if e.get("type") != "play":
+            continue
+        seat, card = e["seat"], e["card"]
+        if seat == out["seat"]:
+            hand = [c for c in hand if c != card]
+        sizes[seat] -= 1
+        if not trick:
+            leader = seat
+        trick.append(card)
+        if "trick_winner" in e:
+            tricks = [
+                *tricks,
+                {"leader": leader, "cards": trick, "winner": e["trick_winner"], "points": e["trick_points"]},
+            ]
+            trick, leader = [], e["trick_winner"]
+    out.update(hand=hand, trick=trick, trick_leader=leader, tricks=tricks, hand_sizes=sizes)
+    return out
 
 
 class StateEvents(TypedDict):
@@ -190,17 +239,33 @@ def state_text(seat: int, events: str, view: str, common: str, *, n: int | None,
 
 
 def state_patch_text(
-    seat: int, events: str, view: str | None, changed: str, *, n: int, base: int, ack: str | None
+    seat: int,
+    events: str,
+    view: str | None,
+    changed: str,
+    *,
+    n: int,
+    base: int,
+    ack: str | None,
+    plays: bool = False,
 ) -> str:
     """A seat's state as a patch (``StatePatch``): ``view`` the inside of
     the view's changes (None: no view), ``changed`` the inside of the
-    changed members of ``StateCommon``; the rest as ``state_text``."""
-    head, tail = state_patch_parts(events, view, changed, n=n, base=base, ack=ack)
+    changed members of ``StateCommon``; ``plays``: a play patch (its view
+    leaves out ``PLAYED_KEYS``); the rest as ``state_text``."""
+    head, tail = state_patch_parts(events, view, changed, n=n, base=base, ack=ack, plays=plays)
     return head + str(seat) + tail
 
 
 def state_patch_parts(
-    events: str, view: str | None, changed: str, *, n: int, base: int, ack: str | None
+    events: str,
+    view: str | None,
+    changed: str,
+    *,
+    n: int,
+    base: int,
+    ack: str | None,
+    plays: bool = False,
 ) -> tuple[str, str]:
     """``state_patch_text`` cut where the seat goes: ``head + str(seat) + tail``.
     A server writes it once for the seats whose patches say the same (those
@@ -214,7 +279,8 @@ def state_patch_parts(
     tail = "," + events + acked
     if view is not None:
         tail += ',"view":{' + view + "}"
+    played = ',"plays":true' if plays else ""
     return (
-        f'{{"v":{VERSION},"type":"state","n":{n},"base":{base},"seat":',
+        f'{{"v":{VERSION},"type":"state","n":{n},"base":{base}{played},"seat":',
         tail + ("," + changed if changed else "") + "}",
     )

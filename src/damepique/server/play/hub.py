@@ -104,6 +104,11 @@ class Hub:
         room = self._rooms.get(key)
         return [] if room is None else list(room.conns)
 
+    def take_plays(self, key: str) -> bool:
+        """Every connection that gets patches here lays play patches too (``Connection.plays``)."""
+        room = self._rooms.get(key)
+        return room is not None and all(c.plays for c in room.conns if c.patches)
+
     def count(self, key: str) -> int:
         room = self._rooms.get(key)
         return 0 if room is None else len(room.conns)

@@ -14,23 +14,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from damepique.engine import PASS, Deal
-from damepique.wire import DealResult, HintMessage, StateSeat, state_seat
+from damepique.engine import PASS
+from damepique.wire import HintMessage
 
 from ..clock import Clock
 from ..errors import Refusal
-from ..patches import CardNames, Update
-from ..protocol import Claim, Json, Pass, Play, Ref, StateCommon, StateMessage
-from ..public_view import played_changes, public_json
+from ..patches import Update
+from ..protocol import Claim, Json, Pass, Play, Ref, StateMessage
 from ..storage.games import GameRow, GameStore
 from . import training
-from .game import Game, Seat
+from .game import Game
 from .hub import Hub
 from .pace import Pace
 from .reviews import Reviews
 from .seating import Seating, SeatPlan
+from .states import States
 from .summary import DealSummary
 from .thinking import Decision, Thinker
 from .timer import Position, TurnTimer, position_of, stamp
@@ -39,10 +39,6 @@ log = logging.getLogger("damepique.server")
 
 TIMEOUT_LEVEL = "intermediate"
 """The level that plays for a person who ran out of time."""
-
-
-History = tuple[list[DealResult], list[int] | None, list[int], bool, int | None, list[int]]
-"""What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
 
 
 class Runner:
@@ -83,23 +79,8 @@ class Runner:
         self.reviews = Reviews(thinker)
         """The training mode's reviews of this game's deals (``training``), prepared as they are played."""
         self._finished = row.finished is not None
-        self._rules_json = game.rules.to_json()
-        self._level = row.options.get("level")
-        self._last: Update | None = None
-        self._names = CardNames()
-        # Parts of the state messages rebuilt only when they change, so that an
-        # unchanged part is the same object from one update to the next (a patch
-        # compares it at no cost).
-        self._history_key: tuple[int, int, str | None] | None = None
-        self._history: History = ([], None, [], False, None, [])
-        self._seats_key: tuple[Seat, ...] = ()
-        self._seats_json: list[StateSeat] = []
-        self._view: tuple[Deal | None, Json | None] = (None, None)
-        self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
-        self._top: tuple[object, ...] = ()
-        """What ``_common``'s members but the view were made of, last time it ran."""
-        self._last_top: tuple[object, ...] = ()
-        """The same for ``_last``'s (equal: no top-level change since)."""
+        self.states = States(self, row.options.get("level"))
+        """Its state messages, whole and as patches."""
 
     @property
     def idle(self) -> bool:
@@ -108,103 +89,30 @@ class Runner:
 
     # -- messages --------------------------------------------------------------------
 
-    def _common(self, events: Sequence[Json] = ()) -> tuple[StateCommon, Json | None, Json | None]:
-        """Everything in a state message that is the same for every seat, after
-        ``events``; and, when cards played changed the last view, those changes
-        and that view (``Update``'s ``view_changes`` and ``changes_from``)."""
-        g = self.game
-        match = g.match
-        deal = g.deal
-        # The finished deals change only when a deal ends: ``History`` is kept until then.
-        key = (id(match), len(match.deals), None if deal is None else deal.phase)
-        if key != self._history_key:
-            self._history = (
-                g.results(),
-                None if deal is None else g.totals_before(deal),
-                match.totals,
-                match.over,
-                match.winner,
-                list(match.winners),
-            )
-            self._history_key = key
-        results, totals_before, totals, over, winner, winners = self._history
-        seats = tuple(g.seats)
-        if seats != self._seats_key:
-            self._seats_key = seats
-            self._seats_json = [state_seat(s.name, s.kind, s.level) for s in seats]
-        view = changes = kept = None
-        if deal is not None and totals_before is not None:
-            # The view of the last update, when it is of this very deal: cards
-            # played change a few known fields of it (``played_changes``), else
-            # its unchanged parts are kept (``public_json``'s ``before``).
-            kept_deal, kept = self._view
-            if kept_deal is not deal:
-                kept = None
-            elif kept is not None and all(e["type"] == "play" for e in events):
-                changes = played_changes(deal, kept, events)
-            if changes is not None and kept is not None:
-                view = {**kept, **changes} if changes else kept
-            else:
-                view = public_json(deal, totals_before, kept)
-            self._view = (deal, view)
-        if self._fairness[0] is not over:
-            self._fairness = (over, g.fairness())
-        timer, summary = self.timer.info(), self.summary.info()
-        # What the members but the view are made of: the same objects (or equal
-        # ones: the timer's and summary's) from one card to the next while a deal goes on.
-        self._top = (self._history, self._seats_json, self.plan, self._fairness, timer, summary)
-        common: StateCommon = {
-            "game": self.id,
-            "seats": self._seats_json,
-            "rules": self._rules_json,
-            "mode": self.plan.mode,
-            "speed": self.plan.speed,
-            "level": self._level,
-            "view": view,
-            "results": results,
-            "totals": totals,
-            "over": over,
-            "winner": winner,
-            "winners": winners,
-            "fairness": self._fairness[1],
-            "timer": timer,
-            "summary": summary,
-        }
-        return common, changes, kept
-
     def state(self, seat: int | None, ack: Ref = None) -> StateMessage:
         """The whole picture for ``seat`` (None: a spectator), with no number (no patch builds on it)."""
-        s = -1 if seat is None else seat
-        return self._state_update(s, ack).message(s)
+        self._arm()
+        return self.states.state(seat, ack)
 
     def state_text(self, seat: int | None, ack: Ref = None) -> str:
         """``state`` as text, written as an update's messages are (what a hello gets)."""
-        s = -1 if seat is None else seat
-        return self._state_update(s, ack).text(s)
-
-    def _state_update(self, seat: int, ack: Ref) -> Update:
         self._arm()
-        return Update(
-            self._common()[0], self.game.deal, (), self._names, ack_seat=seat, ack=ack, numbered=False
-        )
+        return self.states.state_text(seat, ack)
 
     def _broadcast(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> None:
         """Send every connection its state after ``events`` (timer armed first: its deadline goes out)."""
         self._arm()
         if not self.hub.count(self.key):
-            self._last = None  # nobody got it: the next update is whole for everybody
+            self.states.last = None  # nobody got it: the next update is whole for everybody
             return
-        self.hub.broadcast(self.key, self.next_update(events, ack_seat, ack))
+        plays = self.hub.take_plays(self.key)
+        self.hub.broadcast(self.key, self.states.next_update(events, ack_seat, ack, plays))
 
-    def next_update(self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None) -> Update:
-        """The update after ``events`` (numbered after the last one)."""
-        common, changes, kept = self._common(events)
-        last, same = self._last, self._last is not None and self._top == self._last_top
-        self._last_top = self._top
-        self._last = Update(
-            common, self.game.deal, events, self._names, last, ack_seat, ack, changes, kept, same_top=same
-        )
-        return self._last
+    def next_update(
+        self, events: list[Json], ack_seat: int | None = None, ack: Ref | bool = None, plays: bool = False
+    ) -> Update:
+        """``States.next_update``: the update after ``events`` (timer not armed)."""
+        return self.states.next_update(events, ack_seat, ack, plays)
 
     def announce(self) -> None:
         """Send everybody the state as it is (a seat changed hands)."""

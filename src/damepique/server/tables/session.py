@@ -107,7 +107,7 @@ class Session:
             return
         if isinstance(msg, Hello):
             joined, seat = await self._hello(msg)
-            conn.patches = msg.patches
+            conn.patches, conn.plays = msg.patches, msg.plays
             if self.table is not None:
                 self.table.detach(conn)
             self.table, self.seat = joined, seat
