@@ -15,7 +15,7 @@ first; it says nothing of the rest of a card's cost (parsing, the session,
 the event log, the sockets).
 
     python benchmarks/card_update.py --cards 20000 --rounds 3
-    python benchmarks/card_update.py --no-plays   # plain patches (every card's rewrites the trick, tricks, hand)
+    python benchmarks/card_update.py --no-plays   # plain patches: each rewrites the trick, tricks, hand
     PYTHONPATH=/path/to/other/src python benchmarks/card_update.py --no-plays   # another commit's
 """
 

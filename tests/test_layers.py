@@ -145,7 +145,8 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
 SERVER_RANKS = {
     "clock": 0, "static": 0,
     "duplicate": 0,
-    "errors": 0, "protocol": 0, "settings": 0, "patches": 0, "plays": 0, "public_view": 0, "asgi": 0, "http": 0,
+    "errors": 0, "protocol": 0, "settings": 0, "public_view": 0, "asgi": 0, "http": 0,
+    "patches": 0, "plays": 0,
     "shield": 0, "guard": 0, "keepalive": 0, "collector": 0,
     "fair": 0,
     "storage": 1,

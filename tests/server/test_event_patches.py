@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 
 from damepique.engine import PLAY, PRESETS, claim_plan_of, view_of
 from damepique.server.play.seating import SeatPlan
-from damepique.server.protocol import apply_patch
 from damepique.server.plays import PlayUpdate
+from damepique.server.protocol import apply_patch
 from damepique.server.public_view import played_changes, public_json
 from damepique.wire import PLAYED_KEYS
 
@@ -172,7 +172,9 @@ console.log(`laid ${cases.length}`);
 """
 
 
-@pytest.mark.parametrize("preset", ["standard", "black_maria", "five_players_kitty", "omnibus", "three_players_kitty"])
+@pytest.mark.parametrize(
+    "preset", ["standard", "black_maria", "five_players_kitty", "omnibus", "three_players_kitty"]
+)
 def test_the_page_lays_play_patches_as_the_server_means_them(preset: str, tmp_path: Any) -> None:
     """The page's ``patched`` (``web/patch.js``, under Node) gives, from each
     play patch and the state before it, the server's whole state: the same

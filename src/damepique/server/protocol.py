@@ -89,7 +89,8 @@ def apply_patch(state: Json | None, patch: Json) -> Json:
     holds: the patch's keys over the state's, its ``view`` over the state's
     view, ``base`` dropped, and an ``ack`` the patch does not carry not
     carried over; a play patch (``"plays": true``) has its cards laid over the
-    view first (``wire.lay_plays``) and its ``event`` is the last of its ``events``. Neither message is changed. ``Refusal`` (``out_of_step``)
+    view first (``wire.lay_plays``) and its ``event`` is the last of its
+    ``events``. Neither message is changed. ``Refusal`` (``out_of_step``)
     when ``state`` is not the update the patch builds on: the client should
     then reconnect. The page does the same (``web/patch.js``).
 

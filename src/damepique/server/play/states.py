@@ -36,6 +36,7 @@ class Source(Protocol):
     timer: TurnTimer
     summary: DealSummary
 
+
 History = tuple[list[DealResult], list[int] | None, list[int], bool, int | None, list[int]]
 """What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
 
