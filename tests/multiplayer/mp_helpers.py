@@ -80,20 +80,22 @@ def hello(
 
 
 class Patched:
-    """A connection that asks for patches (its ``hello`` or ``join`` says so) and lays each
-    over its last state as the page does, so that its reader sees whole states;
-    ``states`` counts the states it received, ``patches`` those that were patches."""
+    """A connection that asks for patches and play patches (its ``hello`` or ``join``
+    says so) and lays each over its last state as the page does, so that its reader
+    sees whole states; ``states`` counts the states it received, ``patches`` those
+    that were patches, ``plays`` those that were play patches."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.state: dict[str, Any] | None = None
         self.states = 0
         self.patches = 0
+        self.plays = 0
 
     def send_text(self, text: str) -> None:
         msg = json.loads(text)
         if msg.get("type") in ("hello", "join"):
-            text = json.dumps({**msg, "patches": True})
+            text = json.dumps({**msg, "patches": True, "plays": True})
         self.ws.send_text(text)
 
     def receive_text(self) -> str:
@@ -102,6 +104,7 @@ class Patched:
             self.states += 1
             assert misfit(msg) is None, (misfit(msg), msg)  # a patch is a wire.StatePatch
             if "base" in msg:
+                self.plays += bool(msg.get("plays"))
                 msg = apply_patch(self.state, msg)  # raises when out of step
                 self.patches += 1
             self.state = msg

@@ -127,8 +127,10 @@ def test_friends_play_a_whole_game_and_no_frame_carries_a_hidden_card(
         assert last["totals"] == final["totals"]
     record = client.get(f"/api/games/{final['game']}/record").json()
     if patches:
-        # Whole states only after hello and at the start: the rest are patches.
+        # Whole states only after hello and at the start: the rest are patches,
+        # most of them play patches (a card in the middle of a deal).
         assert all(c.states > 20 and c.patches > c.states // 2 for c in conns)
+        assert all(c.plays > c.patches // 2 for c in conns)
     checked = sum(check_frames(record, rules, seat, logs[seat]) for seat in range(people))
     checked += check_frames(record, rules, None, spectator_log)
     assert checked > 500

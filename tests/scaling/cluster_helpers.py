@@ -178,8 +178,9 @@ class Seat:
 
     def _open(self, url: str) -> None:
         self.ws = connect(url.replace("http", "ws") + "/ws", max_size=None, open_timeout=60)
-        # As the page does: updates come as patches over the last state.
-        self.ws.send(json.dumps({"type": "hello", "table": self.code, "token": self.token, "patches": True}))
+        # As the page does: updates come as patches (play patches too) over the last state.
+        hello = {"type": "hello", "table": self.code, "token": self.token, "patches": True, "plays": True}
+        self.ws.send(json.dumps(hello))
 
     def reconnect(self) -> None:
         """As the page does: through nginx, at once. A process whose table's owner

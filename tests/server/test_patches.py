@@ -27,8 +27,9 @@ from .helpers import new_game, play_out, recv_state, runner_for, update_after
 class Page:
     """A connection that keeps its state the way the page does (``Connection.post``)."""
 
-    def __init__(self, patches: bool) -> None:
+    def __init__(self, patches: bool, plays: bool = False) -> None:
         self.patches = patches
+        self.plays = plays
         self.state: dict[str, Any] | None = None
         self.kinds: list[str] = []
 
@@ -36,8 +37,9 @@ class Page:
         msg = json.loads(data)
         if "base" in msg:
             assert self.state is not None
+            assert self.plays or "plays" not in msg, "a play patch to a connection that did not ask for them"
             self.state = apply_patch(self.state, msg)
-            self.kinds.append("patch")
+            self.kinds.append("plays" if msg.get("plays") else "patch")
         else:
             self.state = msg
             self.kinds.append("whole")
@@ -77,6 +79,35 @@ def test_patches_only_where_asked_and_in_step() -> None:
         for conn, s in ((fast, 0), (plain, 1), (watcher, -1)):
             assert conn.state == update.message(s)
     assert fast.kinds[0] == "whole" and set(fast.kinds[1:]) == {"patch"}
+    assert set(plain.kinds) == {"whole"} and set(watcher.kinds) == {"whole"}  # spectators: whole states
+
+
+def test_play_patches_only_while_every_connection_with_patches_lays_them() -> None:
+    """A table where one connection asked for patches but not play patches gets
+    plain patches everywhere; once it leaves, the others get play patches. Each
+    holds the whole state after every update, over deals' ends and new deals."""
+    runner = runner_for(PRESETS["standard"], 4)
+    rng = random.Random(4)
+    lays, old, plain, watcher = Page(True, plays=True), Page(True), Page(False), Page(True, plays=True)
+    hub = Hub()
+    for conn, seat in ((lays, 0), (old, 1), (plain, 2), (watcher, None)):
+        hub.attach("T", conn, seat)  # type: ignore[arg-type]
+
+    def step(events: list[dict[str, Any]], seat: int | None = None) -> Any:
+        update = runner.next_update(events, seat, True, hub.take_plays("T"))
+        hub.broadcast("T", update)
+        return update
+
+    step(runner.game.deal_next())
+    for _ in range(30):
+        step(*play_one(runner, rng))
+    assert "plays" not in lays.kinds and "patch" in lays.kinds and "patch" in old.kinds
+    hub.detach("T", old)  # type: ignore[arg-type]
+    for _ in range(100):  # the rest of the deal, the next deal's pass and cards
+        update = step(*play_one(runner, rng))
+        for conn, s in ((lays, 0), (plain, 2), (watcher, -1)):
+            assert conn.state == update.message(s)
+    assert lays.kinds.count("plays") > 50
     assert set(plain.kinds) == {"whole"} and set(watcher.kinds) == {"whole"}  # spectators: whole states
 
 
