@@ -83,14 +83,16 @@ def test_patches_only_where_asked_and_in_step() -> None:
 
 
 def test_play_patches_only_while_every_connection_with_patches_lays_them() -> None:
-    """A table where one connection asked for patches but not play patches gets
-    plain patches everywhere; once it leaves, the others get play patches. Each
-    holds the whole state after every update, over deals' ends and new deals."""
+    """A table where one seated connection asked for patches but not play patches
+    gets plain patches everywhere; once it leaves, the others get play patches (a
+    visitor who asked for patches only does not stand in the way: it gets whole
+    states). Each holds the whole state after every update, over deals' ends and
+    new deals."""
     runner = runner_for(PRESETS["standard"], 4)
     rng = random.Random(4)
-    lays, old, plain, watcher = Page(True, plays=True), Page(True), Page(False), Page(True, plays=True)
+    lays, old, plain, watcher = Page(True, plays=True), Page(True), Page(False), Page(True)
     hub = Hub()
-    for conn, seat in ((lays, 0), (old, 1), (plain, 2), (watcher, None)):
+    for conn, seat in ((lays, 0), (old, 1), (plain, 2), (watcher, None)):  # the visitor: whole states
         hub.attach("T", conn, seat)  # type: ignore[arg-type]
 
     def step(events: list[dict[str, Any]], seat: int | None = None) -> Any:

@@ -8,8 +8,8 @@ cards over its view itself (``wire.lay_plays``, ``web/patch.js``), so such an
 update's patches (``"plays": true``) say only the cards, whose turn it is,
 what a trick's end changed that the cards do not say (points taken, hearts
 broken, a void shown, the kitty) and the own fields of the seats that played
-or must act. It is sent when every connection at the table that gets patches
-asked for them (``Hub.take_plays``); whole states are ``Update``'s.
+or must act. It is sent when every seated connection at the table that gets
+patches asked for them (``Hub.take_plays``); whole states are ``Update``'s.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .public_view import played_changes
 class PlayUpdate(Update):
     """An update made only of cards played in the middle of a deal (nothing
     else changed but whose turn it is and the timer), sent to a table whose
-    every connection that gets patches asked for play patches. Its patches
+    every seated connection that gets patches asked for play patches. Its patches
     (``"plays": true``) say the cards, whose turn it is, what a trick's end
     changed that the cards do not say, and the own fields of the seats that
     played or must act; not the trick, the finished tricks, the hand sizes or

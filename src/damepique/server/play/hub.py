@@ -105,9 +105,12 @@ class Hub:
         return [] if room is None else list(room.conns)
 
     def take_plays(self, key: str) -> bool:
-        """Every connection that gets patches here lays play patches too (``Connection.plays``)."""
+        """Every seated connection that gets patches here lays play patches too
+        (``Connection.plays``; a visitor always gets whole states)."""
         room = self._rooms.get(key)
-        return room is not None and all(c.plays for c in room.conns if c.patches)
+        return room is not None and all(
+            c.plays for c, seat in room.conns.items() if c.patches and seat is not None
+        )
 
     def count(self, key: str) -> int:
         room = self._rooms.get(key)
