@@ -6,7 +6,8 @@ A runner sends every connection its seat's state after each update
 the same for every seat once per update (``StateCommon``), each kept as the
 very same object while it does not change, so that a patch compares it at no
 cost (``patches.Update``); after cards are played in the middle of a deal,
-a play update (``plays.PlayUpdate``) when every connection lays them.
+a play update (``plays.PlayUpdate``) when every seated connection that gets
+patches lays them (``Hub.take_plays``).
 """
 
 from __future__ import annotations
