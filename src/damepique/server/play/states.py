@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from damepique.engine import Deal
-from damepique.wire import DealResult, StateSeat, state_seat
+from damepique.wire import DealResult, StateSeat, SummaryInfo, TimerInfo, state_seat
 
 from ..patches import CardNames, Update
 from ..plays import PlayUpdate
@@ -41,6 +41,12 @@ class Source(Protocol):
 History = tuple[list[DealResult], list[int] | None, list[int], bool, int | None, list[int]]
 """What the finished deals decide: results, totals before the deal and after, over, winner(s)."""
 
+Fairness = tuple[bool | None, dict[str, str] | None]
+"""Whether the game is over, and the fairness member written for that."""
+
+Top = tuple[History, list[StateSeat], SeatPlan, Fairness, TimerInfo | None, SummaryInfo | None]
+"""What a state's members but the view are made of (``States._top_now``)."""
+
 
 class States:
     """The state messages of ``run``'s game (its seats, plan, timer and summary read as they are)."""
@@ -60,16 +66,16 @@ class States:
         self._seats_key: tuple[Seat, ...] = ()
         self._seats_json: list[StateSeat] = []
         self._view: tuple[Deal | None, Json | None] = (None, None)
-        self._fairness: tuple[bool | None, dict[str, str] | None] = (None, None)
-        self._top: tuple[object, ...] = ()
+        self._fairness: Fairness = (None, None)
+        self._top: Top | None = None
         """What ``_common``'s members but the view were made of, last time it ran."""
-        self._last_top: tuple[object, ...] = ()
+        self._last_top: Top | None = None
         """The same for ``last``'s (equal: no top-level change since)."""
 
-    def _common(self, events: Sequence[Json] = ()) -> tuple[StateCommon, Json | None, Json | None]:
-        """Everything in a state message that is the same for every seat, after
-        ``events``; and, when cards played changed the last view, those changes
-        and that view (``Update``'s ``view_changes`` and ``changes_from``)."""
+    def _top_now(self) -> Top:
+        """What the members of a state but the view are made of, each rebuilt only
+        when it changed (the very same object otherwise): the finished deals, the
+        seats, the plan, the fairness, the timer and the summary."""
         g = self.run.game
         match = g.match
         deal = g.deal
@@ -85,11 +91,32 @@ class States:
                 list(match.winners),
             )
             self._history_key = key
-        results, totals_before, totals, over, winner, winners = self._history
         seats = tuple(g.seats)
         if seats != self._seats_key:
             self._seats_key = seats
             self._seats_json = [state_seat(s.name, s.kind, s.level) for s in seats]
+        over = self._history[3]
+        if self._fairness[0] is not over:
+            self._fairness = (over, g.fairness())
+        run = self.run
+        return (
+            self._history,
+            self._seats_json,
+            run.plan,
+            self._fairness,
+            run.timer.info(),
+            run.summary.info(),
+        )
+
+    def _common(self, events: Sequence[Json] = ()) -> tuple[StateCommon, Json | None, Json | None]:
+        """Everything in a state message that is the same for every seat, after
+        ``events``; and, when cards played changed the last view, those changes
+        and that view (``Update``'s ``view_changes`` and ``changes_from``)."""
+        # What the members but the view are made of: the same objects (or equal
+        # ones: the timer's and summary's) from one card to the next while a deal goes on.
+        self._top = self._top_now()
+        results, totals_before, totals, over, winner, winners = self._history
+        deal = self.run.game.deal
         view = changes = kept = None
         if deal is not None and totals_before is not None:
             # The view of the last update, when it is of this very deal: cards
@@ -105,12 +132,7 @@ class States:
             else:
                 view = public_json(deal, totals_before, kept)
             self._view = (deal, view)
-        if self._fairness[0] is not over:
-            self._fairness = (over, g.fairness())
-        timer, summary = self.run.timer.info(), self.run.summary.info()
-        # What the members but the view are made of: the same objects (or equal
-        # ones: the timer's and summary's) from one card to the next while a deal goes on.
-        self._top = (self._history, self._seats_json, self.run.plan, self._fairness, timer, summary)
+        timer, summary = self._top[4:]
         common: StateCommon = {
             "game": self.run.id,
             "seats": self._seats_json,
@@ -163,21 +185,17 @@ class States:
 
     def _plays(self, events: list[Json], ack_seat: int | None, ack: Ref | bool) -> PlayUpdate | None:
         """``PlayUpdate.after`` when nothing at the top of the state changed but the timer."""
-        run, top, last = self.run, self._last_top, self.last
-        g = run.game
-        deal, (kept_deal, kept) = g.deal, self._view
-        if last is None or deal is None or kept is None or kept_deal is not deal or not top:
+        last, deal, (kept_deal, kept) = self.last, self.run.game.deal, self._view
+        if last is None or deal is None or kept is None or kept_deal is not deal:
             return None
-        history = (id(g.match), len(g.match.deals), deal.phase)
-        if history != self._history_key or tuple(g.seats) != self._seats_key or top[2] != run.plan:
+        top, before = self._top_now(), self._last_top
+        if before is None or top[:4] != before[:4] or top[5] != before[5]:
             return None
-        if self._fairness[0] is not g.match.over or run.summary.info() != top[5]:
-            return None
-        timer = run.timer.info()
+        timer = top[4]
         update = PlayUpdate.after(last, kept, deal, events, self._names, ack_seat, ack, timer)
         if update is not None:
             self._view = (deal, update.common["view"])
-            self._top = self._last_top = (*top[:4], timer, top[5])
+            self._top = self._last_top = top
             self.last = update
         return update
 
