@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, expect
 
 pytestmark = [pytest.mark.browser]
@@ -100,6 +101,29 @@ async def start_game(page: Page, words: dict[str, str]) -> None:
     await expect(page.get_by_role("group", name=words["hand"])).to_be_visible()
 
 
+async def pass_three(page: Page, words: dict[str, str]) -> bool:
+    """Choose three cards and press "Pass"; False when the passing ended under
+    the clicks: the other seats or a timer, or the server's test hook, moved
+    the game on while the page still showed the pass it had drawn before.
+    The caller looks again instead of waiting for a button gone for good."""
+    hand = page.get_by_role("group", name=words["hand"])
+    pass_button = page.get_by_role("button", name=words["pass"], exact=True)
+    try:
+        pressed = await hand.locator("[aria-pressed=true]").count()
+        cards = hand.locator("[aria-pressed=false]")
+        missing = range(max(0, 3 - pressed))
+        names = [await cards.nth(i).get_attribute("aria-label", timeout=2000) for i in missing]
+        for name in names:
+            card = hand.get_by_role("button", name=name, exact=True)
+            await card.click(timeout=2000)
+            await expect(card).to_have_attribute("aria-pressed", "true", timeout=2000)
+        await pass_button.click(timeout=2000)
+    except (PlaywrightError, AssertionError):
+        return False
+    await expect(pass_button).to_have_count(0)
+    return True
+
+
 async def play_until(page: Page, words: dict[str, str], stop=None) -> None:  # type: ignore[no-untyped-def]
     """Click legal cards (and pass three when asked) until the game is over or ``stop()``."""
     hand = page.get_by_role("group", name=words["hand"])
@@ -116,17 +140,8 @@ async def play_until(page: Page, words: dict[str, str], stop=None) -> None:  # t
             with contextlib.suppress(Exception):
                 await go_on.click(timeout=2000)
             continue
-        pass_button = page.get_by_role("button", name=words["pass"], exact=True)
-        if await pass_button.count():
-            pressed = await hand.locator("[aria-pressed=true]").count()
-            cards = hand.locator("[aria-pressed=false]")
-            names = [await cards.nth(i).get_attribute("aria-label") for i in range(3 - pressed)]
-            for name in names:
-                card = hand.get_by_role("button", name=name, exact=True)
-                await card.click()
-                await expect(card).to_have_attribute("aria-pressed", "true")
-            await pass_button.click()
-            await expect(pass_button).to_have_count(0)
+        if await page.get_by_role("button", name=words["pass"], exact=True).count():
+            await pass_three(page, words)
             continue
         enabled = hand.get_by_role("button", disabled=False)
         if await enabled.count():

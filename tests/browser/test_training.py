@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.async_api import Page, expect
 
-from .test_play import MOVES, TEXT, WAIT, enabled_now, forward, start_game, wait_actionable
+from .test_play import MOVES, TEXT, WAIT, enabled_now, forward, pass_three, start_game, wait_actionable
 
 pytestmark = [pytest.mark.browser]
 
@@ -85,15 +85,8 @@ async def act(page: Page, words: dict) -> str:  # type: ignore[type-arg]
     if await go_on.count() and await enabled_now(go_on):
         await go_on.click()
         return "summary"
-    pass_button = page.get_by_role("button", name=words["pass"], exact=True)
-    if await pass_button.count():
-        for card in (await hand.locator("[aria-pressed=false]").all())[
-            : 3 - await hand.locator("[aria-pressed=true]").count()
-        ]:
-            await card.click()
-        await pass_button.click()
-        await expect(pass_button).to_have_count(0)
-        return "pass"
+    if await page.get_by_role("button", name=words["pass"], exact=True).count():
+        return "pass" if await pass_three(page, words) else "wait"
     enabled = hand.locator('[data-card][aria-disabled="false"]')
     if await my_turn(page, words):
         size = await hand.locator("[data-card]").count()
