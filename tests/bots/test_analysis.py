@@ -6,6 +6,7 @@ read: the same analysis when the other hands are swapped after the fact."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import random
@@ -15,6 +16,7 @@ import pytest
 
 from damepique.bots import get_bot
 from damepique.bots.analysis import (
+    ANALYST,
     THRESHOLDS,
     accuracy,
     analyze,
@@ -41,8 +43,8 @@ def _analyze(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tup
 def test_the_queen_taken_where_a_low_spade_ducked_is_a_blunder(capsys: pytest.CaptureFixture[str]) -> None:
     status, answer = _analyze(GOLDEN / "analysis_queen_blunder.json", capsys, "--playouts", "2000")
     assert status == 0
-    assert list(answer) == ["seat", "accuracy", "counts", "deals", "decisions"]
-    assert answer["seat"] == 0
+    assert list(answer) == ["seat", "analyst", "accuracy", "counts", "deals", "decisions"]
+    assert answer["seat"] == 0 and answer["analyst"] == ANALYST
     ds = answer["decisions"]
     assert len(ds) == 13  # no passing: 13 cards
     for d in ds:
@@ -71,6 +73,35 @@ def test_the_queen_taken_where_a_low_spade_ducked_is_a_blunder(capsys: pytest.Ca
         options = [o["cards"] for o in d["options"]]
         assert d["chosen"] in options
         assert d["best"] == d["chosen"] or options[0] == d["best"]
+
+
+RATINGS = {1: "fa8b19e2f27e0eb2"}
+"""For each ``ANALYST``: the digest (``ratings_digest``) of the golden record's
+analysis at 200 play-outs, seed 0."""
+
+
+def ratings_digest(answer: dict) -> str:  # type: ignore[type-arg]
+    """What each decision was rated: the cards chosen and best, the verdict,
+    the loss and the expected points (rounded: the digest is of the ratings,
+    not of the last bits of a sum)."""
+    rated = [
+        (d["chosen"], d["best"], d["verdict"], round(d["loss"], 3), round(d["expected"], 3))
+        for d in answer["decisions"]
+    ]
+    return hashlib.sha256(json.dumps(rated).encode()).hexdigest()[:16]
+
+
+def test_ratings_that_change_raise_the_analyst(capsys: pytest.CaptureFixture[str]) -> None:
+    """A server keeps analyses and tells an earlier analyst's by ``analyst``:
+    a change to the ratings (this golden deal shows most: the search, its
+    reading, the thresholds) must raise ``ANALYST``, with this deal's new digest."""
+    status, answer = _analyze(GOLDEN / "analysis_queen_blunder.json", capsys, "--playouts", "200")
+    assert status == 0 and answer["analyst"] == ANALYST
+    digest = ratings_digest(answer)
+    assert RATINGS.get(ANALYST) == digest, (
+        f"the ratings changed: raise ANALYST in bots/analysis.py (now {ANALYST})"
+        f" and write its digest {digest!r} in RATINGS"
+    )
 
 
 def test_verdicts_and_accuracy_follow_the_loss() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, Route, expect
 
 from damepique.bots import get_bot
 from damepique.bots.analysis import play_game
@@ -45,6 +45,8 @@ WORDS = {
         "not_over": "a game is analysed once it is over",
         "seat": "Seat to analyse",
         "upload": "Replay a record file (damepique-game/1)",
+        "outdated": "An earlier version of the expert made this analysis: open it again in a moment"
+        " to get the current expert's.",
     },
     "fr": {
         "locale": "fr-FR",
@@ -58,6 +60,8 @@ WORDS = {
         "not_over": "Une partie s'analyse une fois terminée.",
         "seat": "Place à analyser",
         "upload": "Revoir un fichier de partie (damepique-game/1)",
+        "outdated": "Une version précédente de l'expert a fait cette analyse\u00a0: rouvrez-la dans un moment"
+        " pour avoir celle de l'expert actuel.",
     },
 }
 
@@ -172,6 +176,19 @@ async def test_analyse_from_the_game_over(new_context, artifacts, server, lang, 
     assert width <= SIZES[size]["width"] + 1, width
     await points.nth(1).click(force=True)
     await page.screenshot(path=str(artifacts / f"analysis-{lang}-{size}.png"), full_page=True)
+    # An analysis an earlier expert made, served as it is (the server had no room for a new
+    # one: docs/protocol.md): the page says so above it.
+    await expect(page.get_by_role("note")).to_have_count(0)
+
+    async def outdated(route: Route) -> None:
+        response = await route.fetch()
+        await route.fulfill(response=response, json=await response.json() | {"outdated": True})
+
+    await page.route("**/api/games/*/analysis*", outdated)
+    await page.reload()
+    await expect(page.get_by_role("note")).to_have_text(words["outdated"], timeout=WAIT)
+    await expect(page.locator("#an-accuracy")).to_be_visible()
+    await page.screenshot(path=str(artifacts / f"analysis-outdated-{lang}-{size}.png"))
     assert errors == []
 
 

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damepique.bots.analysis import decisions
+from damepique.bots.analysis import ANALYST, decisions
 from damepique.engine.record import replay
 from damepique.server.app import create_app
+from damepique.server.solo.analyses import RUNNING, Job
 
 from .helpers import my_turn, new_game, play_out, recv_state
 
@@ -77,6 +78,40 @@ def test_a_finished_solo_game_is_analysed_for_its_player_with_progress_and_kept(
     # The seat's token proves the seat too.
     by_token = client.get(url, headers={"X-Seat-Token": g["token"]}).json()
     assert by_token["status"] == "done" and by_token["seat"] == 0
+
+
+def test_an_analysis_an_earlier_analyst_made_is_made_again(client: TestClient) -> None:
+    g = new_game(client, rules={"target": 1}, level="random", player=PLAYER)
+    finish(client, g, 5)
+    url = f"/api/games/{g['game']}/analysis"
+    mine = {"X-Player": PLAYER}
+    client.post(url, headers=mine, json={})
+    wait_done(client, g["game"], 0)
+    current = client.get(url, headers=mine).json()
+    assert current["analysis"]["analyst"] == ANALYST and "outdated" not in current
+    # The same game as an analysis kept from before ``analyst`` (none) and rated otherwise.
+    analyses = client.app.state.analyses  # type: ignore[attr-defined]
+    earlier = {k: v for k, v in current["analysis"].items() if k != "analyst"} | {"accuracy": 12.5}
+    client.portal.call(analyses.store.put, g["game"], 0, 12, earlier)  # type: ignore[union-attr]
+    # Asked without starting anything: served as it is, said to be outdated.
+    kept = client.get(url, headers=mine).json()
+    assert kept["status"] == "done" and kept["outdated"] is True and kept["analysis"] == earlier
+    # No room for a new one: served as it is rather than refused; nothing started.
+    analyses.jobs.update({(f"other-{k}", 0): Job(total=1) for k in range(RUNNING)})
+    busy = client.post(url, headers=mine, json={})
+    assert busy.status_code == 200 and busy.json()["outdated"] is True and busy.json()["analysis"] == earlier
+    assert (g["game"], 0) not in analyses.jobs
+    analyses.jobs.clear()
+    # Room: made again; the page follows its progress, then gets the current analyst's.
+    again = client.post(url, headers=mine, json={}).json()
+    assert again["status"] == "running" and again["total"] == current["total"]
+    assert client.get(url, headers=mine).json()["status"] in ("running", "done")
+    wait_done(client, g["game"], 0)
+    new = client.get(url, headers=mine).json()
+    assert new["status"] == "done" and "outdated" not in new
+    assert new["analysis"] == current["analysis"]  # the same seed and ratings: the same analysis
+    assert client.post(url, headers=mine, json={}).json() == new  # kept: served at once
+    assert not analyses.jobs
 
 
 def test_nobody_analyses_a_seat_they_did_not_play(client: TestClient) -> None:

@@ -33,7 +33,7 @@ the decisions are rated in.
 >>> match = play_game(Rules(target=1), [get_bot("random")] * 4, random.Random(4))
 >>> result = analyze(match, seat=0, playouts=20)
 >>> sorted(result.to_json())
-['accuracy', 'counts', 'deals', 'decisions', 'seat']
+['accuracy', 'analyst', 'counts', 'deals', 'decisions', 'seat']
 >>> verdict_of(2.5), verdict_of(0.7), verdict_of(0.0)
 ('blunder', 'inaccuracy', 'good')
 """
@@ -82,6 +82,15 @@ ACCURACY_SCALE = 3.0
 loss of half a point, 51 for 2 points, 19 for 5."""
 
 COUNT_KEYS = (*VERDICTS, "only")
+
+ANALYST = 1
+"""The version of the ratings, written in every analysis (``analyst``): raised
+whenever the same decision, at the same play-outs and seed, could be rated
+differently (the expert's search or its reading, the candidate passes, the
+thresholds, the measure), so that a server keeping analyses knows which ones
+an earlier analyst made (1: the expert reading the cards, December 2026;
+none: before). ``tests/bots/test_analysis.py`` holds a digest of a golden
+analysis for this number and fails when the ratings change without it."""
 
 
 def verdict_of(loss: float, best: bool = False) -> str:
@@ -380,6 +389,7 @@ def summary(seat: int, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     whole = sums(entries)
     return {
         "seat": seat,
+        "analyst": ANALYST,
         "accuracy": whole["accuracy"],
         "counts": whole["counts"],
         "deals": [{"deal": k} | sums(es) for k, es in sorted(deals.items())],
@@ -448,6 +458,7 @@ def play_game(rules: Rules, bots: Sequence[Bot], rng: random.Random, deals: int 
 __all__ = [
     "ACCURACY_SCALE",
     "ANALYSIS_PLAYOUTS",
+    "ANALYST",
     "COUNT_KEYS",
     "THRESHOLDS",
     "VERDICTS",

@@ -91,6 +91,10 @@ export async function renderAnalysis(root, arg) {
     body().innerHTML = `<p class="error" role="alert">${esc(t("an_unknown"))}</p>`;
     return;
   }
+  if (out.outdated) {
+    // An earlier expert rated it; the server makes it again once it has room (docs/protocol.md).
+    body().insertAdjacentHTML("beforebegin", `<p class="an-outdated" role="note">${esc(t("an_outdated"))}</p>`);
+  }
   const start = Number(params.get("i"));
   analysisView(body(), out.analysis, Number.isInteger(start) ? start : null);
 }

@@ -6,7 +6,10 @@ at a time, never on the event loop: a player's advice asked meanwhile waits
 one decision at most, and the progress (decisions done of the total) is
 known after each. At most ``RUNNING`` analyses run at once in a process; an
 analysis is kept (``storage.analyses``) and served again without
-recomputing; one that is running is joined, not started twice.
+recomputing, unless an earlier analyst made it (its ``analyst`` is not
+``ANALYST``: the ratings have changed since): asked for, it is made again,
+and served as it was meanwhile only where a new one cannot run. One that is
+running is joined, not started twice.
 
 Who may analyse what: a stored game only once it is over, and only the seat
 the asker played (proved by the browser's player id, ``X-Player``, that the
@@ -28,7 +31,14 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from damepique.bots.analysis import ANALYSIS_PLAYOUTS, Decision, decisions_of_record, rate_json, summary
+from damepique.bots.analysis import (
+    ANALYSIS_PLAYOUTS,
+    ANALYST,
+    Decision,
+    decisions_of_record,
+    rate_json,
+    summary,
+)
 
 from ..errors import Refusal
 from ..http import client_id, json_body
@@ -67,27 +77,36 @@ class Analyses:
         self.jobs: dict[tuple[str, int], Job] = {}
 
     async def status(self, key: str, seat: int) -> Json:
-        """``{"status": "done", "analysis"}``, ``{"status": "running", "done",
-        "total"}`` or ``{"status": "none"}`` (never started here); a job
-        that failed raises its refusal once."""
+        """``{"status": "done", "analysis"}`` (with ``"outdated": true`` when an
+        earlier analyst made it and no new one runs), ``{"status": "running",
+        "done", "total"}`` or ``{"status": "none"}`` (never started here); a
+        job that failed raises its refusal once (a new one of an outdated
+        analysis: the outdated one is served)."""
         stored = await self.store.get(key, seat)
-        if stored is not None:
-            n = len(stored.get("decisions", []))
-            return {"status": "done", "done": n, "total": n, "analysis": stored}
-        job = self.jobs.get((key, seat))
-        if job is None:
-            return {"status": "none", "done": 0, "total": 0}
-        if job.error is not None:
+        outdated = stored is not None and stored.get("analyst") != ANALYST
+        job = self.jobs.get((key, seat)) if stored is None or outdated else None
+        if job is not None:
+            if job.error is None:
+                return {"status": "running", "done": job.done, "total": job.total}
             del self.jobs[(key, seat)]
-            raise job.error
-        return {"status": "running", "done": job.done, "total": job.total}
+            if stored is None:
+                raise job.error
+        if stored is None:
+            return {"status": "none", "done": 0, "total": 0}
+        n = len(stored.get("decisions", []))
+        done = {"status": "done", "done": n, "total": n, "analysis": stored}
+        return done | {"outdated": True} if outdated else done
 
     async def start(self, key: str, seat: int, record: Json, extra: Json) -> Json:
-        """The analysis of ``seat`` in ``record``: stored, running, or started now."""
+        """The analysis of ``seat`` in ``record``: stored, running, or started
+        now; one an earlier analyst made is made again (and served as it is,
+        ``outdated``, while the analyses running leave no room)."""
         current = await self.status(key, seat)
-        if current["status"] != "none":
+        if current["status"] == "running" or (current["status"] == "done" and not current.get("outdated")):
             return current
         if len(self.jobs) >= RUNNING:
+            if current["status"] == "done":
+                return current
             raise Refusal("busy", "other games are being analysed; try again in a moment")
         points, error = await self.tables.thinker.coach(decisions_of_record, record, seat, MAX_DECISIONS)
         if error is not None:

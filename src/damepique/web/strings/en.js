@@ -462,6 +462,7 @@ export default {
   analyse: "Analyse", an_heading: "Game analysis", an_starting: "Starting the analysis…",
   an_progress: "{done} of {total} decisions analysed",
   an_leave: "You can leave this page and come back: the analysis goes on.",
+  an_outdated: "An earlier version of the expert made this analysis: open it again in a moment to get the current expert's.",
   an_unknown: "This analysis is not known here: start it again from the history.",
   an_empty: "This seat made no decision in this game.",
   an_for: "The decisions of {name}, rated by the expert from what that seat saw",

@@ -561,6 +561,7 @@ export default {
   analyse: "Analyser", an_heading: "Analyse de la partie", an_starting: "L'analyse commence…",
   an_progress: "Décisions analysées : {done} sur {total}",
   an_leave: "Vous pouvez quitter cette page et revenir : l'analyse continue.",
+  an_outdated: "Une version précédente de l'expert a fait cette analyse : rouvrez-la dans un moment pour avoir celle de l'expert actuel.",
   an_unknown: "Cette analyse est inconnue ici : relancez-la depuis l'historique.",
   an_empty: "Cette place n'a pris aucune décision dans cette partie.",
   an_for: "Les décisions de {name}, notées par l'expert d'après ce que cette place voyait",
