@@ -43,8 +43,7 @@ export function lineChart({ series, title, xLabel = "", target = null, width = 5
   for (let i = 0; i <= count; i += every) parts.push(`<text class="axis" x="${x(i)}" y="${H - pad.bottom + 16}" text-anchor="middle">${i}</text>`);
   if (xLabel) parts.push(`<text class="axis" x="${W - pad.right}" y="${H - 3}" text-anchor="end">${esc(xLabel)}</text>`);
   if (target !== null) {
-    parts.push(`<line class="target" x1="${pad.left}" x2="${W - pad.right}" y1="${y(target.value)}" y2="${y(target.value)}"/>`,
-      `<text class="target-label" x="${W - pad.right}" y="${y(target.value) - 5}" text-anchor="end">${esc(target.label)}</text>`);
+    parts.push(`<line class="target" x1="${pad.left}" x2="${W - pad.right}" y1="${y(target.value)}" y2="${y(target.value)}"/>`);
   }
   series.forEach((line, i) => {
     const colour = line.colour || COLOURS[i % COLOURS.length];
@@ -55,6 +54,11 @@ export function lineChart({ series, title, xLabel = "", target = null, width = 5
       parts.push(`<circle cx="${x(k).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.2" fill="${colour}"><title>${esc(line.name)}: ${num(v)}</title></circle>`);
     });
   });
+  if (target !== null) {
+    // At the left, over the lines: totals start at 0 and reach the target only at the right,
+    // where a label would sit under the last points.
+    parts.push(`<text class="target-label" x="${pad.left + 4}" y="${y(target.value) - 5}" text-anchor="start">${esc(target.label)}</text>`);
+  }
   const desc = series.map((l) => `${l.name}: ${l.values.map((v) => num(v)).join(", ")}`).join("; ");
   const keys = legend
     ? `<ul class="legend">${series
